@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+import type { Host } from '../host';
+import type { Workspace } from '../workspace/workspace';
+import type { FileReadTracker } from './fileReadTracker';
+import type { TodoStore } from './todoStore';
+
+/** How a tool is approved. `read` never asks; the others follow the approval mode. */
+export type ToolCategory = 'read' | 'write' | 'command' | 'network';
+
+/** A proposed change to one file, computed in memory before anything touches the disk. */
+export interface FileChange {
+  /** Absolute, real path inside the workspace. */
+  path: string;
+  /** Path relative to its workspace folder, for display. */
+  displayPath: string;
+  /** Current content, or null when the file does not exist yet. */
+  before: string | null;
+  /** Proposed content, or null when the tool deletes the file. */
+  after: string | null;
+}
+
+/** What the approval card shows: the key argument of the call. */
+export interface ToolPreview {
+  /** One line: the command, the path, the URL. */
+  summary: string;
+  /** Absolute paths the call touches (checked against protected paths). */
+  paths: string[];
+  /** For file-editing tools: the change that will be applied. */
+  change?: FileChange;
+}
+
+/** The person's answer to an approval request, as seen by the tool. */
+export interface ApprovalOutcome {
+  approved: boolean;
+  reason?: string;
+  /** Content the person settled on (edited proposal or accepted hunks); replaces change.after. */
+  content?: string;
+  /** Extra note for the model about what the person changed (rejected hunks, their own edits). */
+  note?: string;
+}
+
+export type ToolOutputPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mediaType: string };
+
+export interface ToolResult {
+  /** Plain text, or parts when the result carries images. */
+  output: string | ToolOutputPart[];
+  isError?: boolean;
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  workspace: Workspace;
+  host: Host;
+  reads: FileReadTracker;
+  todos: TodoStore;
+  toolCallId: string;
+  /** The approval decision for this call, when one was made (write tools apply `content`). */
+  approval?: ApprovalOutcome;
+  /** The preview computed before approval, when the tool has `preview`. */
+  preview?: ToolPreview;
+}
+
+export interface ToolDefinition<Input = unknown> {
+  name: string;
+  description: string;
+  category: ToolCategory;
+  inputSchema: z.ZodType<Input>;
+  /** Return false when this particular call needs no approval (step 3 of the approval order). */
+  needsApproval?(input: Input, ctx: ToolContext): boolean | Promise<boolean>;
+  /** Computes what the call would do, without side effects; errors here become tool errors. */
+  preview?(input: Input, ctx: ToolContext): Promise<ToolPreview>;
+  execute(input: Input, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Keeps the input type checked at the definition site while storing tools in one list. */
+export function defineTool<Input>(tool: ToolDefinition<Input>): ToolDefinition<Input> {
+  return tool;
+}
+
+export type AnyTool = ToolDefinition<any>;
+
+export function textResult(text: string, isError = false): ToolResult {
+  return isError ? { output: text, isError } : { output: text };
+}
+
+export function errorResult(text: string): ToolResult {
+  return { output: text, isError: true };
+}
