@@ -1,0 +1,29 @@
+import type { ApprovalMode } from './config/configSchema';
+import type { ToolCategory } from './tools/tool';
+
+export interface ApprovalFacts {
+  mode: ApprovalMode;
+  category: ToolCategory;
+  /** The call touches a protected path (rules files, .vscode, .git, .keel, MCP configs...). */
+  touchesProtected: boolean;
+  /** The tool's own verdict for this input; undefined when it has none. */
+  toolNeedsApproval?: boolean;
+  /** The person allowed this tool for the rest of the session. */
+  allowedForSession: boolean;
+}
+
+export type ApprovalVerdict = { decision: 'allow'; rule: string } | { decision: 'ask'; rule: string };
+
+/**
+ * The approval order. Protected paths come first so that no mode, tool verdict or
+ * session allowance can let the agent change its own rules or settings unasked.
+ */
+export function decideApproval(f: ApprovalFacts): ApprovalVerdict {
+  if (f.touchesProtected && f.category !== 'read') return { decision: 'ask', rule: 'protected path' };
+  if (f.mode === 'yolo') return { decision: 'allow', rule: 'yolo mode' };
+  if (f.category === 'read') return { decision: 'allow', rule: 'read-only tool' };
+  if (f.toolNeedsApproval === false) return { decision: 'allow', rule: 'tool says no approval needed' };
+  if (f.category === 'write' && f.mode === 'autoEdit') return { decision: 'allow', rule: 'autoEdit mode' };
+  if (f.allowedForSession) return { decision: 'allow', rule: 'allowed for this session' };
+  return { decision: 'ask', rule: 'needs approval' };
+}

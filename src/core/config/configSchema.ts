@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
+export type ApprovalMode = (typeof approvalModes)[number];
+
+/** `chat` speaks Chat Completions (any OpenAI-compatible server); `responses` is OpenAI's Responses API. */
+export const providerSchema = z.strictObject({
+  api: z.enum(['chat', 'responses']).optional(),
+  baseURL: z.url().optional(),
+  /** Name of the environment variable holding the key (keys never live in config files). */
+  apiKeyEnv: z.string().optional(),
+  /** Extra HTTP headers sent with every request (no secrets: config files are not secret storage). */
+  headers: z.record(z.string(), z.string()).optional(),
+  /** Context window in tokens for every model of this provider, unless `models` says otherwise. */
+  contextWindow: z.number().int().positive().optional(),
+  models: z.record(z.string(), z.strictObject({ contextWindow: z.number().int().positive().optional() })).optional(),
+});
+export type ProviderConfig = z.infer<typeof providerSchema>;
+
+/** Every field optional: each layer (user, workspace, options) sets only what it changes. */
+export const configLayerSchema = z.strictObject({
+  model: z.string().min(1).optional(),
+  planModel: z.string().min(1).optional(),
+  smallModel: z.string().min(1).optional(),
+  approvalMode: z.enum(approvalModes).optional(),
+  maxTurns: z.number().int().min(1).max(1000).optional(),
+  autoCompact: z.boolean().optional(),
+  providers: z.record(z.string().regex(/^[a-zA-Z0-9_.-]+$/, 'provider names use letters, digits, _ . -'), providerSchema).optional(),
+  modelAliases: z.record(z.string(), z.string()).optional(),
+});
+export type ConfigLayer = z.infer<typeof configLayerSchema>;
+
+export interface KeelConfig {
+  model?: string;
+  planModel?: string;
+  smallModel?: string;
+  approvalMode: ApprovalMode;
+  maxTurns: number;
+  autoCompact: boolean;
+  providers: Record<string, ProviderConfig>;
+  modelAliases: Record<string, string>;
+}
+
+export const defaultConfig: KeelConfig = {
+  approvalMode: 'manual',
+  maxTurns: 50,
+  autoCompact: true,
+  providers: {},
+  modelAliases: {},
+};

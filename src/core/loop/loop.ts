@@ -1,0 +1,213 @@
+import { jsonSchema, streamText, tool } from 'ai';
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage, ToolSet } from 'ai';
+import { errorMessage } from '../errors';
+import type { ToolResult } from '../tools/tool';
+import { defaultRetryPolicy, isRetryable, retryDelayMs, sleep, statusOf } from './retry';
+import type { LoopOptions, LoopResult, LoopStatus, LoopToolCall, LoopToolSpec, RetryPolicy } from './loopTypes';
+import { toDisplayText, toModelOutput } from './toolOutput';
+
+interface PendingCall extends LoopToolCall {
+  /** Set when the model's call could not be parsed: it gets this error instead of running. */
+  invalid?: string;
+}
+
+interface TurnOutput {
+  text: string;
+  reasoning: string;
+  calls: PendingCall[];
+  inputTokens: number;
+  outputTokens: number;
+  aborted: boolean;
+}
+
+const cancelledResult: ToolResult = { output: 'Cancelled by the user before this tool finished.', isError: true };
+
+/** Tools without `execute`: the SDK only streams the calls; Loop runs them after approval. */
+function sdkTools(tools: Record<string, LoopToolSpec>): ToolSet {
+  const out: ToolSet = {};
+  for (const [name, spec] of Object.entries(tools)) {
+    out[name] = tool({ description: spec.description, inputSchema: jsonSchema(spec.parameters) });
+  }
+  return out;
+}
+
+/**
+ * The agent loop: stream a model turn, run its tool calls, feed results back, repeat until
+ * the model stops, the turn cap is hit, the run is cancelled or an error cannot be retried.
+ */
+export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
+  const policy: RetryPolicy = { ...defaultRetryPolicy, ...opts.retry };
+  const tools = sdkTools(opts.tools);
+  const history: ModelMessage[] = [...opts.messages];
+  const produced: ModelMessage[] = [];
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let contextTokens = 0;
+  let turns = 0;
+  let lastText = '';
+
+  const keep = (message: ModelMessage, partial?: boolean) => {
+    history.push(message);
+    produced.push(message);
+    opts.onEvent(partial ? { type: 'message', message, partial } : { type: 'message', message });
+  };
+  const finish = (status: LoopStatus, err?: unknown): LoopResult => {
+    const result: LoopResult = { status, turns, usage, contextTokens, text: lastText, messages: produced };
+    if (err !== undefined) result.error = { message: errorMessage(err), statusCode: statusOf(err) };
+    return result;
+  };
+
+  for (;;) {
+    if (opts.signal.aborted) return finish('cancelled');
+    if (turns >= opts.maxTurns) return finish('max_turns');
+    turns++;
+    opts.onEvent({ type: 'turn_start', turn: turns });
+    const sent = opts.prepareTurn ? opts.prepareTurn(history, turns) : history;
+    let turn: TurnOutput;
+    try {
+      turn = await streamTurnWithRetry(opts, policy, tools, sent);
+    } catch (err) {
+      return finish('error', err);
+    }
+    usage.inputTokens += turn.inputTokens;
+    usage.outputTokens += turn.outputTokens;
+    if (turn.inputTokens > 0) contextTokens = turn.inputTokens;
+    if (turn.inputTokens || turn.outputTokens) {
+      opts.onEvent({ type: 'usage', turn: turns, inputTokens: turn.inputTokens, outputTokens: turn.outputTokens });
+    }
+    lastText = turn.text;
+    const assistant = assistantMessage(turn);
+    if (assistant) keep(assistant, turn.aborted || undefined);
+    if (turn.calls.length === 0) return finish(turn.aborted ? 'cancelled' : 'completed');
+
+    const results = await runCalls(opts, turn.calls, turn.aborted);
+    keep({ role: 'tool', content: results });
+    if (turn.aborted || opts.signal.aborted) return finish('cancelled');
+  }
+}
+
+async function streamTurnWithRetry(
+  opts: LoopOptions,
+  policy: RetryPolicy,
+  tools: ToolSet,
+  messages: ModelMessage[],
+): Promise<TurnOutput> {
+  for (let attempt = 1; ; attempt++) {
+    const out: TurnOutput = { text: '', reasoning: '', calls: [], inputTokens: 0, outputTokens: 0, aborted: false };
+    try {
+      await streamTurn(opts, tools, messages, out);
+      return out;
+    } catch (err) {
+      if (opts.signal.aborted) {
+        out.aborted = true;
+        return out;
+      }
+      if (attempt >= policy.maxAttempts || !isRetryable(err)) throw err;
+      const delayMs = retryDelayMs(err, attempt, policy);
+      opts.onEvent({ type: 'retry', attempt, maxAttempts: policy.maxAttempts, error: errorMessage(err), delayMs });
+      try {
+        await sleep(delayMs, opts.signal);
+      } catch {
+        // Aborted while waiting: nothing of this turn was kept.
+        return { ...out, text: '', reasoning: '', calls: [], aborted: true };
+      }
+    }
+  }
+}
+
+async function streamTurn(opts: LoopOptions, tools: ToolSet, messages: ModelMessage[], out: TurnOutput): Promise<void> {
+  const result = streamText({
+    model: opts.model,
+    instructions: opts.system,
+    messages,
+    tools,
+    maxRetries: 0,
+    abortSignal: opts.signal,
+  });
+  for await (const part of result.stream) {
+    switch (part.type) {
+      case 'text-delta':
+        out.text += part.text;
+        opts.onEvent({ type: 'text_delta', text: part.text });
+        break;
+      case 'reasoning-delta':
+        out.reasoning += part.text;
+        opts.onEvent({ type: 'reasoning_delta', text: part.text });
+        break;
+      case 'tool-call': {
+        const call: PendingCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+        if (part.invalid) call.invalid = errorMessage(part.error ?? 'the call could not be parsed');
+        out.calls.push(call);
+        break;
+      }
+      case 'finish-step':
+        out.inputTokens += part.usage.inputTokens ?? 0;
+        out.outputTokens += part.usage.outputTokens ?? 0;
+        break;
+      case 'abort':
+        out.aborted = true;
+        break;
+      case 'error':
+        throw part.error;
+      default:
+        break;
+    }
+  }
+}
+
+function assistantMessage(turn: TurnOutput): AssistantModelMessage | undefined {
+  const content: Exclude<AssistantModelMessage['content'], string> = [];
+  if (turn.reasoning) content.push({ type: 'reasoning', text: turn.reasoning });
+  if (turn.text) content.push({ type: 'text', text: turn.text });
+  for (const c of turn.calls) {
+    content.push({ type: 'tool-call', toolCallId: c.toolCallId, toolName: c.toolName, input: c.input ?? {} });
+  }
+  return content.length ? { role: 'assistant', content } : undefined;
+}
+
+/**
+ * Runs one turn's calls: consecutive read-only calls together, everything else in order.
+ * Every call gets a result, including those skipped by a cancel.
+ */
+async function runCalls(opts: LoopOptions, calls: PendingCall[], cancelled: boolean): Promise<ToolModelMessage['content']> {
+  const results = new Map<string, ToolResult>();
+  const runOne = async (call: PendingCall) => {
+    let result: ToolResult;
+    if (cancelled || opts.signal.aborted) result = cancelledResult;
+    else if (call.invalid) result = { output: `Invalid call of tool "${call.toolName}": ${call.invalid}`, isError: true };
+    else {
+      // Calls of tools that were not offered still go to executeTool: the caller knows why
+      // (plan mode, a plugin that went away) and can say so to the model.
+      opts.onEvent({ type: 'tool_use', toolCallId: call.toolCallId, name: call.toolName, input: call.input });
+      try {
+        result = await opts.executeTool(call, opts.signal);
+      } catch (err) {
+        result = { output: `Tool "${call.toolName}" failed: ${errorMessage(err)}`, isError: true };
+      }
+    }
+    results.set(call.toolCallId, result);
+    opts.onEvent({
+      type: 'tool_result',
+      toolCallId: call.toolCallId,
+      name: call.toolName,
+      isError: result.isError === true,
+      output: toDisplayText(result),
+    });
+  };
+
+  let i = 0;
+  while (i < calls.length) {
+    if (opts.tools[calls[i].toolName]?.readOnly && !calls[i].invalid) {
+      const group: PendingCall[] = [];
+      while (i < calls.length && opts.tools[calls[i].toolName]?.readOnly && !calls[i].invalid) group.push(calls[i++]);
+      await Promise.all(group.map(runOne));
+    } else {
+      await runOne(calls[i++]);
+    }
+  }
+  return calls.map((c) => ({
+    type: 'tool-result' as const,
+    toolCallId: c.toolCallId,
+    toolName: c.toolName,
+    output: toModelOutput(results.get(c.toolCallId) ?? cancelledResult),
+  }));
+}

@@ -1,0 +1,65 @@
+import type { LanguageModel, ModelMessage } from 'ai';
+import type { ToolResult } from '../tools/tool';
+
+/** What the model is offered for one tool: Loop knows nothing else about tools. */
+export interface LoopToolSpec {
+  description: string;
+  /** JSON Schema of the input object. */
+  parameters: Record<string, unknown>;
+  /** Read-only calls of one turn run in parallel; the rest run in order. */
+  readOnly: boolean;
+}
+
+export interface LoopToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+export type LoopEvent =
+  | { type: 'turn_start'; turn: number }
+  | { type: 'text_delta'; text: string }
+  | { type: 'reasoning_delta'; text: string }
+  | { type: 'tool_use'; toolCallId: string; name: string; input: unknown }
+  | { type: 'tool_result'; toolCallId: string; name: string; isError: boolean; output: string }
+  /** A failed attempt that will be retried; text streamed during it is discarded. */
+  | { type: 'retry'; attempt: number; maxAttempts: number; error: string; delayMs: number }
+  | { type: 'usage'; turn: number; inputTokens: number; outputTokens: number }
+  /** A finished message to keep: the assistant's turn, or the tool results after it. */
+  | { type: 'message'; message: ModelMessage; partial?: boolean };
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface LoopOptions {
+  model: LanguageModel;
+  system: string;
+  /** History including the new user message. Not mutated. */
+  messages: ModelMessage[];
+  tools: Record<string, LoopToolSpec>;
+  executeTool(call: LoopToolCall, signal: AbortSignal): Promise<ToolResult>;
+  maxTurns: number;
+  signal: AbortSignal;
+  retry?: Partial<RetryPolicy>;
+  onEvent(event: LoopEvent): void;
+  /** Lets the caller add to the messages sent for the next turn (e.g. reminders); not kept in history. */
+  prepareTurn?(messages: ModelMessage[], turn: number): ModelMessage[];
+}
+
+export type LoopStatus = 'completed' | 'cancelled' | 'max_turns' | 'error';
+
+export interface LoopResult {
+  status: LoopStatus;
+  turns: number;
+  usage: { inputTokens: number; outputTokens: number };
+  /** Input tokens of the last turn: how full the context window is now. */
+  contextTokens: number;
+  /** Text of the last assistant turn. */
+  text: string;
+  /** Messages produced by this run, in order (also delivered as `message` events). */
+  messages: ModelMessage[];
+  error?: { message: string; statusCode?: number };
+}

@@ -1,0 +1,34 @@
+import { KeelError } from '../errors';
+import type { KeelConfig } from '../config/configSchema';
+
+export interface ModelRef {
+  provider: string;
+  modelId: string;
+}
+
+/** Names of providers Keel knows without configuration. */
+export const builtinProviders = ['openai'] as const;
+
+/**
+ * Turns `alias`, `provider/model` or a bare `model` into a provider and the model id that
+ * provider knows. Only a known provider name counts as a prefix, so ids that contain
+ * slashes themselves (`openrouter/meta-llama/llama-3`) keep them.
+ */
+export function parseModelRef(ref: string, config: KeelConfig): ModelRef {
+  const seen = new Set<string>();
+  let id = ref.trim();
+  while (config.modelAliases[id] !== undefined) {
+    if (seen.has(id)) throw new KeelError('config', `Model alias loop: ${[...seen, id].join(' → ')}`);
+    seen.add(id);
+    id = config.modelAliases[id];
+  }
+  if (id === '') throw new KeelError('model_not_configured', 'The model id is empty.');
+  const known = new Set<string>([...builtinProviders, ...Object.keys(config.providers)]);
+  const slash = id.indexOf('/');
+  if (slash > 0 && known.has(id.slice(0, slash))) {
+    return { provider: id.slice(0, slash), modelId: id.slice(slash + 1) };
+  }
+  const configured = Object.keys(config.providers);
+  const provider = configured.length === 1 ? configured[0] : 'openai';
+  return { provider, modelId: id };
+}

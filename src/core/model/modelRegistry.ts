@@ -1,0 +1,108 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import type { LanguageModel } from 'ai';
+import { KeelError } from '../errors';
+import type { KeelConfig, ProviderConfig } from '../config/configSchema';
+import { parseModelRef } from './modelRef';
+import { knownContextWindow } from './contextWindows';
+
+export type ModelPurpose = 'model' | 'planModel' | 'smallModel';
+
+export interface ResolvedModel {
+  /** `provider/model`, as shown to the person. */
+  id: string;
+  provider: string;
+  modelId: string;
+  model: LanguageModel;
+  contextWindow?: number;
+  /** Whether the model accepts image parts (unknown models are assumed not to). */
+  supportsImages: boolean;
+}
+
+/** A model source added by a plugin or the host (for example VS Code's language models). */
+export interface ProviderFactory {
+  name: string;
+  createModel(modelId: string): LanguageModel;
+  contextWindow?(modelId: string): number | undefined;
+  supportsImages?(modelId: string): boolean;
+}
+
+export interface ModelRegistryOptions {
+  config: KeelConfig;
+  env: Record<string, string | undefined>;
+  /** Keys from the host's secret storage, by provider name; looked up before the environment. */
+  apiKeys?: Record<string, string | undefined>;
+  factories?: ProviderFactory[];
+}
+
+const setupHint =
+  'Set "model" (for example "openai/gpt-4.1" with OPENAI_API_KEY, or a provider with a baseURL for Ollama, LM Studio, vLLM and other OpenAI-compatible servers). ' +
+  'In VS Code: Settings › Keel › Model and "Keel: Set API Key". On the command line: --model, --base-url, --api-key or OPENAI_BASE_URL / OPENAI_API_KEY.';
+
+export class ModelRegistry {
+  private readonly opts: ModelRegistryOptions;
+  constructor(opts: ModelRegistryOptions) {
+    this.opts = opts;
+  }
+
+  /** The configured model id for a purpose; planModel and smallModel fall back to model. */
+  configuredId(purpose: ModelPurpose = 'model'): string | undefined {
+    const c = this.opts.config;
+    if (purpose === 'planModel') return c.planModel ?? c.model;
+    if (purpose === 'smallModel') return c.smallModel ?? c.model;
+    return c.model;
+  }
+
+  resolve(purpose: ModelPurpose = 'model', explicit?: string): ResolvedModel {
+    const ref = explicit ?? this.configuredId(purpose);
+    if (!ref) throw new KeelError('model_not_configured', `No model is configured. ${setupHint}`);
+    const { provider, modelId } = parseModelRef(ref, this.opts.config);
+    const factory = this.opts.factories?.find((f) => f.name === provider);
+    if (factory) {
+      return {
+        id: `${provider}/${modelId}`,
+        provider,
+        modelId,
+        model: factory.createModel(modelId),
+        contextWindow: factory.contextWindow?.(modelId),
+        supportsImages: factory.supportsImages?.(modelId) ?? false,
+      };
+    }
+    const pconf: ProviderConfig | undefined = this.opts.config.providers[provider];
+    if (provider !== 'openai' && !pconf) {
+      throw new KeelError('model_unknown', `Unknown model provider "${provider}" in "${ref}". ${setupHint}`);
+    }
+    const apiKey = this.apiKey(provider, pconf);
+    if (!apiKey && !pconf?.baseURL) {
+      throw new KeelError(
+        'api_key_missing',
+        `No API key for provider "${provider}". Set ${this.keyEnvName(provider, pconf)} or use "Keel: Set API Key" in VS Code.`,
+      );
+    }
+    const sdk = createOpenAI({
+      name: provider,
+      baseURL: pconf?.baseURL,
+      // Local servers usually need no key; the SDK still wants a string to send.
+      apiKey: apiKey ?? 'no-key',
+      headers: pconf?.headers,
+    });
+    const api = pconf?.api ?? 'chat';
+    const contextWindow = pconf?.models?.[modelId]?.contextWindow ?? pconf?.contextWindow ?? knownContextWindow(modelId);
+    return {
+      id: `${provider}/${modelId}`,
+      provider,
+      modelId,
+      model: api === 'responses' ? sdk.responses(modelId) : sdk.chat(modelId),
+      contextWindow,
+      supportsImages: /gpt-4o|gpt-4\.1|gpt-5|o3|o4|vision|vl\b|llava|claude|gemini/i.test(modelId),
+    };
+  }
+
+  private keyEnvName(provider: string, pconf: ProviderConfig | undefined): string {
+    if (pconf?.apiKeyEnv) return pconf.apiKeyEnv;
+    return provider === 'openai' ? 'OPENAI_API_KEY' : `KEEL_${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
+  }
+
+  private apiKey(provider: string, pconf: ProviderConfig | undefined): string | undefined {
+    return this.opts.apiKeys?.[provider] || this.opts.env[this.keyEnvName(provider, pconf)] || undefined;
+  }
+}
