@@ -1,0 +1,58 @@
+import type { ModelMessage } from 'ai';
+
+/** What survives JSON.stringify/parse unchanged. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Makes a value plain JSON for the log: bytes (Uint8Array, Buffer, ArrayBuffer) become base64
+ * strings, which the AI SDK accepts wherever it accepts bytes; URLs and Dates become strings
+ * through their toJSON; undefined fields disappear as they would in JSON.
+ */
+export function toJsonValue(value: unknown, path = 'message'): JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`${path} is ${value}, which JSON cannot hold`);
+    return value;
+  }
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (value instanceof ArrayBuffer) return Buffer.from(value).toString('base64');
+  if (Array.isArray(value)) return value.map((v, i) => toJsonValue(v ?? null, `${path}[${i}]`));
+  if (typeof value === 'object') {
+    const withToJson = value as { toJSON?: () => unknown };
+    if (typeof withToJson.toJSON === 'function') return toJsonValue(withToJson.toJSON(), path);
+    const out: { [key: string]: JsonValue } = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== undefined) out[k] = toJsonValue(v, `${path}.${k}`);
+    }
+    return out;
+  }
+  if (value === undefined) throw new TypeError(`${path} is undefined`);
+  throw new TypeError(`${path} is a ${typeof value}, which JSON cannot hold`);
+}
+
+interface StoredMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: unknown;
+}
+
+/**
+ * Restores what JSON flattened: the SDK's tagged file data `{type: 'url', url}` expects a URL
+ * object. Bare URL strings in image/file parts need nothing: the SDK parses them itself.
+ */
+export function decodeMessage(stored: StoredMessage): ModelMessage {
+  if (Array.isArray(stored.content)) {
+    for (const part of stored.content as Array<Record<string, unknown>>) {
+      if (part.type === 'file' || part.type === 'reasoning-file') reviveTaggedUrl(part.data);
+    }
+  }
+  // The shape was checked by storedMessageSchema; the parts were produced by the SDK itself.
+  return stored as unknown as ModelMessage;
+}
+
+function reviveTaggedUrl(data: unknown): void {
+  if (typeof data !== 'object' || data === null) return;
+  const tagged = data as { type?: unknown; url?: unknown };
+  if (tagged.type === 'url' && typeof tagged.url === 'string' && URL.canParse(tagged.url)) {
+    tagged.url = new URL(tagged.url);
+  }
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { z } from 'zod';
+
+const lockOwnerSchema = z.object({
+  pid: z.number().int().positive(),
+  hostname: z.string(),
+  token: z.string(),
+  createdAt: z.string(),
+});
+export type LockOwner = z.output<typeof lockOwnerSchema>;
+
+export type LockAttempt = { acquired: true; lock: SessionLock } | { acquired: false; owner: LockOwner };
+
+/**
+ * Marks a session as being written by one process: `<id>.lock` holds pid + hostname.
+ * A lock whose pid is dead on this host is stale and taken over. This is detection for
+ * two Keel windows opening the same conversation, not a mutex against hostile races.
+ */
+export class SessionLock {
+  private held = true;
+
+  private constructor(
+    readonly path: string,
+    readonly owner: LockOwner,
+  ) {}
+
+  static acquire(path: string, opts: { force?: boolean } = {}): LockAttempt {
+    const owner: LockOwner = { pid: process.pid, hostname: hostname(), token: randomUUID(), createdAt: new Date().toISOString() };
+    // Written aside and hard-linked into place: the lock appears atomically with its content,
+    // so a reader never sees an empty lock file.
+    const draft = `${path}.${owner.token}.tmp`;
+    writeFileSync(draft, JSON.stringify(owner));
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        if (tryLink(draft, path)) return { acquired: true, lock: new SessionLock(path, owner) };
+        const current = readLockOwner(path);
+        if (current === 'missing') continue;
+        if (current !== 'unreadable' && isLive(current) && !opts.force) return { acquired: false, owner: current };
+        const stolen = takeAway(path, current === 'unreadable' ? undefined : current.token);
+        if (stolen) return { acquired: false, owner: stolen };
+      }
+      throw new Error(`could not take the session lock ${path}: it keeps changing hands`);
+    } finally {
+      rmSync(draft, { force: true });
+    }
+  }
+
+  /** The live owner of a lock, or undefined when there is no lock or it is stale. */
+  static holder(path: string): LockOwner | undefined {
+    const owner = readLockOwner(path);
+    return typeof owner === 'object' && isLive(owner) ? owner : undefined;
+  }
+
+  get isHeld(): boolean {
+    return this.held;
+  }
+
+  /** Removes the lock unless someone forced it away from us in the meantime. */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    const current = readLockOwner(this.path);
+    if (typeof current === 'object' && current.token === this.owner.token) rmSync(this.path, { force: true });
+  }
+}
+
+export function describeLockOwner(owner: LockOwner): string {
+  const where = owner.hostname === hostname() ? '' : ` on ${owner.hostname}`;
+  const who = owner.pid === process.pid && where === '' ? 'this window' : `another Keel process (pid ${owner.pid}${where})`;
+  return `it is open for writing in ${who} since ${owner.createdAt}`;
+}
+
+function tryLink(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+function readLockOwner(path: string): LockOwner | 'missing' | 'unreadable' {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw err;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return 'unreadable';
+  }
+  const parsed = lockOwnerSchema.safeParse(json);
+  return parsed.success ? parsed.data : 'unreadable';
+}
+
+/** A lock from another host cannot be checked, so it counts as live. */
+function isLive(owner: LockOwner): boolean {
+  if (owner.hostname !== hostname()) return true;
+  if (owner.pid === process.pid) return true;
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * Moves a stale lock out of the way. Renaming (not deleting) lets us check we moved the stale
+ * lock we inspected and not a fresh one another process linked in meanwhile; if we did grab a
+ * fresh one, it is put back and its owner returned.
+ */
+function takeAway(path: string, staleToken: string | undefined): LockOwner | undefined {
+  const aside = `${path}.${randomUUID()}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const moved = readLockOwner(aside);
+  if (typeof moved === 'object' && moved.token !== staleToken && isLive(moved)) {
+    const restored = tryLink(aside, path);
+    rmSync(aside, { force: true });
+    return restored ? moved : readLiveOwnerOr(path, moved);
+  }
+  rmSync(aside, { force: true });
+  return undefined;
+}
+
+function readLiveOwnerOr(path: string, fallback: LockOwner): LockOwner {
+  const current = readLockOwner(path);
+  return typeof current === 'object' ? current : fallback;
+}

@@ -1,0 +1,158 @@
+import type { ModelMessage } from 'ai';
+import { z } from 'zod';
+import { approvalModes } from '../config/configSchema';
+import type { ApprovalMode } from '../config/configSchema';
+import { decodeMessage } from './messageCodec';
+
+/**
+ * The session log: one JSON object per line, appended and never rewritten.
+ * Every record has `type` and `ts` (ISO time). Readers skip records whose `type` they do not
+ * know (a newer Keel wrote them) with a warning, so new record kinds never break old builds.
+ *
+ * Messages form a tree through `parentId`: the active branch runs from the current leaf (the
+ * last appended message, or the leaf named by the latest `branch` record) back to a root.
+ * A `compaction` record stands in for the active branch up to and including `replacesUpTo`.
+ */
+export const SESSION_LOG_VERSION = 1;
+
+const isoTime = z.string().min(1);
+const nonEmpty = z.string().min(1);
+
+/** First line of every log. Its `ts` is the session's creation time. */
+export const sessionHeaderSchema = z.object({
+  type: z.literal('session'),
+  ts: isoTime,
+  version: z.number().int().positive(),
+  id: nonEmpty,
+  workspaceRoot: nonEmpty,
+  workspaceFile: nonEmpty.optional(),
+  workspaceKey: nonEmpty,
+  cwd: nonEmpty,
+});
+export type SessionHeaderRecord = z.output<typeof sessionHeaderSchema>;
+
+export const messageMetaSchema = z.object({
+  model: z.string().optional(),
+  turn: z.number().int().nonnegative().optional(),
+  /** The message was cut short (cancelled, or the stream broke) and holds what arrived. */
+  partial: z.literal(true).optional(),
+  projectName: z.string().optional(),
+});
+export type MessageMeta = z.output<typeof messageMetaSchema>;
+
+const partSchema = z.looseObject({ type: nonEmpty });
+const partsOrText = z.union([z.string(), z.array(partSchema)]);
+
+/**
+ * A structural check only (role and content shape), not the AI SDK's full message schema:
+ * the messages were produced by the SDK in the first place, and the full schema costs about
+ * 130 ms per 10,000 messages, which alone would blow the resume budget.
+ */
+export const storedMessageSchema = z
+  .discriminatedUnion('role', [
+    z.looseObject({ role: z.literal('system'), content: z.string() }),
+    z.looseObject({ role: z.literal('user'), content: partsOrText }),
+    z.looseObject({ role: z.literal('assistant'), content: partsOrText }),
+    z.looseObject({ role: z.literal('tool'), content: z.array(partSchema) }),
+  ])
+  .transform((m): ModelMessage => decodeMessage(m));
+
+export const messageRecordSchema = z.object({
+  type: z.literal('message'),
+  ts: isoTime,
+  id: nonEmpty,
+  /** The message this one answers or follows; null for a root. Several children = a fork. */
+  parentId: nonEmpty.nullable(),
+  message: storedMessageSchema,
+  meta: messageMetaSchema.optional(),
+});
+export type MessageRecord = z.output<typeof messageRecordSchema>;
+
+/** Value type of each config key. `allowTool`/`revokeTool` add/remove one tool of the session allow-list. */
+export interface ConfigValues {
+  approvalMode: ApprovalMode;
+  title: string;
+  model: string;
+  allowTool: string;
+  revokeTool: string;
+}
+export type ConfigKey = keyof ConfigValues;
+
+const configValueSchemas: { [K in ConfigKey]: z.ZodType<ConfigValues[K]> } = {
+  approvalMode: z.enum(approvalModes),
+  title: z.string(),
+  model: nonEmpty,
+  allowTool: nonEmpty,
+  revokeTool: nonEmpty,
+};
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return Object.hasOwn(configValueSchemas, key);
+}
+
+export const configRecordSchema = z.discriminatedUnion('key', [
+  configVariant('approvalMode'),
+  configVariant('title'),
+  configVariant('model'),
+  configVariant('allowTool'),
+  configVariant('revokeTool'),
+]);
+export type ConfigRecord = z.output<typeof configRecordSchema>;
+
+function configVariant<K extends ConfigKey>(key: K) {
+  return z.object({ type: z.literal('config'), ts: isoTime, key: z.literal(key), value: configValueSchemas[key] });
+}
+
+const tokenCount = z.number().int().nonnegative();
+
+export const usageRecordSchema = z.object({
+  type: z.literal('usage'),
+  ts: isoTime,
+  inputTokens: tokenCount,
+  outputTokens: tokenCount,
+  model: z.string().optional(),
+});
+export type UsageRecord = z.output<typeof usageRecordSchema>;
+
+/**
+ * `summary` replaces every message of the branch up to and including `replacesUpTo`, so it stays
+ * valid for any branch that passes through that message (forks after it keep the summary).
+ */
+export const compactionRecordSchema = z.object({
+  type: z.literal('compaction'),
+  ts: isoTime,
+  id: nonEmpty,
+  summary: z.string(),
+  replacesUpTo: nonEmpty,
+});
+export type CompactionRecord = z.output<typeof compactionRecordSchema>;
+
+/** Moves the leaf: the next message is appended under `leafId` (null: a new root). */
+export const branchRecordSchema = z.object({
+  type: z.literal('branch'),
+  ts: isoTime,
+  leafId: nonEmpty.nullable(),
+});
+export type BranchRecord = z.output<typeof branchRecordSchema>;
+
+export const recordSchemas = {
+  session: sessionHeaderSchema,
+  message: messageRecordSchema,
+  config: configRecordSchema,
+  usage: usageRecordSchema,
+  compaction: compactionRecordSchema,
+  branch: branchRecordSchema,
+} as const;
+export type RecordType = keyof typeof recordSchemas;
+
+export type SessionRecord =
+  | SessionHeaderRecord
+  | MessageRecord
+  | ConfigRecord
+  | UsageRecord
+  | CompactionRecord
+  | BranchRecord;
+
+export function isRecordType(type: string): type is RecordType {
+  return Object.hasOwn(recordSchemas, type);
+}

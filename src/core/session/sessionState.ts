@@ -1,0 +1,188 @@
+import type { ModelMessage } from 'ai';
+import type { ApprovalMode } from '../config/configSchema';
+import type { CompactionRecord, MessageMeta, SessionHeaderRecord, SessionRecord } from './sessionRecords';
+
+export interface MessageNode {
+  id: string;
+  parentId: string | null;
+  ts: string;
+  message: ModelMessage;
+  meta?: MessageMeta;
+  /** Messages from the root to this one, inclusive. */
+  depth: number;
+}
+
+/** Latest value of each config key; the allow-list accumulates `allowTool` minus `revokeTool`. */
+export interface SessionConfig {
+  approvalMode?: ApprovalMode;
+  title?: string;
+  model?: string;
+  allowedTools: ReadonlySet<string>;
+}
+
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+const TITLE_MAX = 80;
+
+/**
+ * Everything a session log says, folded record by record. Loading a log and appending to a
+ * live session go through the same `apply`, so a resumed session equals the one that wrote it.
+ */
+export class SessionState {
+  header?: SessionHeaderRecord;
+  readonly nodes = new Map<string, MessageNode>();
+  leafId: string | null = null;
+  readonly compactions: CompactionRecord[] = [];
+  readonly usage: UsageTotals = { inputTokens: 0, outputTokens: 0 };
+  approvalMode?: ApprovalMode;
+  title?: string;
+  model?: string;
+  readonly allowedTools = new Set<string>();
+  /** First line of the first user prompt that has text: the title until one is set. */
+  promptTitle?: string;
+  firstTs?: string;
+  lastTs?: string;
+  private lastMessageId: string | null = null;
+
+  /** Folds one record in; returns a warning when the record had to be skipped or repaired. */
+  apply(record: SessionRecord, line?: number): string | undefined {
+    const at = line === undefined ? '' : `line ${line}: `;
+    this.firstTs ??= record.ts;
+    this.lastTs = record.ts;
+    switch (record.type) {
+      case 'session':
+        if (this.header) return `${at}a second session header; skipped`;
+        this.header = record;
+        return undefined;
+      case 'message': {
+        if (this.nodes.has(record.id)) return `${at}message id ${record.id} appears twice; the later one is skipped`;
+        let parentId = record.parentId;
+        let warning: string | undefined;
+        if (parentId !== null && !this.nodes.has(parentId)) {
+          // Its parent's line was lost; hanging it under the message read just before keeps the history whole.
+          warning = `${at}message ${record.id} follows ${parentId}, which is missing; attached after the previous message`;
+          parentId = this.lastMessageId;
+        }
+        const parent = parentId === null ? undefined : this.nodes.get(parentId);
+        const node: MessageNode = {
+          id: record.id,
+          parentId,
+          ts: record.ts,
+          message: record.message,
+          depth: parent ? parent.depth + 1 : 1,
+        };
+        if (record.meta) node.meta = record.meta;
+        this.nodes.set(record.id, node);
+        this.leafId = record.id;
+        this.lastMessageId = record.id;
+        if (this.promptTitle === undefined && record.message.role === 'user') this.promptTitle = promptTitle(record.message);
+        return warning;
+      }
+      case 'config':
+        switch (record.key) {
+          case 'approvalMode':
+            this.approvalMode = record.value;
+            break;
+          case 'title':
+            this.title = record.value;
+            break;
+          case 'model':
+            this.model = record.value;
+            break;
+          case 'allowTool':
+            this.allowedTools.add(record.value);
+            break;
+          case 'revokeTool':
+            this.allowedTools.delete(record.value);
+            break;
+        }
+        return undefined;
+      case 'usage':
+        this.usage.inputTokens += record.inputTokens;
+        this.usage.outputTokens += record.outputTokens;
+        return undefined;
+      case 'compaction':
+        if (!this.nodes.has(record.replacesUpTo)) {
+          return `${at}compaction ${record.id} replaces messages up to ${record.replacesUpTo}, which is missing; skipped`;
+        }
+        this.compactions.push(record);
+        return undefined;
+      case 'branch':
+        if (record.leafId !== null && !this.nodes.has(record.leafId)) {
+          return `${at}branch to ${record.leafId}, which is missing; skipped`;
+        }
+        this.leafId = record.leafId;
+        return undefined;
+    }
+  }
+
+  /** The active branch, root first. */
+  branch(): MessageNode[] {
+    const out: MessageNode[] = [];
+    let id = this.leafId;
+    while (id !== null) {
+      const node = this.nodes.get(id);
+      if (!node) break;
+      out.push(node);
+      id = node.parentId;
+    }
+    return out.reverse();
+  }
+
+  /** The latest compaction that covers part of `branch`, and where its coverage ends. */
+  activeCompaction(branch: MessageNode[]): { compaction: CompactionRecord; index: number } | undefined {
+    if (this.compactions.length === 0) return undefined;
+    const indexById = new Map(branch.map((n, i) => [n.id, i]));
+    for (let c = this.compactions.length - 1; c >= 0; c--) {
+      const compaction = this.compactions[c]!;
+      const index = indexById.get(compaction.replacesUpTo);
+      if (index !== undefined) return { compaction, index };
+    }
+    return undefined;
+  }
+
+  get messageCount(): number {
+    return this.leafId === null ? 0 : (this.nodes.get(this.leafId)?.depth ?? 0);
+  }
+
+  get displayTitle(): string {
+    const set = this.title?.trim();
+    return set ? cut(set) : (this.promptTitle ?? '');
+  }
+
+  config(): SessionConfig {
+    const out: SessionConfig = { allowedTools: new Set(this.allowedTools) };
+    if (this.approvalMode !== undefined) out.approvalMode = this.approvalMode;
+    if (this.title !== undefined) out.title = this.title;
+    if (this.model !== undefined) out.model = this.model;
+    return out;
+  }
+}
+
+function promptTitle(message: ModelMessage): string | undefined {
+  let text: string | undefined;
+  if (typeof message.content === 'string') text = message.content;
+  else if (Array.isArray(message.content)) {
+    for (const part of message.content) {
+      if (part.type === 'text') {
+        text = part.text;
+        break;
+      }
+    }
+  }
+  const first = text
+    ?.split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
+  return first === undefined ? undefined : cut(first);
+}
+
+function cut(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ');
+  if (oneLine.length <= TITLE_MAX) return oneLine;
+  // By code point, so an emoji is never split in half.
+  return `${Array.from(oneLine).slice(0, TITLE_MAX - 1).join('').trimEnd()}…`;
+}
