@@ -1,0 +1,111 @@
+import { parseArgs } from 'node:util';
+import { approvalModes } from '../core/config/configSchema';
+import type { ApprovalMode } from '../core/config/configSchema';
+import { KeelError } from '../core/errors';
+
+export const usage = `Usage:
+  keel run [options] PROMPT     run one request in a workspace and exit ("-" reads the prompt from stdin)
+  keel sessions [--cwd DIR] [--json]
+                                list the workspace's sessions, newest first
+  keel --help | --version
+
+Options for run:
+  --cwd DIR                 workspace root (default: current directory)
+  --plan                    plan mode: read-only tools, the plan prompt and planModel
+  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,
+                            whatever needs approval is denied and reported)
+  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)
+  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL)
+  --api-key KEY             API key (default $OPENAI_API_KEY)
+  --session ID              resume a session of this workspace
+  --max-turns N             cap on model turns (default 50)
+  --output FORMAT           text | stream-json (default text)
+
+Keel stores sessions under $KEEL_HOME (default ~/.keel).`;
+
+export interface RunArgs {
+  command: 'run';
+  prompt: string;
+  cwd: string;
+  plan: boolean;
+  approval?: ApprovalMode;
+  model?: string;
+  baseURL?: string;
+  apiKey?: string;
+  session?: string;
+  maxTurns?: number;
+  output: 'text' | 'stream-json';
+}
+
+export interface SessionsArgs {
+  command: 'sessions';
+  cwd: string;
+  json: boolean;
+}
+
+export type CliArgs = RunArgs | SessionsArgs | { command: 'help' } | { command: 'version' };
+
+function usageError(message: string): KeelError {
+  return new KeelError('usage', `${message}\n\n${usage}`);
+}
+
+export function parseCliArgs(argv: string[], cwd: string): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        cwd: { type: 'string' },
+        plan: { type: 'boolean' },
+        approval: { type: 'string' },
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        session: { type: 'string' },
+        'max-turns': { type: 'string' },
+        output: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    throw usageError((err as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) return { command: 'help' };
+  if (v.version) return { command: 'version' };
+  const [command, ...rest] = positionals;
+  if (command === 'sessions') {
+    if (rest.length) throw usageError(`"keel sessions" takes no arguments (got "${rest.join(' ')}")`);
+    return { command: 'sessions', cwd: v.cwd ?? cwd, json: v.json === true };
+  }
+  if (command !== 'run') throw usageError(command ? `Unknown command "${command}".` : 'No command given.');
+  const prompt = rest.join(' ').trim();
+  if (!prompt) throw usageError('"keel run" needs a prompt.');
+  if (v.approval !== undefined && !(approvalModes as readonly string[]).includes(v.approval)) {
+    throw usageError(`--approval must be one of ${approvalModes.join(', ')} (got "${v.approval}").`);
+  }
+  const output = v.output ?? 'text';
+  if (output !== 'text' && output !== 'stream-json') throw usageError(`--output must be text or stream-json (got "${output}").`);
+  let maxTurns: number | undefined;
+  if (v['max-turns'] !== undefined) {
+    maxTurns = Number(v['max-turns']);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw usageError(`--max-turns must be a positive whole number (got "${v['max-turns']}").`);
+  }
+  return {
+    command: 'run',
+    prompt,
+    cwd: v.cwd ?? cwd,
+    plan: v.plan === true,
+    approval: v.approval as ApprovalMode | undefined,
+    model: v.model,
+    baseURL: v['base-url'],
+    apiKey: v['api-key'],
+    session: v.session,
+    maxTurns,
+    output,
+  };
+}

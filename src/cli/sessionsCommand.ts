@@ -1,0 +1,22 @@
+import { resolve } from 'node:path';
+import { SessionStore } from '../core/session/sessionStore';
+import { keelHome } from '../core/paths';
+import type { SessionsArgs } from './cliArgs';
+import type { CliIo } from './runCommand';
+
+export function sessionsCommand(a: SessionsArgs, io: CliIo): number {
+  const store = new SessionStore({ home: keelHome(io.env), workspace: { root: resolve(a.cwd) } });
+  const list = store.list();
+  if (a.json) {
+    io.stdout(`${JSON.stringify(list)}\n`);
+    return 0;
+  }
+  if (list.length === 0) {
+    io.stderr(`No sessions for ${resolve(a.cwd)}.\n`);
+    return 0;
+  }
+  for (const s of list) {
+    io.stdout(`${s.id}\t${s.updatedAt}\t${s.messageCount} messages\t${s.title}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,124 @@
+import type { Host } from './host';
+import { keelHome, projectDir, sessionsDir, workspaceKey } from './paths';
+import { resolveConfig, userConfigPath, workspaceConfigPath } from './config/loadConfig';
+import { mergeLayers } from './config/loadConfig';
+import type { ConfigLayer, KeelConfig } from './config/configSchema';
+import { ModelRegistry } from './model/modelRegistry';
+import type { ProviderFactory } from './model/modelRegistry';
+import { PluginManager } from './plugins/pluginManager';
+import type { KeelPlugin } from './plugins/pluginTypes';
+import { SessionStore } from './session/sessionStore';
+import { Workspace } from './workspace/workspace';
+
+export interface ContextOptions {
+  folders: { path: string; name?: string }[];
+  /** The `.code-workspace` file of a multi-root workspace. */
+  workspaceFile?: string;
+  host: Host;
+  env?: Record<string, string | undefined>;
+  /** Layers applied after the user's and the workspace's config files (host settings, CLI flags). */
+  overrides?: ConfigLayer[];
+  workspaceTrusted?: boolean;
+  plugins?: KeelPlugin[];
+  /** Keys from the host's secret storage, by provider name. */
+  apiKeys?: Record<string, string | undefined>;
+  providerFactories?: ProviderFactory[];
+}
+
+export interface KeelPaths {
+  home: string;
+  workspaceKey: string;
+  projectDir: string;
+  sessionsDir: string;
+}
+
+/**
+ * The dependency container, built once per workspace: resolved config, paths, plugins,
+ * models and the session store. Everything else receives what it needs from here.
+ */
+export class Context {
+  readonly config: KeelConfig;
+  readonly workspace: Workspace;
+  readonly paths: KeelPaths;
+  readonly plugins: PluginManager;
+  readonly models: ModelRegistry;
+  readonly sessions: SessionStore;
+  readonly host: Host;
+  readonly workspaceTrusted: boolean;
+  /** Problems worth showing that did not stop Keel (ignored settings, skipped plugins). */
+  readonly warnings: string[];
+
+  private constructor(init: {
+    config: KeelConfig;
+    workspace: Workspace;
+    paths: KeelPaths;
+    plugins: PluginManager;
+    models: ModelRegistry;
+    sessions: SessionStore;
+    host: Host;
+    workspaceTrusted: boolean;
+    warnings: string[];
+  }) {
+    this.config = init.config;
+    this.workspace = init.workspace;
+    this.paths = init.paths;
+    this.plugins = init.plugins;
+    this.models = init.models;
+    this.sessions = init.sessions;
+    this.host = init.host;
+    this.workspaceTrusted = init.workspaceTrusted;
+    this.warnings = init.warnings;
+  }
+
+  static async create(opts: ContextOptions): Promise<Context> {
+    const env = opts.env ?? process.env;
+    const trusted = opts.workspaceTrusted ?? true;
+    const workspace = await Workspace.create(opts.folders, { workspaceFile: opts.workspaceFile });
+    const home = keelHome(env);
+    const key = workspaceKey({ root: workspace.root, workspaceFile: opts.workspaceFile });
+    const paths: KeelPaths = { home, workspaceKey: key, projectDir: projectDir(home, key), sessionsDir: sessionsDir(home, key) };
+
+    const plugins = new PluginManager({
+      log: (level, message) => opts.host.log(level, message),
+      plugins: opts.plugins,
+    });
+    // Plugin config sits between the files and the host's explicit settings.
+    const files = resolveConfig({
+      userFile: userConfigPath(home),
+      workspaceFile: workspaceConfigPath(workspace.root),
+      workspaceTrusted: trusted,
+    });
+    const pluginLayer = await plugins.apply<ConfigLayer>({ hook: 'config', memo: {}, type: 'SeriesMerge' });
+    let config = mergeLayers(files.config, pluginLayer);
+    for (const layer of opts.overrides ?? []) config = mergeLayers(config, layer);
+    const aliases = await plugins.apply<Record<string, string>>({ hook: 'modelAlias', memo: {}, type: 'SeriesMerge' });
+    config = { ...config, modelAliases: { ...aliases, ...config.modelAliases } };
+    const pluginProviders = await plugins.apply<ProviderFactory[]>({ hook: 'provider', memo: [], type: 'SeriesMerge' });
+
+    const models = new ModelRegistry({
+      config,
+      env,
+      apiKeys: opts.apiKeys,
+      factories: [...(opts.providerFactories ?? []), ...pluginProviders],
+    });
+    const sessions = new SessionStore({ home, workspace: { root: workspace.root, workspaceFile: opts.workspaceFile } });
+    const ctx = new Context({
+      config,
+      workspace,
+      paths,
+      plugins,
+      models,
+      sessions,
+      host: opts.host,
+      workspaceTrusted: trusted,
+      warnings: files.warnings,
+    });
+    for (const w of files.warnings) opts.host.log('warn', w);
+    await plugins.apply({ hook: 'initialized', memo: undefined, type: 'Series' });
+    return ctx;
+  }
+
+  async destroy(): Promise<void> {
+    await this.plugins.apply({ hook: 'destroy', memo: [], type: 'Parallel' });
+  }
+}

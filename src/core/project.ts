@@ -1,0 +1,264 @@
+import { z } from 'zod';
+import type { ModelMessage, UserContent } from 'ai';
+import { decideApproval } from './approval';
+import type { ApprovalMode } from './config/configSchema';
+import type { Context } from './context';
+import { errorMessage } from './errors';
+import { runLoop } from './loop/loop';
+import type { LoopToolCall, LoopToolSpec } from './loop/loopTypes';
+import type { ResolvedModel } from './model/modelRegistry';
+import type { RunMode, ToolUse } from './plugins/pluginTypes';
+import type { ApprovalAnswer, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
+import type { Session } from './session/session';
+import { buildSystemPrompt } from './systemPrompt';
+import { builtinTools, readOnlyToolNames } from './tools/builtinTools';
+import { FileReadTracker } from './tools/fileReadTracker';
+import { TodoStore } from './tools/todoStore';
+import type { AnyTool, ToolContext, ToolPreview, ToolResult } from './tools/tool';
+
+/**
+ * One conversation: `send()` runs with all tools and the approval rules, `plan()` with the
+ * read-only tools, the plan prompt and the plan model. Runs of one Project are queued.
+ */
+export class Project {
+  readonly ctx: Context;
+  readonly session: Session;
+  readonly todos = new TodoStore();
+  private readonly reads = new FileReadTracker();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(ctx: Context, session: Session) {
+    this.ctx = ctx;
+    this.session = session;
+  }
+
+  get approvalMode(): ApprovalMode {
+    return this.session.config().approvalMode ?? this.ctx.config.approvalMode;
+  }
+
+  setApprovalMode(mode: ApprovalMode): void {
+    this.session.appendConfig('approvalMode', mode);
+  }
+
+  send(input: UserInput, opts: RunOptions = {}): Promise<RunResult> {
+    return this.enqueue(() => this.run('act', input, opts));
+  }
+
+  plan(input: UserInput, opts: RunOptions = {}): Promise<RunResult> {
+    return this.enqueue(() => this.run('plan', input, opts));
+  }
+
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(job, job);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async run(mode: RunMode, input: UserInput, opts: RunOptions): Promise<RunResult> {
+    const signal = opts.signal ?? new AbortController().signal;
+    const emit = (e: ProjectEvent) => opts.onEvent?.(e);
+    const model: ResolvedModel = this.ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
+    const tools = await this.toolsFor(mode);
+    const offered = new Map(tools.map((t) => [t.name, t]));
+    const system = await this.ctx.plugins.apply<string>({
+      hook: 'systemPrompt',
+      memo: buildSystemPrompt({
+        mode,
+        host: this.ctx.host.kind,
+        folders: this.ctx.workspace.folders,
+        toolNames: [...offered.keys()],
+      }),
+      args: [{ mode }],
+      type: 'SeriesLast',
+    });
+
+    const content = await this.userContent(input);
+    const userMessage: ModelMessage = { role: 'user', content };
+    const userId = this.session.appendMessage(userMessage, { model: model.id });
+    emit({ type: 'message', id: userId, message: userMessage });
+
+    const specs: Record<string, LoopToolSpec> = {};
+    for (const t of tools) {
+      specs[t.name] = { description: t.description, parameters: toolParameters(t), readOnly: t.category === 'read' };
+    }
+    let turn = 0;
+    const result = await runLoop({
+      model: model.model,
+      system,
+      messages: this.session.history(),
+      tools: specs,
+      maxTurns: opts.maxTurns ?? this.ctx.config.maxTurns,
+      signal,
+      executeTool: (call, sig) => this.executeTool(mode, offered, call, sig, opts, emit),
+      onEvent: (e) => {
+        if (e.type === 'turn_start') turn = e.turn;
+        if (e.type === 'message') {
+          const meta = e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
+          const id = this.session.appendMessage(e.message, meta);
+          emit({ type: 'message', id, message: e.message, partial: e.partial });
+          return;
+        }
+        if (e.type === 'usage') this.session.appendUsage({ inputTokens: e.inputTokens, outputTokens: e.outputTokens, model: model.id });
+        emit(e);
+      },
+    });
+    await this.ctx.plugins.apply({
+      hook: 'conversation',
+      memo: undefined,
+      args: [{ sessionId: this.session.id, mode, status: result.status, turns: result.turns }],
+      type: 'Series',
+    });
+    const out: RunResult = {
+      status: result.status,
+      sessionId: this.session.id,
+      mode,
+      turns: result.turns,
+      usage: result.usage,
+      contextTokens: result.contextTokens,
+      text: result.text,
+    };
+    if (result.error) out.error = result.error;
+    return out;
+  }
+
+  private async userContent(input: UserInput): Promise<UserContent> {
+    if (typeof input !== 'string') return input;
+    return this.ctx.plugins.apply<string>({ hook: 'userPrompt', memo: input, args: [{ sessionId: this.session.id }], type: 'SeriesLast' });
+  }
+
+  private async toolsFor(mode: RunMode): Promise<AnyTool[]> {
+    const fromPlugins = await this.ctx.plugins.apply<AnyTool[]>({ hook: 'tool', memo: [], args: [{ mode }], type: 'SeriesMerge' });
+    const all = [...builtinTools(), ...fromPlugins];
+    const byName = new Map<string, AnyTool>();
+    for (const t of all) {
+      if (byName.has(t.name)) {
+        this.ctx.host.log('warn', `Tool "${t.name}" is defined twice; the first definition is used.`);
+        continue;
+      }
+      byName.set(t.name, t);
+    }
+    let tools = [...byName.values()];
+    if (mode === 'plan') tools = tools.filter((t) => t.category === 'read' || readOnlyToolNames.includes(t.name));
+    if (!this.ctx.workspaceTrusted) tools = tools.filter((t) => t.category === 'read' || t.category === 'network');
+    return tools;
+  }
+
+  private async executeTool(
+    mode: RunMode,
+    offered: Map<string, AnyTool>,
+    call: LoopToolCall,
+    signal: AbortSignal,
+    opts: RunOptions,
+    emit: (e: ProjectEvent) => void,
+  ): Promise<ToolResult> {
+    const tool = offered.get(call.toolName);
+    if (!tool) {
+      if (mode === 'plan') {
+        return fail(`Plan mode is read-only: "${call.toolName}" is not available. Present the plan; the person executes it in act mode.`);
+      }
+      return fail(`Unknown tool "${call.toolName}". Available tools: ${[...offered.keys()].join(', ')}.`);
+    }
+    if (mode === 'plan' && tool.category !== 'read' && !readOnlyToolNames.includes(tool.name)) {
+      return fail(`Plan mode is read-only: "${tool.name}" cannot run.`);
+    }
+    const use = await this.ctx.plugins.apply<ToolUse>({
+      hook: 'toolUse',
+      memo: { toolCallId: call.toolCallId, name: call.toolName, input: call.input },
+      type: 'SeriesLast',
+    });
+    const parsed = tool.inputSchema.safeParse(use.input);
+    if (!parsed.success) {
+      return fail(`Invalid input for tool "${tool.name}": ${z.prettifyError(parsed.error)}`);
+    }
+    const input: unknown = parsed.data;
+    const tctx: ToolContext = {
+      signal,
+      workspace: this.ctx.workspace,
+      host: this.ctx.host,
+      reads: this.reads,
+      todos: this.todos,
+      toolCallId: call.toolCallId,
+    };
+    let preview: ToolPreview | undefined;
+    try {
+      preview = tool.preview ? await tool.preview(input, tctx) : undefined;
+    } catch (err) {
+      return fail(errorMessage(err));
+    }
+    const touchesProtected = (preview?.paths ?? []).some((p) => this.ctx.workspace.isProtected(p));
+    const verdict = decideApproval({
+      mode: this.approvalMode,
+      category: tool.category,
+      touchesProtected,
+      toolNeedsApproval: tool.needsApproval ? await tool.needsApproval(input, tctx) : undefined,
+      allowedForSession: this.session.config().allowedTools.has(tool.name),
+    });
+
+    let answer: ApprovalAnswer;
+    if (verdict.decision === 'allow') {
+      answer = { approved: true };
+    } else if (!opts.onToolApprove) {
+      answer = { approved: false, reason: `no one was there to approve it (${verdict.rule}; approval mode ${this.approvalMode})` };
+    } else {
+      try {
+        answer = await opts.onToolApprove({
+          toolCallId: call.toolCallId,
+          name: tool.name,
+          category: tool.category,
+          input,
+          summary: preview?.summary ?? tool.name,
+          paths: (preview?.paths ?? []).map((p) => this.ctx.workspace.display(p)),
+          protected: touchesProtected,
+          change: preview?.change,
+          rule: verdict.rule,
+        });
+      } catch (err) {
+        answer = { approved: false, reason: signal.aborted ? 'the run was cancelled' : `approval failed: ${errorMessage(err)}` };
+      }
+      if (answer.approved && answer.scope === 'session' && !touchesProtected) {
+        this.session.appendConfig('allowTool', tool.name);
+      }
+    }
+    emit({
+      type: 'approval',
+      toolCallId: call.toolCallId,
+      name: tool.name,
+      category: tool.category,
+      approved: answer.approved,
+      automatic: verdict.decision === 'allow',
+      rule: verdict.rule,
+      reason: answer.reason,
+    });
+    if (!answer.approved) {
+      const why = answer.reason ? ` Reason: ${answer.reason}` : '';
+      return fail(`The user declined this ${tool.name} call; nothing was done.${why} Do not retry the same call; adjust or ask.`);
+    }
+    if (signal.aborted) return fail('Cancelled by the user before this tool ran.');
+    tctx.approval = { approved: true, reason: answer.reason, content: answer.content, note: answer.note };
+    tctx.preview = preview;
+    let result: ToolResult;
+    try {
+      result = await tool.execute(input, tctx);
+    } catch (err) {
+      result = fail(`Tool "${tool.name}" failed: ${errorMessage(err)}`);
+    }
+    return this.ctx.plugins.apply<ToolResult>({ hook: 'toolResult', memo: result, args: [use], type: 'SeriesLast' });
+  }
+}
+
+function fail(message: string): ToolResult {
+  return { output: message, isError: true };
+}
+
+const schemaCache = new WeakMap<AnyTool, Record<string, unknown>>();
+
+/** The JSON Schema the model sees, derived once per tool from its zod schema. */
+function toolParameters(tool: AnyTool): Record<string, unknown> {
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    const { $schema: _drop, ...rest } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    schema = rest;
+    schemaCache.set(tool, schema);
+  }
+  return schema;
+}

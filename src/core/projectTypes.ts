@@ -1,0 +1,73 @@
+import type { ModelMessage, UserContent } from 'ai';
+import type { ApprovalMode } from './config/configSchema';
+import type { LoopEvent, LoopStatus } from './loop/loopTypes';
+import type { RunMode } from './plugins/pluginTypes';
+import type { FileChange, ToolCategory } from './tools/tool';
+
+/** What the host is asked when a call needs the person's decision. */
+export interface ApprovalRequest {
+  toolCallId: string;
+  name: string;
+  category: ToolCategory;
+  input: unknown;
+  /** One line: the command, path or URL. */
+  summary: string;
+  /** Paths the call touches, relative to their workspace folder. */
+  paths: string[];
+  /** The call touches a protected path: shown as sensitive, never auto-approved. */
+  protected: boolean;
+  change?: FileChange;
+  /** Which approval rule sent this to the person. */
+  rule: string;
+}
+
+export interface ApprovalAnswer {
+  approved: boolean;
+  reason?: string;
+  /** 'session' allows this tool without asking for the rest of the session. */
+  scope?: 'once' | 'session';
+  /** Content the person settled on for a file change (edited proposal, accepted hunks). */
+  content?: string;
+  /** What the model should know about the person's changes to the proposal. */
+  note?: string;
+}
+
+export type ProjectEvent =
+  | Exclude<LoopEvent, { type: 'message' }>
+  | { type: 'message'; id: string; message: ModelMessage; partial?: boolean }
+  | {
+      type: 'approval';
+      toolCallId: string;
+      name: string;
+      category: ToolCategory;
+      approved: boolean;
+      /** True when a rule decided without asking. */
+      automatic: boolean;
+      rule: string;
+      reason?: string;
+    };
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  onEvent?(event: ProjectEvent): void;
+  /** Asks the person. Without it, anything that needs approval is denied. */
+  onToolApprove?(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** A model id for this run instead of the configured one. */
+  model?: string;
+  maxTurns?: number;
+}
+
+export interface RunResult {
+  status: LoopStatus;
+  sessionId: string;
+  mode: RunMode;
+  turns: number;
+  usage: { inputTokens: number; outputTokens: number };
+  contextTokens: number;
+  text: string;
+  error?: { message: string; statusCode?: number };
+}
+
+export type UserInput = string | UserContent;
+
+export type { ApprovalMode, RunMode };
