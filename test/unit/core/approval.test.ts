@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { decideApproval } from '../../../src/core/approval';
+import type { ApprovalFacts } from '../../../src/core/approval';
+
+const base: ApprovalFacts = { mode: 'manual', category: 'write', touchesProtected: false, allowedForSession: false };
+const decide = (f: Partial<ApprovalFacts>) => decideApproval({ ...base, ...f }).decision;
+
+describe('approval order', () => {
+  it('asks for writes and commands in manual mode', () => {
+    expect(decide({ category: 'write' })).toBe('ask');
+    expect(decide({ category: 'command' })).toBe('ask');
+    expect(decide({ category: 'network' })).toBe('ask');
+  });
+
+  it('never asks for read tools', () => {
+    expect(decide({ category: 'read' })).toBe('allow');
+    expect(decide({ category: 'read', touchesProtected: true })).toBe('allow');
+  });
+
+  it('yolo allows everything except protected paths', () => {
+    expect(decide({ mode: 'yolo', category: 'command' })).toBe('allow');
+    expect(decide({ mode: 'yolo', category: 'write', touchesProtected: true })).toBe('ask');
+  });
+
+  it('autoEdit allows writes but not commands or network', () => {
+    expect(decide({ mode: 'autoEdit', category: 'write' })).toBe('allow');
+    expect(decide({ mode: 'autoEdit', category: 'command' })).toBe('ask');
+    expect(decide({ mode: 'autoEdit', category: 'network' })).toBe('ask');
+  });
+
+  it("lets a tool's own verdict skip approval, but not for protected paths", () => {
+    expect(decide({ category: 'command', toolNeedsApproval: false })).toBe('allow');
+    expect(decide({ category: 'command', toolNeedsApproval: true })).toBe('ask');
+    expect(decide({ category: 'write', toolNeedsApproval: false, touchesProtected: true })).toBe('ask');
+  });
+
+  it('a session allowance applies, except to protected paths', () => {
+    expect(decide({ category: 'command', allowedForSession: true })).toBe('allow');
+    expect(decide({ category: 'write', allowedForSession: true, touchesProtected: true })).toBe('ask');
+  });
+
+  it('protected paths ask in every mode, including autoEdit creates', () => {
+    for (const mode of ['manual', 'autoEdit', 'yolo'] as const) {
+      expect(decideApproval({ ...base, mode, touchesProtected: true }).rule).toBe('protected path');
+    }
+  });
+});
