@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { MAX_TOOL_OUTPUT_CHARS } from './limits';
+import {
+  agentModeSchema,
+  configSummarySchema,
+  runStateSchema,
+  sessionInfoSchema,
+  snapshotSchema,
+  todoItemSchema,
+  uiErrorSchema,
+  usageSchema,
+} from './sessionState';
+import { mentionSchema, toolCallStateSchema, uiMessageSchema } from './uiMessage';
+
+const messageId = z.string().min(1);
+const toolCallId = z.string().min(1);
+
+/**
+ * Events the host emits (host → webview). Small, targeted updates: only `snapshot`
+ * carries the whole conversation.
+ */
+export const hostEvents = {
+  /** The whole state: on every `ready`, and when the conversation is replaced (new / resumed). */
+  snapshot: snapshotSchema,
+  /** Streamed answer text; extends the message's last text part, or starts one (see appendDelta). */
+  textDelta: z.strictObject({ messageId, delta: z.string() }),
+  /** Streamed reasoning; same rule with reasoning parts. */
+  reasoningDelta: z.strictObject({ messageId, delta: z.string() }),
+  /** Add or replace one message by id (new, finished, or status changed). */
+  message: z.strictObject({ message: uiMessageSchema }),
+  /** The model called a tool: append a toolCall part to the message. */
+  toolUse: z.strictObject({
+    messageId,
+    toolCallId,
+    name: z.string().min(1),
+    input: z.json(),
+    summary: z.string(),
+    state: toolCallStateSchema,
+  }),
+  /** A tool call moved on before finishing (waiting for approval, now running). */
+  toolState: z.strictObject({ toolCallId, state: z.enum(['awaitingApproval', 'running']) }),
+  /** A tool call finished: its final state and capped output. */
+  toolResult: z.strictObject({
+    toolCallId,
+    name: z.string().min(1),
+    state: z.enum(['done', 'error', 'rejected', 'cancelled']),
+    isError: z.boolean(),
+    output: z.string().max(MAX_TOOL_OUTPUT_CHARS),
+    truncated: z.boolean(),
+  }),
+  /** Token counts after a model turn, for the context meter. */
+  usage: usageSchema,
+  /** The model call failed and will be tried again after delayMs. */
+  retry: z.strictObject({
+    attempt: z.number().int().min(1),
+    maxAttempts: z.number().int().min(1),
+    error: z.string(),
+    delayMs: z.number().int().nonnegative(),
+  }),
+  /** Something the person must see (not tied to one message); says what to do next. */
+  error: uiErrorSchema,
+  /** Running / mode / approval mode / model / queue length changed. */
+  state: runStateSchema,
+  /** The agent's todo list, replaced whole (it is short). */
+  todos: z.strictObject({ items: z.array(todoItemSchema) }),
+  /** The conversation's id or title changed (first message saved, title generated). */
+  session: sessionInfoSchema,
+  /** Model configured / workspace trust / config problem changed. */
+  config: configSummarySchema,
+  /** Prefill the composer (from a command such as "add selection to chat"); focus it. */
+  composer: z.strictObject({
+    text: z.string().optional(),
+    mentions: z.array(mentionSchema).optional(),
+    mode: agentModeSchema.optional(),
+  }),
+};

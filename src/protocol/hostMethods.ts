@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { MAX_IMAGES_PER_MESSAGE } from './limits';
+import type { MethodSpec } from './side';
+import { agentModeSchema, sessionInfoSchema, sessionSummarySchema } from './sessionState';
+import { configSetParamsSchema, modelInfoSchema, uiConfigSchema } from './uiConfig';
+import { imageAttachmentSchema, lineRangeSchema, mentionSchema } from './uiMessage';
+
+const empty = z.strictObject({});
+const opened = z.strictObject({ opened: z.boolean() });
+
+const sendParams = z
+  .strictObject({
+    text: z.string(),
+    images: z.array(imageAttachmentSchema).max(MAX_IMAGES_PER_MESSAGE).optional(),
+    mentions: z.array(mentionSchema).max(100).optional(),
+    mode: agentModeSchema.optional(),
+  })
+  .refine((p) => p.text.trim().length > 0 || (p.images?.length ?? 0) > 0, {
+    message: 'Write a message or attach an image',
+  });
+
+/** Requests the host answers (webview → host). One line each: what it does, then what follows. */
+export const hostMethods = {
+  /** Send a message (mode defaults to the current one); queued if a run is going; the reply streams as events. */
+  'session.send': {
+    params: sendParams,
+    result: z.strictObject({ messageId: z.string().min(1), queued: z.boolean() }),
+  },
+  /** Stop the run in progress and drop queued messages; cancelled is false when nothing ran. */
+  'session.cancel': { params: empty, result: z.strictObject({ cancelled: z.boolean() }) },
+  /** Start an empty conversation; a `snapshot` event follows. */
+  'session.new': { params: empty, result: z.strictObject({ session: sessionInfoSchema }) },
+  /** This workspace's past conversations, newest first, optionally filtered by a text query. */
+  'sessions.list': {
+    params: z.strictObject({
+      limit: z.number().int().min(1).max(200).optional(),
+      offset: z.number().int().nonnegative().optional(),
+      query: z.string().max(200).optional(),
+    }),
+    result: z.strictObject({ sessions: z.array(sessionSummarySchema), total: z.number().int().nonnegative() }),
+  },
+  /** Reopen a past conversation; a `snapshot` event follows. */
+  'sessions.resume': {
+    params: z.strictObject({ id: z.string().min(1) }),
+    result: z.strictObject({ session: sessionInfoSchema }),
+  },
+  /** Current settings for the settings panel (never the API key). */
+  'config.get': { params: empty, result: uiConfigSchema },
+  /** Change one setting (the person's choice, never the agent's); returns the new settings. */
+  'config.set': { params: configSetParamsSchema, result: uiConfigSchema },
+  /** Models the configured endpoint offers, and the one in use. */
+  'models.list': {
+    params: empty,
+    result: z.strictObject({ models: z.array(modelInfoSchema), current: z.string().nullable() }),
+  },
+  /** Workspace files and folders matching a fuzzy query, for @-mentions. */
+  'files.search': {
+    params: z.strictObject({ query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }),
+    result: z.strictObject({
+      results: z.array(z.strictObject({ path: z.string().min(1), kind: z.enum(['file', 'folder']) })),
+    }),
+  },
+  /** Open a workspace file (a path as in mentions) in an editor, optionally at a range. */
+  'file.open': {
+    params: z.strictObject({ path: z.string().min(1), range: lineRangeSchema.optional() }),
+    result: opened,
+  },
+  /** Open an http(s) link externally; other schemes (command:, file:, javascript:) fail validation. */
+  'link.open': { params: z.strictObject({ url: z.url({ protocol: /^https?$/ }) }), result: opened },
+  /** Insert a code block at the cursor of the active editor. */
+  'code.insert': {
+    params: z.strictObject({ code: z.string(), language: z.string().optional() }),
+    result: z.strictObject({ inserted: z.boolean() }),
+  },
+  /** Show a pending approval's change in VS Code's diff editor, without taking focus from the chat. */
+  'diff.open': { params: z.strictObject({ approvalId: z.string().min(1) }), result: opened },
+} satisfies Record<string, MethodSpec>;

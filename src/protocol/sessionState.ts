@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { toolApprovalRequestSchema } from './toolApproval';
+import { uiMessageSchema } from './uiMessage';
+
+/** act: all tools, approval rules apply; plan: read-only tools and the plan prompt. */
+export const agentModeSchema = z.enum(['act', 'plan']);
+
+/** manual: ask for write/command/network; autoEdit: writes go through; yolo: never ask. */
+export const approvalModeSchema = z.enum(['manual', 'autoEdit', 'yolo']);
+
+/** What the header and the composer need to know about the agent right now. */
+export const runStateSchema = z.strictObject({
+  running: z.boolean(),
+  mode: agentModeSchema,
+  approvalMode: approvalModeSchema,
+  /** Model id in use, null when none is configured. */
+  model: z.string().nullable(),
+  /** User messages waiting for the current run to finish. */
+  queued: z.number().int().nonnegative(),
+});
+
+export const usageSchema = z.strictObject({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** Tokens the conversation occupies in the context window now. */
+  contextTokens: z.number().int().nonnegative().optional(),
+  contextWindow: z.number().int().positive().optional(),
+});
+
+export const todoItemSchema = z.strictObject({
+  id: z.string().min(1),
+  content: z.string(),
+  status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']),
+});
+
+/** Enough for the UI to show an empty state that tells the person what to do. */
+export const configSummarySchema = z.strictObject({
+  modelConfigured: z.boolean(),
+  workspaceTrusted: z.boolean(),
+  /** A configuration problem in words (bad settings file, missing key), or null. */
+  problem: z.string().nullable(),
+});
+
+/** The conversation in view; id null before the first message of a new session. */
+export const sessionInfoSchema = z.strictObject({
+  id: z.string().nullable(),
+  title: z.string().nullable(),
+});
+
+/** One row of the history list. Times are epoch milliseconds. */
+export const sessionSummarySchema = z.strictObject({
+  id: z.string().min(1),
+  title: z.string(),
+  createdAt: z.number().int().nonnegative(),
+  updatedAt: z.number().int().nonnegative(),
+  messageCount: z.number().int().nonnegative(),
+  /** Start of the first user message. */
+  preview: z.string().optional(),
+});
+
+/**
+ * Everything the webview needs to draw itself from nothing. Sent on every `ready` and
+ * when the whole conversation changes (new or resumed session); never for small changes.
+ */
+export const snapshotSchema = z.strictObject({
+  session: sessionInfoSchema,
+  messages: z.array(uiMessageSchema),
+  state: runStateSchema,
+  usage: usageSchema.nullable(),
+  pendingApprovals: z.array(toolApprovalRequestSchema),
+  todos: z.array(todoItemSchema),
+  config: configSummarySchema,
+});
+
+/** Error codes the UI can act on (e.g. offer "Configure model"); `internal` for the rest. */
+export const uiErrorCodeSchema = z.enum([
+  'model_not_configured',
+  'model_unreachable',
+  'auth_failed',
+  'rate_limited',
+  'context_too_long',
+  'invalid_config',
+  'workspace_untrusted',
+  'tool_failed',
+  'version_mismatch',
+  'internal',
+]);
+
+export const uiErrorSchema = z.strictObject({
+  code: uiErrorCodeSchema,
+  /** Says what happened and what to do; never contains secrets. */
+  message: z.string().min(1),
+  /** True when sending again may succeed (network blips, rate limits). */
+  retryable: z.boolean(),
+});
+
+export type AgentMode = z.infer<typeof agentModeSchema>;
+export type ApprovalMode = z.infer<typeof approvalModeSchema>;
+export type RunState = z.infer<typeof runStateSchema>;
+export type Usage = z.infer<typeof usageSchema>;
+export type TodoItem = z.infer<typeof todoItemSchema>;
+export type ConfigSummary = z.infer<typeof configSummarySchema>;
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+export type Snapshot = z.infer<typeof snapshotSchema>;
+export type UiErrorCode = z.infer<typeof uiErrorCodeSchema>;
+export type UiError = z.infer<typeof uiErrorSchema>;

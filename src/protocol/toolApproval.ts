@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { MAX_CHANGE_TEXT_CHARS } from './limits';
+
+/** Mirrors the core's ToolCategory: `read` never asks, the others follow the approval mode. */
+export const toolCategorySchema = z.enum(['read', 'write', 'command', 'network']);
+
+/** A proposed file change, as the approval card shows it. */
+export const proposedChangeSchema = z.strictObject({
+  /** Absolute real path inside the workspace. */
+  path: z.string().min(1),
+  /** Relative to its workspace folder, for display. */
+  displayPath: z.string().min(1),
+  kind: z.enum(['create', 'edit', 'delete']),
+  /** Line counts of the diff. */
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  /** Left out when the file is too large; null when the file does not exist (before) or is deleted (after). */
+  before: z.string().max(MAX_CHANGE_TEXT_CHARS).nullable().optional(),
+  after: z.string().max(MAX_CHANGE_TEXT_CHARS).nullable().optional(),
+});
+
+/**
+ * Host → webview request: ask the person about one tool call. Also listed in snapshots
+ * as pending approvals; the host re-sends the request after each snapshot and the UI
+ * matches it to the card by `id`.
+ */
+export const toolApprovalRequestSchema = z.strictObject({
+  /** Approval id (one per request, stable across re-sends). */
+  id: z.string().min(1),
+  /** The toolCall part this approval belongs to. */
+  toolCallId: z.string().min(1),
+  tool: z.string().min(1),
+  category: toolCategorySchema,
+  /** One line: the command, the path, the URL. */
+  summary: z.string(),
+  input: z.json(),
+  /** Absolute paths the call touches. */
+  paths: z.array(z.string()),
+  /** A protected path is involved: the UI must not offer `alwaysAllow`. */
+  protected: z.boolean(),
+  change: proposedChangeSchema.optional(),
+});
+
+/**
+ * alwaysAllow: approve and stop asking for this tool in this session (the host treats it
+ * as a one-off approve for protected paths).
+ */
+export const approvalDecisionSchema = z.enum(['approve', 'reject', 'alwaysAllow']);
+
+export const toolApprovalResultSchema = z.strictObject({
+  decision: approvalDecisionSchema,
+  /** Why it was rejected, passed on to the model. */
+  reason: z.string().max(2000).optional(),
+});
+
+export type ToolCategory = z.infer<typeof toolCategorySchema>;
+export type ProposedChange = z.infer<typeof proposedChangeSchema>;
+export type ToolApprovalRequest = z.infer<typeof toolApprovalRequestSchema>;
+export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
+export type ToolApprovalResult = z.infer<typeof toolApprovalResultSchema>;

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { MAX_IMAGE_BASE64_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
+
+/**
+ * The conversation as the webview holds it: what snapshots carry and what the store
+ * keeps. It is a view of the session, not the model's message history.
+ */
+
+export const messageRoleSchema = z.enum(['user', 'assistant', 'tool', 'system']);
+
+/**
+ * queued: a user message waiting for the current run; streaming: deltas still arriving;
+ * done / error / cancelled: final.
+ */
+export const messageStatusSchema = z.enum(['queued', 'streaming', 'done', 'error', 'cancelled']);
+
+export const imageMediaTypeSchema = z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** An image the person attached; base64 without a `data:` prefix. */
+export const imageAttachmentSchema = z.strictObject({
+  mediaType: imageMediaTypeSchema,
+  data: z.base64().max(MAX_IMAGE_BASE64_CHARS),
+});
+
+/** 1-based, inclusive. */
+export const lineRangeSchema = z.strictObject({
+  startLine: z.number().int().min(1),
+  endLine: z.number().int().min(1),
+});
+
+/**
+ * An @-mention: a path as `files.search` returned it (relative to its workspace folder,
+ * prefixed by the folder name in a multi-root workspace), optionally narrowed to lines.
+ */
+export const mentionSchema = z.strictObject({
+  kind: z.enum(['file', 'folder']),
+  path: z.string().min(1),
+  range: lineRangeSchema.optional(),
+});
+
+/**
+ * streaming: the model is still writing the input; awaitingApproval: a toolApproval
+ * request is open; running: executing; the rest are final.
+ */
+export const toolCallStateSchema = z.enum([
+  'streaming',
+  'awaitingApproval',
+  'running',
+  'done',
+  'error',
+  'rejected',
+  'cancelled',
+]);
+
+export const toolOutputSchema = z.strictObject({
+  /** Capped text (see capToolOutput); images in results are not forwarded to the UI. */
+  output: z.string().max(MAX_TOOL_OUTPUT_CHARS),
+  isError: z.boolean(),
+  truncated: z.boolean(),
+});
+
+export const textPartSchema = z.strictObject({ type: z.literal('text'), text: z.string() });
+
+export const reasoningPartSchema = z.strictObject({ type: z.literal('reasoning'), text: z.string() });
+
+/** `data` may be left out (e.g. in resumed sessions) to keep snapshots small. */
+export const imagePartSchema = z.strictObject({
+  type: z.literal('image'),
+  mediaType: imageMediaTypeSchema,
+  data: z.base64().max(MAX_IMAGE_BASE64_CHARS).optional(),
+});
+
+export const mentionPartSchema = z.strictObject({ type: z.literal('mention'), mention: mentionSchema });
+
+/** A tool call inside an assistant message; its result lands here once known. */
+export const toolCallPartSchema = z.strictObject({
+  type: z.literal('toolCall'),
+  toolCallId: z.string().min(1),
+  name: z.string().min(1),
+  input: z.json(),
+  /** One line for the card header: the command, the path, the URL. */
+  summary: z.string(),
+  state: toolCallStateSchema,
+  result: toolOutputSchema.optional(),
+});
+
+/** A result shown on its own, in a `tool` message, when its call is not in view. */
+export const toolResultPartSchema = z.strictObject({
+  type: z.literal('toolResult'),
+  toolCallId: z.string().min(1),
+  name: z.string().min(1),
+  ...toolOutputSchema.shape,
+});
+
+export const uiPartSchema = z.discriminatedUnion('type', [
+  textPartSchema,
+  reasoningPartSchema,
+  imagePartSchema,
+  mentionPartSchema,
+  toolCallPartSchema,
+  toolResultPartSchema,
+]);
+
+export const uiMessageSchema = z.strictObject({
+  id: z.string().min(1),
+  role: messageRoleSchema,
+  /** In display order. Deltas extend the last part when it has the delta's type. */
+  parts: z.array(uiPartSchema),
+  status: messageStatusSchema,
+  /** Epoch milliseconds. */
+  createdAt: z.number().int().nonnegative(),
+  /** Assistant messages: the model that wrote it. */
+  model: z.string().optional(),
+  /** Set when status is `error`: what went wrong, in words for the person. */
+  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+});
+
+export type MessageRole = z.infer<typeof messageRoleSchema>;
+export type MessageStatus = z.infer<typeof messageStatusSchema>;
+export type ImageAttachment = z.infer<typeof imageAttachmentSchema>;
+export type LineRange = z.infer<typeof lineRangeSchema>;
+export type Mention = z.infer<typeof mentionSchema>;
+export type ToolCallState = z.infer<typeof toolCallStateSchema>;
+export type ToolOutput = z.infer<typeof toolOutputSchema>;
+export type TextPart = z.infer<typeof textPartSchema>;
+export type ReasoningPart = z.infer<typeof reasoningPartSchema>;
+export type ImagePart = z.infer<typeof imagePartSchema>;
+export type MentionPart = z.infer<typeof mentionPartSchema>;
+export type ToolCallPart = z.infer<typeof toolCallPartSchema>;
+export type ToolResultPart = z.infer<typeof toolResultPartSchema>;
+export type UiPart = z.infer<typeof uiPartSchema>;
+export type UiMessage = z.infer<typeof uiMessageSchema>;
+
+/**
+ * Applies a text or reasoning delta the way both sides agree on: extend the last part if
+ * it has that type, else start a new part (e.g. text after a tool call). Returns new parts.
+ */
+export function appendDelta(parts: readonly UiPart[], type: 'text' | 'reasoning', delta: string): UiPart[] {
+  const last = parts.at(-1);
+  if (last && last.type === type) {
+    return [...parts.slice(0, -1), { type, text: last.text + delta }];
+  }
+  return [...parts, { type, text: delta }];
+}
+
+/** The visible text of a message (text parts only), e.g. for copy or search. */
+export function messageText(message: UiMessage): string {
+  return message.parts
+    .filter((part): part is TextPart => part.type === 'text')
+    .map((part) => part.text)
+    .join('');
+}
