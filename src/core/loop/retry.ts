@@ -25,7 +25,8 @@ export function statusOf(err: unknown): number | undefined {
 
 export function isRetryable(err: unknown): boolean {
   const status = statusOf(err);
-  if (status !== undefined) return retryableStatus(status);
+  // A 2xx whose body broke off mid-stream is a network failure, judged by its cause below.
+  if (status !== undefined && status >= 300) return retryableStatus(status);
   for (const e of causeChain(err)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && networkCodes.has(code)) return true;
