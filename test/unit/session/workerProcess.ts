@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+/** Bundles sessionWorker.ts into `outDir` so a plain Node process can run it. */
+export async function bundleWorker(outDir: string): Promise<string> {
+  const outfile = join(outDir, 'sessionWorker.mjs');
+  await build({
+    entryPoints: [join(import.meta.dirname, 'sessionWorker.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    logLevel: 'error',
+  });
+  return outfile;
+}
+
+export function startWorker(script: string, args: string[]): ChildProcess {
+  return spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** Resolves with the first line the worker prints (rejects if it exits first). */
+export function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(out.slice(0, nl));
+    });
+    child.on('exit', (code) => reject(new Error(`worker exited (${code}) before printing a line: ${err}`)));
+  });
+}
+
+export async function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
+}
