@@ -1,10 +1,10 @@
 // The scripted server's failure modes, as the real AI SDK surfaces them.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { APICallError } from 'ai';
+import { APICallError, streamText } from 'ai';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
-import { partsOfType, runStream, textDeltas } from './sdkHarness.ts';
+import { partsOfType, runStream, scriptedModel, textDeltas } from './sdkHarness.ts';
 import type { StreamRun } from './sdkHarness.ts';
 
 let server: ScriptedServer;
@@ -98,6 +98,42 @@ describe('scripted server failures through the AI SDK', () => {
     // The server is still healthy and moves on to the next turn.
     const next = await runStream({ server });
     expect(textDeltas(next.parts).join('')).toBe('after the hang');
+  });
+
+  it('can drop right after the headers, before any event', async () => {
+    server.load({ turns: [{ text: 'never seen', drop: 'midStream', afterChunks: 0 }] });
+    const response = await fetch(`${server.baseURL}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'x' }], stream: true }),
+    });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+  });
+
+  it('stops a paced stream when the client aborts mid-way and serves the next turn', async () => {
+    server.load({ turns: [{ text: 'x'.repeat(500), chunkSize: 1, delayMs: 5 }, reply.text('next')] });
+    const controller = new AbortController();
+    const result = streamText({ model: scriptedModel(server), prompt: 'go', maxRetries: 0, abortSignal: controller.signal });
+    const seen: string[] = [];
+    for await (const part of result.stream) {
+      seen.push(part.type);
+      if (part.type === 'text-delta' && part.text !== '') controller.abort();
+    }
+    expect(seen).toContain('abort');
+    expect(seen).not.toContain('finish');
+    const next = await runStream({ server });
+    expect(textDeltas(next.parts).join('')).toBe('next');
+  });
+
+  it('closes while a request hangs, failing that request', async () => {
+    server.load({ turns: [reply.hang()] });
+    const pending = runStream({ server });
+    await until(() => server.requests.length === 1);
+    await server.close();
+    const run = await pending;
+    expect(APICallError.isInstance(partsOfType(run.parts, 'error')[0]?.error)).toBe(true);
+    // afterEach closes again; a fresh server keeps that harmless.
+    server = await startScriptedServer();
   });
 
   it('answers 500 naming the turn and the mismatch when a strict match fails', async () => {

@@ -124,6 +124,14 @@ describe('scripted server streaming through the AI SDK', () => {
     expect(partsOfType(first.parts, 'finish')[0].totalUsage.outputTokens).toBe(50);
   });
 
+  it('delivers a long unpaced stream whole', async () => {
+    server.load({ turns: [{ tokens: 20_000 }] });
+    const run = await runStream({ server });
+    const text = textDeltas(run.parts).join('');
+    expect(text.split(' ')).toHaveLength(20_000);
+    expect(partsOfType(run.parts, 'finish')[0].totalUsage.outputTokens).toBe(20_000);
+  });
+
   it('paces lorem filler by tokensPerSecond and still delivers every word', async () => {
     server.load({ turns: [{ text: { lorem: 30 }, chunkSize: 3, tokensPerSecond: 3000 }] });
     const run = await runStream({ server });
