@@ -8,10 +8,15 @@ export interface ParsedRecord {
   line: number;
 }
 
+export interface LogWarning {
+  line: number;
+  /** Starts with "line N:" and says why the line was skipped. */
+  message: string;
+}
+
 export interface ParsedLog {
   records: ParsedRecord[];
-  /** One per skipped line, naming the line and why. */
-  warnings: string[];
+  warnings: LogWarning[];
   /** False when the last write was cut short: the next record must start on a fresh line. */
   endsWithNewline: boolean;
   /** Size of the log in bytes when it was read. */
@@ -26,7 +31,7 @@ export function readSessionLog(path: string): ParsedLog {
 /** Parses a whole log. Bad lines are skipped with a warning; nothing here throws on content. */
 export function parseSessionLog(text: string): Omit<ParsedLog, 'bytes'> {
   const records: ParsedRecord[] = [];
-  const warnings: string[] = [];
+  const warnings: LogWarning[] = [];
   const endsWithNewline = text.length === 0 || text.endsWith('\n');
   const lines = text.split('\n');
   const last = lines.length - 1;
@@ -40,16 +45,17 @@ export function parseSessionLog(text: string): Omit<ParsedLog, 'bytes'> {
       json = JSON.parse(i === 0 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
     } catch (err) {
       const torn = i === last && !endsWithNewline;
-      warnings.push(
-        torn
+      warnings.push({
+        line: lineNo,
+        message: torn
           ? `line ${lineNo}: the last record is incomplete (Keel probably stopped while writing it); skipped`
           : `line ${lineNo}: not valid JSON (${(err as Error).message}); skipped`,
-      );
+      });
       continue;
     }
     const result = parseRecord(json);
     if ('record' in result) records.push({ record: result.record, line: lineNo });
-    else warnings.push(`line ${lineNo}: ${result.problem}; skipped`);
+    else warnings.push({ line: lineNo, message: `line ${lineNo}: ${result.problem}; skipped` });
   }
   return { records, warnings, endsWithNewline };
 }

@@ -90,7 +90,11 @@ export class SessionStore {
         this.cacheSummary(path, session.summary(), writer.bytes);
         return session;
       } catch (err) {
-        writer?.close();
+        // A log without its header would list as a broken session: take it back out.
+        if (writer) {
+          writer.close();
+          rmSync(path, { force: true });
+        }
         attempt.lock.release();
         throw err;
       }
@@ -114,11 +118,12 @@ export class SessionStore {
     try {
       const log = readSessionLog(path);
       const state = new SessionState();
-      const warnings = [...log.warnings];
+      const found = [...log.warnings];
       for (const { record, line } of log.records) {
-        const warning = state.apply(record, line);
-        if (warning) warnings.push(warning);
+        const message = state.apply(record, line);
+        if (message) found.push({ line, message });
       }
+      const warnings = found.sort((a, b) => a.line - b.line).map((w) => w.message);
       if (!state.header) warnings.unshift('the session header is missing; the log was read without it');
       else if (state.header.version > SESSION_LOG_VERSION) {
         warnings.unshift(`the log was written by a newer Keel (format ${state.header.version}); records it does not know were skipped`);
@@ -208,6 +213,8 @@ export class SessionStore {
     try {
       log = readSessionLog(path);
     } catch (err) {
+      // Deleted by another window since the stat.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       this.onWarning(`session ${id} left out of the list: ${errorMessage(err)}`);
       return undefined;
     }
