@@ -130,13 +130,11 @@ function takeAway(path: string, staleToken: string | undefined): LockOwner | und
   if (typeof moved === 'object' && moved.token !== staleToken && isLive(moved)) {
     const restored = tryLink(aside, path);
     rmSync(aside, { force: true });
-    return restored ? moved : readLiveOwnerOr(path, moved);
+    if (restored) return moved;
+    // Someone else linked a lock in meanwhile: they are the owner now.
+    const current = readLockOwner(path);
+    return typeof current === 'object' ? current : moved;
   }
   rmSync(aside, { force: true });
   return undefined;
-}
-
-function readLiveOwnerOr(path: string, fallback: LockOwner): LockOwner {
-  const current = readLockOwner(path);
-  return typeof current === 'object' ? current : fallback;
 }
