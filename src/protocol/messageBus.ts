@@ -1,26 +1,11 @@
 import { z } from 'zod';
 import { BusError, errorMessage } from './busError';
 import type { BusErrorCode } from './busError';
-import {
-  cancelFrameSchema,
-  eventFrameSchema,
-  peekFrame,
-  requestFrameSchema,
-  responseFrameSchema,
-} from './frames';
+import { cancelFrameSchema, eventFrameSchema, peekFrame, requestFrameSchema, responseFrameSchema } from './frames';
 import type { EventFrame, FramePeek, Frame, RequestFrame, ResponseFrame } from './frames';
 import type { LogFn } from './log';
-import type {
-  EventIn,
-  EventOf,
-  EventOut,
-  MethodOf,
-  ParamsIn,
-  ParamsOut,
-  ResultIn,
-  ResultOut,
-  Side,
-} from './side';
+import { PendingRequests } from './pendingRequests';
+import type { EventIn, EventOf, EventOut, MethodOf, ParamsIn, ParamsOut, ResultIn, ResultOut, Side } from './side';
 import type { Transport } from './transport';
 import { PROTOCOL_VERSION } from './version';
 
@@ -54,18 +39,8 @@ export interface MessageBusOptions<Local extends Side, Remote extends Side> {
   name?: string;
 }
 
-interface PendingRequest {
-  method: string;
-  resolve(result: unknown): void;
-  reject(error: BusError): void;
-  cleanup(): void;
-}
-
 type UntypedHandler = (params: unknown, context: HandlerContext) => unknown;
 type UntypedListener = (data: unknown) => void;
-
-/** Late responses to requests we gave up on are expected; remember a few to not warn. */
-const ABANDONED_MEMORY = 256;
 
 /**
  * Typed request/response and events over any Transport. Everything received is
@@ -84,8 +59,7 @@ export class MessageBus<Local extends Side, Remote extends Side> {
   private nextId = 0;
   private disposed = false;
 
-  private readonly pending = new Map<string, PendingRequest>();
-  private readonly abandoned = new Set<string>();
+  private readonly pending = new PendingRequests();
   private readonly incoming = new Map<string, AbortController>();
   private readonly handlers = new Map<string, UntypedHandler>();
   private readonly listeners = new Map<string, Set<UntypedListener>>();
@@ -127,7 +101,7 @@ export class MessageBus<Local extends Side, Remote extends Side> {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const onAbort = (): void =>
         this.abandon(id, new BusError('aborted', `Request "${method}" was cancelled`));
-      this.pending.set(id, {
+      this.pending.add(id, {
         method,
         resolve: (result) => resolve(result as ResultOut<Remote, M>),
         reject,
@@ -147,9 +121,9 @@ export class MessageBus<Local extends Side, Remote extends Side> {
       try {
         this.transport.send(frame);
       } catch (err) {
-        this.settle(id)?.reject(
-          new BusError('send_failed', `Could not send "${method}": ${errorMessage(err)}`),
-        );
+        this.pending
+          .settle(id)
+          ?.reject(new BusError('send_failed', `Could not send "${method}": ${errorMessage(err)}`));
       }
     });
   }
@@ -210,11 +184,9 @@ export class MessageBus<Local extends Side, Remote extends Side> {
     if (this.disposed) return;
     this.disposed = true;
     this.unsubscribeTransport();
-    for (const [id, pending] of [...this.pending]) {
-      this.pending.delete(id);
-      pending.cleanup();
-      pending.reject(new BusError('disposed', `Request "${pending.method}" was cut short: the bus was disposed`));
-    }
+    this.pending.rejectAll(
+      ({ method }) => new BusError('disposed', `Request "${method}" was cut short: the bus was disposed`),
+    );
     for (const controller of this.incoming.values()) {
       controller.abort(new BusError('disposed', 'The bus was disposed'));
     }
@@ -244,7 +216,9 @@ export class MessageBus<Local extends Side, Remote extends Side> {
       case 'response': {
         const frame = this.parseFrame(responseFrameSchema, raw, peek);
         if (frame) this.onResponse(frame);
-        else if (peek.id) this.settle(peek.id)?.reject(new BusError('invalid_response', 'Malformed response frame'));
+        else if (peek.id) {
+          this.pending.settle(peek.id)?.reject(new BusError('invalid_response', 'Malformed response frame'));
+        }
         return;
       }
       case 'event': {
@@ -276,7 +250,9 @@ export class MessageBus<Local extends Side, Remote extends Side> {
       'Reload the window so the chat view and the extension match.';
     this.log('error', `${this.label}: dropped a ${peek.kind ?? 'malformed'} frame. ${message}`);
     if (peek.kind === 'request' && peek.id) this.respondError(peek.id, 'version_mismatch', message);
-    if (peek.kind === 'response' && peek.id) this.settle(peek.id)?.reject(new BusError('version_mismatch', message));
+    if (peek.kind === 'response' && peek.id) {
+      this.pending.settle(peek.id)?.reject(new BusError('version_mismatch', message));
+    }
   }
 
   private onRequest(frame: RequestFrame): void {
@@ -345,9 +321,9 @@ export class MessageBus<Local extends Side, Remote extends Side> {
   }
 
   private onResponse(frame: ResponseFrame): void {
-    const pending = this.settle(frame.id);
+    const pending = this.pending.settle(frame.id);
     if (!pending) {
-      if (this.abandoned.delete(frame.id)) {
+      if (this.pending.forgetAbandoned(frame.id)) {
         this.log('debug', `${this.label}: ignored a late response to a cancelled request`);
       } else {
         this.log('warn', `${this.label}: dropped a response to an unknown request id`);
@@ -403,23 +379,10 @@ export class MessageBus<Local extends Side, Remote extends Side> {
 
   /** Gives up on a request locally and tells the remote handler to stop. */
   private abandon(id: string, error: BusError): void {
-    const pending = this.settle(id);
+    const pending = this.pending.abandon(id);
     if (!pending) return;
-    this.abandoned.add(id);
-    if (this.abandoned.size > ABANDONED_MEMORY) {
-      const oldest = this.abandoned.values().next();
-      if (!oldest.done) this.abandoned.delete(oldest.value);
-    }
     pending.reject(error);
     this.sendLogged({ v: PROTOCOL_VERSION, kind: 'cancel', id }, `cancel of "${pending.method}"`);
-  }
-
-  private settle(id: string): PendingRequest | undefined {
-    const pending = this.pending.get(id);
-    if (!pending) return undefined;
-    this.pending.delete(id);
-    pending.cleanup();
-    return pending;
   }
 
   private respondError(id: string, code: BusErrorCode, message: string, data?: unknown): void {

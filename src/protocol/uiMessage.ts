@@ -19,7 +19,7 @@ export const imageMediaTypeSchema = z.enum(['image/png', 'image/jpeg', 'image/gi
 /** An image the person attached; base64 without a `data:` prefix. */
 export const imageAttachmentSchema = z.strictObject({
   mediaType: imageMediaTypeSchema,
-  data: z.base64().max(MAX_IMAGE_BASE64_CHARS),
+  data: z.base64().min(1).max(MAX_IMAGE_BASE64_CHARS),
 });
 
 /** 1-based, inclusive. */
