@@ -5,7 +5,11 @@ import type { SessionsArgs } from './cliArgs';
 import type { CliIo } from './runCommand';
 
 export function sessionsCommand(a: SessionsArgs, io: CliIo): number {
-  const store = new SessionStore({ home: keelHome(io.env), workspace: { root: resolve(a.cwd) } });
+  const store = new SessionStore({
+    home: keelHome(io.env),
+    workspace: { root: resolve(a.cwd) },
+    onWarning: (message) => io.stderr(`keel [warn] ${message}\n`),
+  });
   const list = store.list();
   if (a.json) {
     io.stdout(`${JSON.stringify(list)}\n`);

@@ -101,7 +101,11 @@ export class Context {
       apiKeys: opts.apiKeys,
       factories: [...(opts.providerFactories ?? []), ...pluginProviders],
     });
-    const sessions = new SessionStore({ home, workspace: { root: workspace.root, workspaceFile: opts.workspaceFile } });
+    const sessions = new SessionStore({
+      home,
+      workspace: { root: workspace.root, workspaceFile: opts.workspaceFile },
+      onWarning: (message) => opts.host.log('warn', message),
+    });
     const ctx = new Context({
       config,
       workspace,
