@@ -13,6 +13,11 @@ export interface Host {
   writeFile(absPath: string, content: string | null): Promise<WriteReport>;
   /** Log line for the host's log channel (never contains secrets). */
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+  /**
+   * The ripgrep binary search tools should use (VS Code ships one); when absent they look
+   * for `rg` on PATH, then fall back to their own search.
+   */
+  readonly ripgrepPath?: string;
 }
 
 export interface WriteReport {

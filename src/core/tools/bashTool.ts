@@ -1,0 +1,89 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { findShell } from './process/findShell';
+import { runShell, type ShellRun } from './process/runShell';
+import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
+import { expectedFailure } from './toolFailure';
+
+export const bashDefaultTimeoutMs = 120_000;
+export const bashMaxTimeoutMs = 600_000;
+export const bashMaxOutputChars = 30_000;
+
+const inputSchema = z.object({
+  command: z.string().min(1).describe('The command line to run with bash -c.'),
+  timeout: z
+    .number()
+    .int()
+    .min(1)
+    .max(bashMaxTimeoutMs)
+    .optional()
+    .describe(`Milliseconds before the command is killed (default ${bashDefaultTimeoutMs}, at most ${bashMaxTimeoutMs}).`),
+  cwd: z.string().min(1).optional().describe('Working folder inside the workspace (default: the workspace root).'),
+  description: z.string().optional().describe('A few words on what the command does, shown to the person.'),
+});
+
+export type BashInput = z.infer<typeof inputSchema>;
+
+export const bashTool = defineTool<BashInput>({
+  name: 'bash',
+  description:
+    'Runs a shell command (bash -c) in the workspace and returns its combined stdout and stderr and exit code. ' +
+    'stdin is closed, so interactive commands fail; pagers are disabled. The command and everything it starts are ' +
+    `killed on timeout (default ${bashDefaultTimeoutMs / 1000} s) or cancel. Long output keeps its beginning and end. ` +
+    'Use read, grep, glob and edit instead of cat, grep, find and sed when they fit.',
+  category: 'command',
+  inputSchema,
+  async preview(input, ctx) {
+    const cwd = await ctx.workspace.resolve(input.cwd ?? '.');
+    const firstLine = input.command.split('\n')[0];
+    const summary = firstLine.length < input.command.length ? `${firstLine} …` : firstLine;
+    return { summary, paths: [cwd] };
+  },
+  async execute(input, ctx) {
+    try {
+      return await runBash(input, ctx);
+    } catch (err) {
+      return expectedFailure(err);
+    }
+  },
+});
+
+async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
+  if (ctx.approval && !ctx.approval.approved) return errorResult('The command was not approved; nothing was run.');
+  if (ctx.signal.aborted) return errorResult('Cancelled before the command started.');
+  const cwd = await ctx.workspace.resolve(input.cwd ?? '.');
+  const info = await stat(cwd);
+  if (!info.isDirectory()) return errorResult(`cwd ${ctx.workspace.display(cwd)} is not a folder.`);
+  const shell = await findShell();
+  if (!shell) return errorResult('No shell found: bash or sh must be installed and on PATH to run commands.');
+  const timeoutMs = input.timeout ?? bashDefaultTimeoutMs;
+  const run = await runShell({
+    shell,
+    command: input.command,
+    cwd,
+    env: { ...process.env, KEEL: '1', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+    timeoutMs,
+    signal: ctx.signal,
+    maxOutputChars: bashMaxOutputChars,
+    onError: (err) => ctx.host.log('error', `Could not stop command: ${err.message}`),
+  });
+  return describeRun(run, timeoutMs);
+}
+
+function describeRun(run: ShellRun, timeoutMs: number): ToolResult {
+  const output = run.output === '' ? '(no output)' : run.output.replace(/\n$/, '');
+  const parts = [output];
+  if (run.detachedOutput) {
+    parts.push('(A background process started by the command still holds its output; later output is not captured.)');
+  }
+  if (run.timedOut) {
+    parts.push(`Timed out after ${timeoutMs} ms; the command and the processes it started were killed.`);
+    return errorResult(parts.join('\n\n'));
+  }
+  if (run.cancelled) {
+    parts.push('Cancelled; the command and the processes it started were killed.');
+    return errorResult(parts.join('\n\n'));
+  }
+  parts.push(run.exitCode !== null ? `Exit code: ${run.exitCode}` : `Killed by signal ${run.signal ?? 'unknown'}.`);
+  return textResult(parts.join('\n\n'));
+}

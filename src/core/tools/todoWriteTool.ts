@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { renderTodos } from './todoFormat';
+import { defineTool, textResult } from './tool';
+
+const todoSchema = z.object({
+  id: z.string().min(1).describe('Stable identifier of the item.'),
+  content: z.string().min(1).describe('What to do, in one line.'),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+});
+
+const inputSchema = z.object({
+  todos: z
+    .array(todoSchema)
+    .describe('The whole list, replacing the previous one.')
+    .refine((items) => new Set(items.map((i) => i.id)).size === items.length, { message: 'todo ids must be unique' }),
+});
+
+export type TodoWriteInput = z.infer<typeof inputSchema>;
+
+export const todoWriteTool = defineTool<TodoWriteInput>({
+  name: 'todo_write',
+  description:
+    'Replaces your todo list for this task (shown to the person). Use it for work with several steps: ' +
+    'keep one item in_progress at a time and mark items completed as soon as they are done.',
+  category: 'read',
+  inputSchema,
+  async execute(input, ctx) {
+    const parsed = inputSchema.safeParse(input);
+    if (!parsed.success) return { output: `Invalid todo list: ${z.prettifyError(parsed.error)}`, isError: true };
+    ctx.todos.set(parsed.data.todos);
+    return textResult(renderTodos(ctx.todos.get()));
+  },
+});

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { applyFileChange, countLines, currentText } from './fileChange';
+import { detectEol, splitBom, withEol } from './text/lineEndings';
+import { defineTool, textResult, type FileChange, type ToolContext } from './tool';
+import { expectedFailure } from './toolFailure';
+
+const inputSchema = z.object({
+  file_path: z.string().min(1).describe('The file to write: absolute, or relative to the workspace root.'),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+export type WriteInput = z.infer<typeof inputSchema>;
+
+export const writeTool = defineTool<WriteInput>({
+  name: 'write',
+  description:
+    'Writes a whole file, creating it (and its folders) or replacing it. To replace an existing file you must have ' +
+    'read it in this session and it must be unchanged since; prefer edit for changes to part of a file. ' +
+    "An existing file's line endings (CRLF) and UTF-8 BOM are kept.",
+  category: 'write',
+  inputSchema,
+  async preview(input, ctx) {
+    const path = await ctx.workspace.resolve(input.file_path);
+    const shown = ctx.workspace.display(path);
+    const before = await currentText(path, shown);
+    if (before !== null) await ctx.reads.assertFresh(path, before);
+    return { summary: `${before === null ? 'Create' : 'Overwrite'} ${shown}`, paths: [path], change: planWrite(input, path, shown, before) };
+  },
+  async execute(input, ctx) {
+    try {
+      return await runWrite(input, ctx);
+    } catch (err) {
+      return expectedFailure(err);
+    }
+  },
+});
+
+async function runWrite(input: WriteInput, ctx: ToolContext) {
+  const path = await ctx.workspace.resolve(input.file_path);
+  const shown = ctx.workspace.display(path);
+  const { change, written, notes } = await applyFileChange(ctx, path, async (before) => planWrite(input, path, shown, before));
+  const lines = countLines(written);
+  const what = `${change.before === null ? 'Created' : 'Overwrote'} ${shown} (${lines} line${lines === 1 ? '' : 's'}).`;
+  return textResult([what, ...notes].join('\n\n'));
+}
+
+/** Content as the model wrote it, adapted to an existing file's CRLF line endings and BOM. */
+function planWrite(input: WriteInput, path: string, shown: string, before: string | null): FileChange {
+  if (before === null || before === '') return { path, displayPath: shown, before, after: input.content };
+  const { bom, body } = splitBom(before);
+  const content = splitBom(input.content).body;
+  const after = bom + (detectEol(body) === '\r\n' ? withEol(content, '\r\n') : content);
+  return { path, displayPath: shown, before, after };
+}
