@@ -73,4 +73,6 @@ export const hostEvents = {
     mentions: z.array(mentionSchema).optional(),
     mode: agentModeSchema.optional(),
   }),
+  /** Show one of the chat view's panels (from a view-title command such as "Show History"). */
+  'view.show': z.strictObject({ panel: z.enum(['chat', 'sessions']) }),
 };

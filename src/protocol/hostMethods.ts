@@ -8,6 +8,9 @@ import { imageAttachmentSchema, lineRangeSchema, mentionSchema } from './uiMessa
 const empty = z.strictObject({});
 const opened = z.strictObject({ opened: z.boolean() });
 
+/** The only editor commands the chat may ask the host to run (buttons in the UI); never a free-form id. */
+const uiCommandSchema = z.enum(['keel.setApiKey', 'workbench.trust.manage']);
+
 const sendParams = z
   .strictObject({
     text: z.string(),
@@ -74,4 +77,8 @@ export const hostMethods = {
   },
   /** Show a pending approval's change in VS Code's diff editor, without taking focus from the chat. */
   'diff.open': { params: z.strictObject({ approvalId: z.string().min(1) }), result: opened },
+  /** Open the Settings editor filtered by a query (the host defaults it to Keel's settings). */
+  'settings.open': { params: z.strictObject({ query: z.string().max(200).optional() }), result: opened },
+  /** Run one allow-listed editor command (e.g. "Keel: Set API Key" from the first-run panel). */
+  'command.run': { params: z.strictObject({ command: uiCommandSchema }), result: z.strictObject({ ran: z.boolean() }) },
 } satisfies Record<string, MethodSpec>;
