@@ -1,0 +1,199 @@
+// Integration tests inside a real VS Code extension host, without a desktop VS Code:
+// bundles test/integration/runner + the suites, starts code-server's bundled VS Code server
+// (server-main), opens the workbench in Chromium with the extension folder as
+// extensionDevelopmentPath and the runner as extensionTestsPath, streams the mocha output
+// to this terminal and exits with the tests' code.
+//
+// Usage: node scripts/runIntegration.mjs [--extension DIR] [--workspace DIR] [--suites PATH]...
+//          [--env KEY=VALUE]... [--grep RE] [--no-build] [--timeout-ms N]
+// Every environment variable named KEEL_* is passed on to the extension host too (for
+// example the scripted model server's URL started by a parent process).
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { ensureAptPackages } from './lib/apt.mjs';
+import { bundleTests, collectFiles } from './lib/bundle.mjs';
+import { chromiumPath, launchChromium } from './lib/chromium.mjs';
+import { repoRoot } from './lib/paths.mjs';
+import { log, seconds, step, withTimeout } from './lib/steps.mjs';
+import { copyWorkspace, devWorkbenchUrl, launchServer, makeRunDir, tail } from './codeServer/launch.mjs';
+import { buildExtension } from './packageVsix.mjs';
+
+const PREFIX = 'integration';
+const defaultSuites = join(repoRoot, 'test', 'integration', 'suite');
+const defaultWorkspace = join(repoRoot, 'test', 'fixtures', 'workspaces', 'sample');
+
+export function parseEnvPairs(pairs) {
+  const env = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`--env expects KEY=VALUE, got "${pair}"`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return env;
+}
+
+export function keelEnvFromProcess() {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('KEEL_')));
+}
+
+// Copies new bytes of a growing file to stdout until stopped.
+function followFile(file, write = (text) => process.stdout.write(text)) {
+  let offset = 0;
+  const pump = () => {
+    if (!existsSync(file)) return;
+    const size = statSync(file).size;
+    if (size <= offset) return;
+    const text = readFileSync(file).subarray(offset, size).toString('utf8');
+    offset = size;
+    write(text);
+  };
+  const timer = setInterval(pump, 200);
+  return () => {
+    clearInterval(timer);
+    pump();
+  };
+}
+
+async function bundleIntegration(outDir, suitePaths) {
+  rmSync(outDir, { recursive: true, force: true });
+  const runnerEntry = join(repoRoot, 'test', 'integration', 'runner', 'index.ts');
+  await bundleTests({ entryPoints: [runnerEntry], outdir: join(outDir, 'runner') });
+  const suites = collectFiles(suitePaths, '.test.ts');
+  if (suites.length === 0) throw new Error(`no *.test.ts files in ${suitePaths.join(', ')}`);
+  const outbase = suitePaths.length === 1 && statSync(suitePaths[0]).isDirectory() ? resolve(suitePaths[0]) : undefined;
+  await bundleTests({ entryPoints: suites, outdir: join(outDir, 'suite'), outbase });
+  log(PREFIX, `bundled ${suites.length} suite file(s) into ${join(outDir, 'suite')}`);
+  return { runner: join(outDir, 'runner', 'index.js'), suitesDir: join(outDir, 'suite') };
+}
+
+/**
+ * Runs the integration suites; resolves to the process exit code (0 when all passed).
+ * @param {object} options
+ * @param {string} [options.extensionDir] the extension under test (default: the repo)
+ * @param {string} [options.workspace] folder to open (copied into the run folder first)
+ * @param {string[]} [options.suites] suite files or folders of *.test.ts
+ * @param {Record<string,string>} [options.env] extension host environment for the tests
+ * @param {string} [options.grep] mocha grep
+ * @param {boolean} [options.build] run `npm run build` in the extension folder first
+ * @param {number} [options.timeoutMs] for the whole run
+ */
+export async function runIntegration(options = {}) {
+  const started = Date.now();
+  const extensionDir = resolve(options.extensionDir ?? repoRoot);
+  const suitePaths = (options.suites?.length ? options.suites : [defaultSuites]).map((p) => resolve(p));
+  const timeoutMs = options.timeoutMs ?? 15 * 60_000;
+  const runDir = makeRunDir('integration');
+  const reportFile = join(runDir, 'mocha-output.txt');
+  const outDir = join(repoRoot, 'out', `integration-${process.pid}`);
+  let server;
+  let browser;
+  let stopFollowing = () => {};
+  let code = 1;
+  try {
+    await step(PREFIX, 'Debian packages (chromium)', () => ensureAptPackages(['chromium'], PREFIX));
+    chromiumPath();
+    if (options.build ?? true) await buildExtension(extensionDir);
+    const bundled = await step(PREFIX, 'bundle runner and suites', () => bundleIntegration(outDir, suitePaths));
+    const workspace = copyWorkspace(options.workspace ?? defaultWorkspace, runDir);
+    server = await step(PREFIX, 'start VS Code server (server-main)', () => launchServer({ kind: 'vscode-server', runDir }));
+    const testEnv = {
+      ...keelEnvFromProcess(),
+      ...options.env,
+      KEEL_TEST_REPORT_FILE: reportFile,
+      KEEL_TEST_SUITES_DIR: bundled.suitesDir,
+      KEEL_TEST_COLOR: process.stdout.isTTY ? '1' : '0',
+      ...(options.grep ? { KEEL_TEST_GREP: options.grep } : {}),
+    };
+    const url = devWorkbenchUrl(server, {
+      folder: workspace,
+      extensionDevelopmentPath: extensionDir,
+      extensionTestsPath: bundled.runner,
+      env: testEnv,
+    });
+    browser = await step(PREFIX, 'start Chromium', () => launchChromium());
+    const { page } = browser;
+    // The workbench calls window.codeAutomationExit(code) when the tests end (or fail to
+    // load); it has to exist before the page loads.
+    let exitWith;
+    const exited = new Promise((r) => { exitWith = r; });
+    await page.exposeFunction('codeAutomationExit', (exitCode) => {
+      exitWith(Number(exitCode));
+    });
+    const browserErrors = [];
+    page.on('pageerror', (error) => browserErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') browserErrors.push(message.text());
+    });
+    stopFollowing = followFile(reportFile);
+    log(PREFIX, `running tests of ${extensionDir} (${seconds(Date.now() - started)} so far)`);
+    await page.goto(url, { timeout: 60_000 });
+    const remaining = Math.max(timeoutMs - (Date.now() - started), 10_000);
+    code = await withTimeout(exited, remaining, 'the integration tests (no codeAutomationExit call)').catch((error) => {
+      log(PREFIX, `${error.message}\n${tail(server.logFile)}`);
+      if (browserErrors.length) log(PREFIX, `browser errors:\n${browserErrors.slice(-20).join('\n')}`);
+      return 1;
+    });
+    stopFollowing();
+    if (code !== 0) {
+      if (!existsSync(reportFile)) {
+        log(PREFIX, 'the test runner produced no output: it probably failed to load');
+        if (browserErrors.length) log(PREFIX, `browser errors:\n${browserErrors.slice(-20).join('\n')}`);
+        log(PREFIX, tail(server.logFile));
+      }
+      keepArtifacts(runDir, server.logFile);
+    }
+    return code;
+  } finally {
+    stopFollowing();
+    await browser?.close().catch((error) => log(PREFIX, `closing Chromium failed: ${error.message}`));
+    await server?.stop({ removeRunDir: false }).catch((error) => log(PREFIX, `stopping the server failed: ${error.message}`));
+    rmSync(runDir, { recursive: true, force: true });
+    rmSync(outDir, { recursive: true, force: true });
+    log(PREFIX, `finished with code ${code} in ${seconds(Date.now() - started)}`);
+  }
+}
+
+// The run folder goes away; its logs are worth keeping when something failed.
+function keepArtifacts(runDir, serverLog) {
+  const target = join(repoRoot, 'test-results', `integration-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  mkdirSync(target, { recursive: true });
+  if (existsSync(serverLog)) cpSync(serverLog, join(target, 'server.log'));
+  const report = join(runDir, 'mocha-output.txt');
+  if (existsSync(report)) cpSync(report, join(target, 'mocha-output.txt'));
+  const extHostLogs = join(runDir, 'server-data', 'data', 'logs');
+  if (existsSync(extHostLogs)) cpSync(extHostLogs, join(target, 'logs'), { recursive: true });
+  log(PREFIX, `logs kept in ${target}`);
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      extension: { type: 'string' },
+      workspace: { type: 'string' },
+      suites: { type: 'string', multiple: true, default: [] },
+      env: { type: 'string', multiple: true, default: [] },
+      grep: { type: 'string' },
+      'no-build': { type: 'boolean', default: false },
+      'timeout-ms': { type: 'string' },
+    },
+  });
+  const code = await runIntegration({
+    extensionDir: values.extension,
+    workspace: values.workspace,
+    suites: values.suites,
+    env: parseEnvPairs(values.env),
+    grep: values.grep,
+    build: !values['no-build'],
+    timeoutMs: values['timeout-ms'] ? Number(values['timeout-ms']) : undefined,
+  });
+  process.exitCode = code;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((error) => {
+    console.error(`[${PREFIX}] FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  });
+}
