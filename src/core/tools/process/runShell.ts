@@ -37,7 +37,8 @@ export interface ShellOptions {
 export function runShell(opts: ShellOptions): Promise<ShellRun> {
   return new Promise((resolve, reject) => {
     const output = new MiddleTruncator(opts.maxOutputChars);
-    const child = spawn(opts.shell, ['-c', opts.command], {
+    // One pipe for both streams keeps their true interleaving (two pipes race each other).
+    const child = spawn(opts.shell, ['-c', `exec 2>&1; ${opts.command}`], {
       cwd: opts.cwd,
       env: opts.env,
       detached: true,

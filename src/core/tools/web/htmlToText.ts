@@ -212,7 +212,8 @@ export function htmlToText(html: string, baseUrl?: string): string {
   function openTag(tag: Tag): void {
     const name = tag.name;
     const heading = /^h([1-6])$/.exec(name);
-    if (paragraphBlocks.has(name)) out.block(2);
+    if (nestedList(name, lists.length)) out.block(1);
+    else if (paragraphBlocks.has(name)) out.block(2);
     else if (lineBlocks.has(name)) out.block(1);
     if (heading) out.marker(`${'#'.repeat(Number(heading[1]))} `);
     switch (name) {
@@ -262,6 +263,7 @@ export function htmlToText(html: string, baseUrl?: string): string {
   }
 
   function closeTag(name: string): void {
+    const nested = nestedList(name, lists.length - 1);
     switch (name) {
       case 'ul':
       case 'ol':
@@ -277,22 +279,33 @@ export function htmlToText(html: string, baseUrl?: string): string {
       case 'code':
         if (preDepth === 0) out.marker('`');
         break;
-      case 'a': {
-        const link = links.pop();
-        if (!link) break;
-        const label = out.since(link.mark).trim();
-        const url = linkTarget(link.href, baseUrl);
-        if (url && label !== '' && label !== url) out.marker(` (${url})`);
-        else if (url && label === '') out.text(url);
+      case 'a':
+        closeLink();
         break;
-      }
     }
-    if (paragraphBlocks.has(name)) out.block(2);
+    if (nested) out.block(1);
+    else if (paragraphBlocks.has(name)) out.block(2);
     else if (lineBlocks.has(name)) out.block(1);
   }
 
+  function closeLink(): void {
+    const link = links.pop();
+    if (!link) return;
+    const label = out.since(link.mark).trim();
+    const url = linkTarget(link.href, baseUrl);
+    if (url && label !== '' && label !== url) out.marker(` (${url})`);
+    else if (url && label === '') out.text(url);
+  }
+
+  // Links left open by malformed markup still show where they point.
+  while (links.length > 0) closeLink();
   const body = out.toString();
   return title && !body.startsWith('# ') ? `Title: ${title}\n\n${body}` : body;
+}
+
+/** A list inside a list item continues it line by line rather than as a new paragraph. */
+function nestedList(name: string, depth: number): boolean {
+  return (name === 'ul' || name === 'ol') && depth > 0;
 }
 
 /** Index just past the end tag matching an opened element, counting nested ones of the same name. */
