@@ -21,8 +21,8 @@ import { copyWorkspace, devWorkbenchUrl, launchServer, makeRunDir, tail } from '
 import { buildExtension } from './packageVsix.mjs';
 
 const PREFIX = 'integration';
-const defaultSuites = join(repoRoot, 'test', 'integration', 'suite');
-const defaultWorkspace = join(repoRoot, 'test', 'fixtures', 'workspaces', 'sample');
+export const defaultSuites = join(repoRoot, 'test', 'integration', 'suite');
+export const defaultWorkspace = join(repoRoot, 'test', 'fixtures', 'workspaces', 'sample');
 
 export function parseEnvPairs(pairs) {
   const env = {};
@@ -56,7 +56,7 @@ function followFile(file, write = (text) => process.stdout.write(text)) {
   };
 }
 
-async function bundleIntegration(outDir, suitePaths) {
+export async function bundleIntegration(outDir, suitePaths) {
   rmSync(outDir, { recursive: true, force: true });
   const runnerEntry = join(repoRoot, 'test', 'integration', 'runner', 'index.ts');
   await bundleTests({ entryPoints: [runnerEntry], outdir: join(outDir, 'runner') });

@@ -116,6 +116,7 @@ export function tail(file, lines = 40) {
  * @param {string} [options.runDir] run folder (default: a fresh one under the temp folder)
  * @param {Record<string,string>} [options.env] extra environment for the server and its extension host
  * @param {string[]} [options.extraArgs] more server arguments
+ * @param {number} [options.port] default: a free one
  * @param {number} [options.startTimeoutMs]
  */
 export async function launchServer(options = {}) {
@@ -159,7 +160,7 @@ export async function launchServer(options = {}) {
     }
   }
 
-  const port = await freePort();
+  const port = options.port ?? await freePort();
   const host = '127.0.0.1';
   const args = kind === 'code-server'
     ? [layout.entry, '--bind-addr', `${host}:${port}`, '--auth', 'none', '--disable-update-check',
