@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { sniffBytes } from '../text/textFile';
 import { walkFiles } from './fileWalker';
 import { globFilterAccepts } from './globFilter';
@@ -12,8 +12,6 @@ import {
   type GrepOutcome,
   type GrepQuery,
 } from './grepTypes';
-
-const concurrency = 16;
 
 /** Compiles the pattern as JavaScript would run it; `(?i)` at the start means ignore case, as in ripgrep. */
 export function compileGrepPattern(pattern: string, ignoreCase: boolean): RegExp {
@@ -36,6 +34,9 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean): RegExp
   }
 }
 
+/** Bytes read synchronously before yielding to the event loop (sync reads of small files are far cheaper). */
+const yieldEveryBytes = 4 * 1024 * 1024;
+
 /** The built-in search, used when ripgrep is not available; gives the same results. */
 export async function grepWithJs(query: GrepQuery, signal: AbortSignal): Promise<GrepOutcome> {
   const regex = compileGrepPattern(query.pattern, query.ignoreCase);
@@ -43,41 +44,44 @@ export async function grepWithJs(query: GrepQuery, signal: AbortSignal): Promise
   const candidates = query.glob ? walk.files.filter((f) => globFilterAccepts(query.glob!, query.roots, f)) : walk.files;
   const outcome: GrepOutcome = { files: [], truncated: walk.truncated, warnings: walk.warnings };
   let contentLines = 0;
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < candidates.length && !outcome.truncated) {
-      if (signal.aborted) throw new Error('Search cancelled.');
-      const file = candidates[next++];
-      const hits = await searchFile(file, regex, query, outcome.warnings);
-      if (!hits) continue;
-      if (outcome.files.length >= grepMaxFiles) {
-        outcome.truncated = true;
-        return;
-      }
-      outcome.files.push(hits);
-      contentLines += hits.lines.length;
-      if (contentLines >= grepMaxContentLines) outcome.truncated = true;
+  let sinceYield = 0;
+  for (const file of candidates) {
+    if (sinceYield >= yieldEveryBytes) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sinceYield = 0;
     }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+    if (signal.aborted) throw new Error('Search cancelled.');
+    const bytes = readCandidate(file, outcome.warnings);
+    if (!bytes) continue;
+    sinceYield += bytes.length;
+    const hits = searchText(file, bytes, regex, query);
+    if (!hits) continue;
+    if (outcome.files.length >= grepMaxFiles) {
+      outcome.truncated = true;
+      break;
+    }
+    outcome.files.push(hits);
+    contentLines += hits.lines.length;
+    if (contentLines >= grepMaxContentLines) {
+      outcome.truncated = true;
+      break;
+    }
+  }
   return outcome;
 }
 
-async function searchFile(path: string, regex: RegExp, query: GrepQuery, warnings: string[]): Promise<GrepFileHits | undefined> {
-  let bytes: Buffer;
+function readCandidate(path: string, warnings: string[]): Buffer | undefined {
   try {
-    const handle = await open(path, 'r');
-    try {
-      const { size } = await handle.stat();
-      if (size > grepMaxFileBytes) return undefined;
-      bytes = await readFile(handle);
-    } finally {
-      await handle.close();
-    }
+    const info = statSync(path);
+    if (info.size > grepMaxFileBytes) return undefined;
+    return readFileSync(path);
   } catch (err) {
     warnings.push(`${path}: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   }
+}
+
+function searchText(path: string, bytes: Buffer, regex: RegExp, query: GrepQuery): GrepFileHits | undefined {
   if (bytes.subarray(0, sniffBytes).includes(0)) return undefined;
   let text = bytes.toString('utf8');
   if (text.startsWith('\uFEFF')) text = text.slice(1);
