@@ -15,7 +15,11 @@ const contextLines = z.number().int().min(0).max(100).optional();
 const inputSchema = z.object({
   pattern: z.string().min(1).describe('Regular expression to search for (ripgrep syntax), matched within single lines.'),
   path: z.string().min(1).optional().describe('File or folder to search (default: the whole workspace).'),
-  glob: z.string().min(1).optional().describe('Only files matching this glob, e.g. "*.ts", "*.{ts,tsx}", "src/**/*.js".'),
+  glob: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Only files matching this glob, e.g. "*.ts", "*.{ts,tsx}", "src/**/*.js"; a leading ! excludes instead.'),
   output_mode: z
     .enum(['files_with_matches', 'content', 'count'])
     .optional()

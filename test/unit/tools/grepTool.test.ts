@@ -80,6 +80,7 @@ describe.each(engines)('grep with the %s engine', (engine) => {
     expect((await run({ pattern: 'needle', glob: '*.{ts,tsx}' })).text).toBe('Found 3 files\nsrc/a.ts\nsrc/b.tsx\n.hidden/h.ts');
     expect((await run({ pattern: 'needle', glob: 'src/**/*.tsx' })).text).toBe('Found 1 file\nsrc/b.tsx');
     expect((await run({ pattern: 'needle', glob: '*.js' })).text).toBe('No matches found.');
+    expect((await run({ pattern: 'needle', glob: '!*.{ts,tsx,txt}' })).text).toBe('Found 1 file\nkeep.log');
   });
 
   it('matches $ at the end of CRLF lines', async () => {

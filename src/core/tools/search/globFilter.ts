@@ -3,22 +3,30 @@ import { compileGlob } from '../../workspace/globPattern';
 
 /**
  * A grep `glob` filter with ripgrep's meaning: a glob without `/` matches the file name at
- * any depth (`*.ts`, `*.{ts,tsx}`), one with `/` matches the path below the search root.
+ * any depth (`*.ts`, `*.{ts,tsx}`), one with `/` matches the path below the search root,
+ * and a leading `!` excludes what it matches.
  */
 export interface GlobFilter {
   glob: string;
   basenameOnly: boolean;
+  negate: boolean;
   regex: RegExp;
 }
 
 export function createGlobFilter(glob: string): GlobFilter {
-  const basenameOnly = !glob.includes('/');
-  const pattern = glob.startsWith('/') ? glob.slice(1) : glob;
-  return { glob, basenameOnly, regex: compileGlob(pattern, { braces: true }) };
+  const negate = glob.startsWith('!');
+  let pattern = negate ? glob.slice(1) : glob;
+  const basenameOnly = !pattern.includes('/');
+  if (pattern.startsWith('/')) pattern = pattern.slice(1);
+  return { glob, basenameOnly, negate, regex: compileGlob(pattern, { braces: true }) };
 }
 
 /** Whether a file found under one of `roots` passes the filter. */
 export function globFilterAccepts(filter: GlobFilter, roots: readonly string[], file: string): boolean {
+  return globMatches(filter, roots, file) !== filter.negate;
+}
+
+function globMatches(filter: GlobFilter, roots: readonly string[], file: string): boolean {
   if (filter.basenameOnly) {
     const name = file.slice(file.lastIndexOf(sep) + 1);
     return filter.regex.test(name);

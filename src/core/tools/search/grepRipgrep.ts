@@ -34,7 +34,7 @@ export async function grepWithRipgrep(rgPath: string, query: GrepQuery, signal: 
   if (query.ignoreCase) args.push('--ignore-case');
   // A name-only glob narrows ripgrep's search through a file type (which, unlike --glob, still
   // honours .gitignore); every glob is applied exactly afterwards.
-  if (query.glob?.basenameOnly) args.push(`--type-add=keelglob:${query.glob.glob}`, '--type=keelglob');
+  if (query.glob?.basenameOnly && !query.glob.negate) args.push(`--type-add=keelglob:${query.glob.glob}`, '--type=keelglob');
   const byPath = new Map<string, GrepFileHits>();
   let truncated = false;
   let contentLines = 0;
