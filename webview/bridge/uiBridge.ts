@@ -1,0 +1,214 @@
+import { errorMessage } from '../../src/protocol/busError';
+import { createWebviewBus } from '../../src/protocol/buses';
+import type { WebviewBus } from '../../src/protocol/buses';
+import type { HostSide } from '../../src/protocol/catalogue';
+import type { LogFn } from '../../src/protocol/log';
+import { createWebviewTransport } from '../../src/protocol/postMessageTransport';
+import type { AgentMode, SessionSummary } from '../../src/protocol/sessionState';
+import type { MethodOf, ParamsIn, ResultOut } from '../../src/protocol/side';
+import type { ToolApprovalResult } from '../../src/protocol/toolApproval';
+import type { ConfigSetParams, ModelInfo, UiConfig } from '../../src/protocol/uiConfig';
+import type { ImageAttachment, LineRange, Mention } from '../../src/protocol/uiMessage';
+import { PROTOCOL_VERSION } from '../../src/protocol/version';
+import type { Panel } from '../store/chatMeta';
+import type { ChatStore } from '../store/chatStore';
+import { requestErrorToUi } from './requestError';
+import { vscodeApi } from './vscodeApi';
+
+type HostMethod = MethodOf<HostSide>;
+
+export interface SendInput {
+  text: string;
+  images?: ImageAttachment[];
+  mentions?: Mention[];
+  mode?: AgentMode;
+}
+
+export type UiCommand = ParamsIn<HostSide, 'command.run'>['command'];
+
+/**
+ * What the components may do. Every action that fails puts a clear error in the store
+ * and resolves to undefined, so a component never has to catch.
+ */
+export interface UiBridge {
+  send(input: SendInput): Promise<{ messageId: string; queued: boolean } | undefined>;
+  cancel(): Promise<void>;
+  /** Summarizes the conversation to free context (/compact). */
+  compact(): Promise<void>;
+  newChat(): Promise<void>;
+  listSessions(query: string): Promise<{ sessions: SessionSummary[]; total: number } | undefined>;
+  resume(id: string): Promise<void>;
+  getConfig(): Promise<UiConfig | undefined>;
+  setConfig(params: ConfigSetParams): Promise<UiConfig | undefined>;
+  listModels(): Promise<{ models: ModelInfo[]; current: string | null } | undefined>;
+  searchFiles(query: string): Promise<{ path: string; kind: 'file' | 'folder' }[] | undefined>;
+  openLink(url: string): Promise<void>;
+  insertCode(code: string, language?: string): Promise<void>;
+  openFile(path: string, range?: LineRange): Promise<void>;
+  openDiff(approvalId: string): Promise<void>;
+  openSettings(query?: string): Promise<void>;
+  runCommand(command: UiCommand): Promise<void>;
+  respondToApproval(id: string, result: ToolApprovalResult): void;
+  /** Sends the newest user message again (after an error). */
+  retryLast(): Promise<void>;
+  dismissError(id: number): void;
+  /** Shows a failure that happened inside the webview (e.g. the clipboard refused). */
+  reportProblem(message: string): void;
+  showPanel(panel: Panel): void;
+  /** Reports a problem inside the webview to the host's log. */
+  log: LogFn;
+  dispose(): void;
+}
+
+const FILE_SEARCH_LIMIT = 20;
+const SESSIONS_PAGE = 100;
+
+/**
+ * Wires a webview bus to the store: listeners and the approval handler first, then
+ * `ready`, so nothing the host sends in answer can be missed.
+ */
+export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): UiBridge {
+  const unsubscribe = [
+    bus.on('snapshot', (snapshot) => store.replace(snapshot)),
+    bus.on('textDelta', ({ messageId, delta }) => store.appendDelta(messageId, 'text', delta)),
+    bus.on('reasoningDelta', ({ messageId, delta }) => store.appendDelta(messageId, 'reasoning', delta)),
+    bus.on('message', ({ message }) => store.upsertMessage(message)),
+    bus.on('toolUse', (event) => store.addToolUse(event)),
+    bus.on('toolState', (event) => store.setToolState(event)),
+    bus.on('toolResult', (event) => store.setToolResult(event)),
+    bus.on('usage', (usage) => store.setUsage(usage)),
+    bus.on('retry', ({ attempt, maxAttempts, error }) => store.setRetry({ attempt, maxAttempts, error })),
+    bus.on('error', (error) => store.addError(error)),
+    bus.on('state', (state) => store.setRunState(state)),
+    bus.on('todos', ({ items }) => store.setTodos(items)),
+    bus.on('session', (session) => store.setSession(session)),
+    bus.on('config', (config) => store.setConfig(config)),
+    bus.on('composer', (prefill) => store.prefillComposer(prefill)),
+    bus.on('view.show', ({ panel }) => store.showPanel(panel)),
+    bus.handle('toolApproval', (request, { signal }) => store.openApproval(request, signal)),
+  ];
+  bus.emit('ready', { protocolVersion: PROTOCOL_VERSION });
+
+  async function call<M extends HostMethod>(
+    method: M,
+    params: ParamsIn<HostSide, M>,
+    what: string,
+  ): Promise<ResultOut<HostSide, M> | undefined> {
+    try {
+      return await bus.request(method, params);
+    } catch (err) {
+      log('warn', `${method} failed: ${errorMessage(err)}`);
+      store.addError(requestErrorToUi(what, err));
+      return undefined;
+    }
+  }
+
+  const send: UiBridge['send'] = (input) => {
+    const params: ParamsIn<HostSide, 'session.send'> = { text: input.text };
+    if (input.images?.length) params.images = input.images;
+    if (input.mentions?.length) params.mentions = input.mentions;
+    if (input.mode) params.mode = input.mode;
+    return call('session.send', params, 'Sending the message');
+  };
+
+  return {
+    send,
+    async cancel() {
+      await call('session.cancel', {}, 'Stopping the run');
+    },
+    async compact() {
+      await call('session.compact', {}, 'Compacting the conversation');
+    },
+    async newChat() {
+      store.showPanel('chat');
+      await call('session.new', {}, 'Starting a new chat');
+    },
+    async listSessions(query) {
+      const trimmed = query.trim();
+      const params = trimmed ? { query: trimmed, limit: SESSIONS_PAGE } : { limit: SESSIONS_PAGE };
+      return call('sessions.list', params, 'Listing past chats');
+    },
+    async resume(id) {
+      const resumed = await call('sessions.resume', { id }, 'Opening the chat');
+      if (resumed) store.showPanel('chat');
+    },
+    getConfig: () => call('config.get', {}, 'Reading the settings'),
+    setConfig: (params) => call('config.set', params, `Changing ${params.key}`),
+    listModels: () => call('models.list', {}, 'Listing models'),
+    async searchFiles(query) {
+      const found = await call('files.search', { query, limit: FILE_SEARCH_LIMIT }, 'Searching files');
+      return found?.results;
+    },
+    async openLink(url) {
+      if (!/^https?:\/\//i.test(url)) {
+        store.addError({ code: 'internal', message: `Only http(s) links open from the chat: ${url}`, retryable: false });
+        return;
+      }
+      await call('link.open', { url }, 'Opening the link');
+    },
+    async insertCode(code, language) {
+      await call('code.insert', language ? { code, language } : { code }, 'Inserting the code');
+    },
+    async openFile(path, range) {
+      await call('file.open', range ? { path, range } : { path }, `Opening ${path}`);
+    },
+    async openDiff(approvalId) {
+      await call('diff.open', { approvalId }, 'Showing the diff');
+    },
+    async openSettings(query) {
+      await call('settings.open', query ? { query } : {}, 'Opening settings');
+    },
+    async runCommand(command) {
+      await call('command.run', { command }, 'Running the command');
+    },
+    respondToApproval(id, result) {
+      store.answerApproval(id, result);
+    },
+    async retryLast() {
+      const last = store.lastUserMessage();
+      if (!last) return;
+      const text = last.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+      const mentions = last.parts.flatMap((part) => (part.type === 'mention' ? [part.mention] : []));
+      const images = last.parts.flatMap((part) =>
+        part.type === 'image' && part.data ? [{ mediaType: part.mediaType, data: part.data }] : [],
+      );
+      if (!text.trim() && images.length === 0) return;
+      await send({ text, images, mentions });
+    },
+    dismissError: (id) => store.dismissError(id),
+    reportProblem(message) {
+      log('warn', message);
+      store.addError({ code: 'internal', message, retryable: false });
+    },
+    showPanel: (panel) => store.showPanel(panel),
+    log,
+    dispose() {
+      for (const stop of unsubscribe) stop();
+      bus.dispose();
+    },
+  };
+}
+
+/**
+ * The page's bridge: a bus over VS Code's postMessage. Warnings and errors also go to
+ * the host's log, where someone debugging a report can find them.
+ */
+export function startUiBridge(store: ChatStore): UiBridge {
+  let bus: WebviewBus | undefined;
+  let reporting = false;
+  const log: LogFn = (level, message) => {
+    const line = `[keel webview] ${message}`;
+    if (level === 'error') console.error(line);
+    else if (level === 'warn') console.warn(line);
+    else console.debug(line);
+    if (!bus || reporting || (level !== 'warn' && level !== 'error')) return;
+    reporting = true; // emitting may log; do not loop
+    try {
+      bus.emit('log', { level, message: message.slice(0, 4000) });
+    } finally {
+      reporting = false;
+    }
+  };
+  bus = createWebviewBus(createWebviewTransport(vscodeApi(), window), log);
+  return createUiBridge(bus, store, log);
+}

@@ -1,0 +1,54 @@
+import { useMeta, useMessageIds } from '../store/storeHooks';
+import { ApprovalDock } from './approval/ApprovalDock';
+import { Composer } from './composer/Composer';
+import { Footer } from './footer/Footer';
+import { Header } from './Header';
+import { MessageList } from './messages/MessageList';
+import { EmptyState } from './panels/EmptyState';
+import { ErrorBanners } from './panels/ErrorBanners';
+import { FirstRunPanel } from './panels/FirstRunPanel';
+import { RetryNote } from './panels/RetryNote';
+import { SessionsPanel } from './panels/SessionsPanel';
+import { TodoPanel } from './panels/TodoPanel';
+import { UntrustedBanner } from './panels/UntrustedBanner';
+
+/** The whole view. Until the first snapshot it only says it is connecting. */
+export function App() {
+  const ready = useMeta((meta) => meta.ready);
+  const panel = useMeta((meta) => meta.panel);
+  const trusted = useMeta((meta) => meta.config.workspaceTrusted);
+  const modelConfigured = useMeta((meta) => meta.config.modelConfigured);
+  const empty = useMessageIds().length === 0;
+
+  if (!ready) {
+    return (
+      <main className="app app-connecting" aria-busy="true">
+        <p>Connecting to Keel…</p>
+      </main>
+    );
+  }
+
+  return (
+    <main className="app">
+      <Header />
+      {trusted ? null : <UntrustedBanner />}
+      {panel === 'sessions' ? (
+        <>
+          <ErrorBanners />
+          <SessionsPanel />
+        </>
+      ) : (
+        <>
+          {modelConfigured ? null : <FirstRunPanel />}
+          {empty ? <EmptyState /> : <MessageList />}
+          <TodoPanel />
+          <RetryNote />
+          <ErrorBanners />
+          <ApprovalDock />
+          <Composer />
+        </>
+      )}
+      <Footer />
+    </main>
+  );
+}

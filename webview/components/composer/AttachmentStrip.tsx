@@ -1,0 +1,42 @@
+import type { ImageAttachment, Mention } from '../../../src/protocol/uiMessage';
+import { Icon } from '../../ui/Icon';
+import { IconButton } from '../../ui/IconButton';
+import { mentionLabel } from '../messages/MentionChip';
+
+export interface AttachmentStripProps {
+  mentions: readonly Mention[];
+  images: readonly ImageAttachment[];
+  planMode: boolean;
+  onRemoveMention: (index: number) => void;
+  onRemoveImage: (index: number) => void;
+  onLeavePlanMode: () => void;
+}
+
+/** What goes with the next message: files, images, plan mode; each can be taken off. */
+export function AttachmentStrip(props: AttachmentStripProps) {
+  const { mentions, images, planMode } = props;
+  if (mentions.length === 0 && images.length === 0 && !planMode) return null;
+  return (
+    <div className="attachment-strip">
+      {planMode ? (
+        <span className="attachment-chip attachment-plan" data-testid="plan-chip">
+          <Icon name="checklist" /> Plan mode
+          <IconButton icon="close" label="Send in act mode" onClick={props.onLeavePlanMode} />
+        </span>
+      ) : null}
+      {mentions.map((mention, index) => (
+        <span key={`${mention.path}-${index}`} className="attachment-chip" data-testid="mention-chip">
+          <Icon name={mention.kind === 'file' ? 'file' : 'folder'} />
+          {mentionLabel(mention)}
+          <IconButton icon="close" label={`Remove ${mention.path}`} onClick={() => props.onRemoveMention(index)} />
+        </span>
+      ))}
+      {images.map((image, index) => (
+        <span key={`image-${index}`} className="attachment-image" data-testid="image-attachment">
+          <img src={`data:${image.mediaType};base64,${image.data}`} alt={`Attached image ${index + 1}`} />
+          <IconButton icon="close" label={`Remove image ${index + 1}`} onClick={() => props.onRemoveImage(index)} />
+        </span>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,291 @@
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import type { ClipboardEvent, KeyboardEvent } from 'react';
+import { MAX_IMAGES_PER_MESSAGE } from '../../../src/protocol/limits';
+import type { AgentMode } from '../../../src/protocol/sessionState';
+import type { ImageAttachment, Mention } from '../../../src/protocol/uiMessage';
+import { useBridge } from '../../bridge/bridgeContext';
+import { useMeta } from '../../store/storeHooks';
+import { Badge } from '../../ui/Badge';
+import { IconButton } from '../../ui/IconButton';
+import { TextArea } from '../../ui/TextArea';
+import { AttachmentStrip } from './AttachmentStrip';
+import { CompletionPopup, completionOptionId } from './CompletionPopup';
+import type { CompletionItem } from './CompletionPopup';
+import { HelpBox } from './HelpBox';
+import { ACCEPTED_IMAGE_TYPES, readImageFile } from './imageFiles';
+import { composerKeyIntent } from './keyIntent';
+import { findMentionQuery, insertMention } from './mentionQuery';
+import { parseSlashCommand, slashCompletions } from './slashCommands';
+import type { ParsedSlash, SlashCommandInfo } from './slashCommands';
+import { useFileSearch } from './useFileSearch';
+import type { FileHit } from './useFileSearch';
+
+interface Draft {
+  text: string;
+  mentions: Mention[];
+  images: ImageAttachment[];
+  mode: AgentMode | undefined;
+}
+
+const EMPTY_DRAFT: Draft = { text: '', mentions: [], images: [], mode: undefined };
+
+type Popup =
+  | { kind: 'slash'; commands: readonly SlashCommandInfo[] }
+  | { kind: 'mention'; hits: readonly FileHit[] }
+  | null;
+
+/**
+ * Where the person writes. Enter sends (queued by the host while a run is going),
+ * Shift+Enter breaks the line, `@` completes files, `/` completes commands, pasted or
+ * chosen images are attached. A draft that fails to send comes back.
+ */
+export function Composer() {
+  const bridge = useBridge();
+  const running = useMeta((meta) => meta.run.running);
+  const queued = useMeta((meta) => meta.run.queued);
+  const prefill = useMeta((meta) => meta.prefill);
+  const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
+  const [caret, setCaret] = useState(0);
+  const [active, setActive] = useState(0);
+  const [closedFor, setClosedFor] = useState<string | null>(null);
+  const [showHelp, setShowHelp] = useState(false);
+  const composing = useRef(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const pendingCaret = useRef<number | null>(null);
+  const popupId = useId();
+
+  const mentionQuery = findMentionQuery(draft.text, caret);
+  const hits = useFileSearch(mentionQuery ? mentionQuery.query : null);
+  const popup = choosePopup(draft.text, hits, mentionQuery !== null, closedFor);
+  const items = popupItems(popup);
+  const activeIndex = items.length > 0 ? Math.min(active, items.length - 1) : 0;
+
+  useEffect(() => input.current?.focus(), []);
+
+  useEffect(() => {
+    if (!prefill) return;
+    setDraft({ text: prefill.text ?? '', mentions: prefill.mentions ?? [], images: [], mode: prefill.mode });
+    pendingCaret.current = (prefill.text ?? '').length;
+    input.current?.focus();
+  }, [prefill]);
+
+  // Put the caret where an inserted mention ends, once the new text is in the textarea.
+  useLayoutEffect(() => {
+    const element = input.current;
+    if (pendingCaret.current === null || !element) return;
+    element.setSelectionRange(pendingCaret.current, pendingCaret.current);
+    setCaret(pendingCaret.current);
+    pendingCaret.current = null;
+  }, [draft.text]);
+
+  const update = (patch: Partial<Draft>): void => setDraft((latest) => ({ ...latest, ...patch }));
+
+  const current = useRef(draft);
+  current.current = draft;
+
+  const addImages = async (files: readonly File[]): Promise<void> => {
+    const added: ImageAttachment[] = [];
+    for (const file of files) {
+      const read = await readImageFile(file);
+      if (read.ok) added.push(read.image);
+      else bridge.reportProblem(`Could not attach: ${read.reason}.`);
+    }
+    const room = MAX_IMAGES_PER_MESSAGE - current.current.images.length;
+    if (added.length > room) bridge.reportProblem(`A message can carry at most ${MAX_IMAGES_PER_MESSAGE} images.`);
+    const kept = added.slice(0, Math.max(0, room));
+    if (kept.length === 0) return;
+    setDraft((latest) => ({ ...latest, images: [...latest.images, ...kept].slice(0, MAX_IMAGES_PER_MESSAGE) }));
+  };
+
+  const runSlash = async (parsed: ParsedSlash, sent: Draft): Promise<void> => {
+    if (parsed.kind === 'unknown') {
+      bridge.reportProblem(`There is no /${parsed.name} command. Type /help for the list.`);
+      return;
+    }
+    if (parsed.name === 'plan' && !parsed.argument) {
+      bridge.reportProblem('Say what to plan: /plan <task>');
+      return;
+    }
+    setDraft(EMPTY_DRAFT);
+    switch (parsed.name) {
+      case 'new':
+        return bridge.newChat();
+      case 'compact':
+        return bridge.compact();
+      case 'sessions':
+        return bridge.showPanel('sessions');
+      case 'help':
+        setShowHelp(true);
+        return;
+      case 'plan': {
+        const result = await bridge.send({ ...sent, text: parsed.argument, mode: 'plan' });
+        if (!result) restore(sent);
+        return;
+      }
+    }
+  };
+
+  const restore = (lost: Draft): void => setDraft((latest) => (latest.text || latest.images.length ? latest : lost));
+
+  const submit = async (): Promise<void> => {
+    const sent = draft;
+    setClosedFor(null);
+    const slash = parseSlashCommand(sent.text);
+    if (slash && sent.images.length === 0) {
+      await runSlash(slash, sent);
+    } else if (sent.text.trim() || sent.images.length > 0) {
+      setDraft(EMPTY_DRAFT);
+      const result = await bridge.send(sent);
+      if (!result) restore(sent);
+    }
+    input.current?.focus();
+  };
+
+  const pick = (index: number): void => {
+    if (popup?.kind === 'slash') {
+      const command = popup.commands[index];
+      if (!command) return;
+      if (command.argument) {
+        update({ text: `/${command.name} ` });
+        pendingCaret.current = command.name.length + 2;
+      } else {
+        void runSlash({ kind: 'command', name: command.name, argument: '' }, draft);
+      }
+      return;
+    }
+    if (popup?.kind === 'mention' && mentionQuery) {
+      const hit = popup.hits[index];
+      if (!hit) return;
+      const next = insertMention(draft.text, mentionQuery, hit.path);
+      const known = draft.mentions.some((mention) => mention.path === hit.path);
+      update({ text: next.text, mentions: known ? draft.mentions : [...draft.mentions, hit] });
+      pendingCaret.current = next.caret;
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    const intent = composerKeyIntent(event.nativeEvent, items.length > 0, composing.current);
+    if (intent === 'none' || intent === 'newline') return;
+    event.preventDefault();
+    if (intent === 'send') void submit();
+    else if (intent === 'next') setActive((activeIndex + 1) % items.length);
+    else if (intent === 'previous') setActive((activeIndex - 1 + items.length) % items.length);
+    else if (intent === 'pick') pick(activeIndex);
+    else if (intent === 'close') setClosedFor(draft.text);
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>): void => {
+    const files = [...event.clipboardData.files].filter((file) => file.type.startsWith('image/'));
+    if (files.length === 0) return; // plain text: let the textarea take it
+    event.preventDefault();
+    void addImages(files);
+  };
+
+  const canSend = draft.text.trim().length > 0 || draft.images.length > 0;
+
+  return (
+    <div className="composer">
+      {showHelp ? <HelpBox onClose={() => setShowHelp(false)} /> : null}
+      {items.length > 0 ? (
+        <CompletionPopup
+          id={popupId}
+          items={items}
+          active={activeIndex}
+          label={popup?.kind === 'slash' ? 'Commands' : 'Files'}
+          onPick={pick}
+        />
+      ) : null}
+      <AttachmentStrip
+        mentions={draft.mentions}
+        images={draft.images}
+        planMode={draft.mode === 'plan'}
+        onRemoveMention={(index) => update({ mentions: draft.mentions.filter((_, i) => i !== index) })}
+        onRemoveImage={(index) => update({ images: draft.images.filter((_, i) => i !== index) })}
+        onLeavePlanMode={() => update({ mode: undefined })}
+      />
+      <div className="composer-row">
+        <TextArea
+          ref={input}
+          value={draft.text}
+          label="Message Keel"
+          placeholder={running ? 'Queue a message for when Keel is done…' : 'Ask Keel… (@ for files, / for commands)'}
+          testId="composer-input"
+          ariaControls={items.length > 0 ? popupId : undefined}
+          ariaExpanded={items.length > 0}
+          ariaActiveDescendant={items.length > 0 ? completionOptionId(popupId, activeIndex) : undefined}
+          onChange={(text, at) => {
+            update({ text });
+            setCaret(at);
+            setActive(0);
+          }}
+          onSelect={setCaret}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          onCompositionStart={() => {
+            composing.current = true;
+          }}
+          onCompositionEnd={() => {
+            composing.current = false;
+          }}
+        />
+      </div>
+      <div className="composer-actions">
+        <IconButton icon="file-media" label="Attach images" onClick={() => fileInput.current?.click()} />
+        <input
+          ref={fileInput}
+          className="composer-file-input"
+          type="file"
+          accept={ACCEPTED_IMAGE_TYPES}
+          multiple
+          aria-hidden="true"
+          tabIndex={-1}
+          onChange={(event) => {
+            const files = [...(event.target.files ?? [])];
+            event.target.value = '';
+            void addImages(files);
+          }}
+        />
+        <span className="composer-spacer" />
+        {queued > 0 ? (
+          <Badge title="Messages waiting for the current run" testId="queued-count">
+            {queued} queued
+          </Badge>
+        ) : null}
+        {running ? <IconButton icon="debug-stop" label="Stop" testId="stop" onClick={() => void bridge.cancel()} /> : null}
+        <IconButton
+          icon="send"
+          label={running ? 'Queue message' : 'Send'}
+          testId="send"
+          disabled={!canSend}
+          onClick={() => void submit()}
+        />
+      </div>
+    </div>
+  );
+}
+
+function choosePopup(text: string, hits: readonly FileHit[], inMention: boolean, closedFor: string | null): Popup {
+  if (closedFor === text) return null;
+  const commands = slashCompletions(text);
+  if (commands.length > 0) return { kind: 'slash', commands };
+  if (inMention && hits.length > 0) return { kind: 'mention', hits };
+  return null;
+}
+
+function popupItems(popup: Popup): CompletionItem[] {
+  if (!popup) return [];
+  if (popup.kind === 'slash') {
+    return popup.commands.map((command) => ({
+      key: command.name,
+      icon: 'terminal',
+      label: `/${command.name}${command.argument ? ` ${command.argument}` : ''}`,
+      detail: command.description,
+    }));
+  }
+  return popup.hits.map((hit) => ({
+    key: `${hit.kind}:${hit.path}`,
+    icon: hit.kind === 'file' ? 'file' : 'folder',
+    label: hit.path,
+  }));
+}

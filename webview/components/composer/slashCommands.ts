@@ -1,0 +1,42 @@
+/** Commands typed at the start of the composer. */
+export type SlashCommandName = 'new' | 'plan' | 'compact' | 'sessions' | 'help';
+
+export interface SlashCommandInfo {
+  name: SlashCommandName;
+  /** Shown after the name in the popup, e.g. "<task>". */
+  argument?: string;
+  description: string;
+}
+
+export const SLASH_COMMANDS: readonly SlashCommandInfo[] = [
+  { name: 'new', description: 'Start a new chat' },
+  { name: 'plan', argument: '<task>', description: 'Plan a task with read-only tools' },
+  { name: 'compact', description: 'Summarize the conversation to free context' },
+  { name: 'sessions', description: 'Browse and resume past chats' },
+  { name: 'help', description: 'Show commands and keys' },
+];
+
+export type ParsedSlash =
+  | { kind: 'command'; name: SlashCommandName; argument: string }
+  | { kind: 'unknown'; name: string };
+
+/**
+ * A message that is a slash command, or null for a normal message. "/plan fix it" is a
+ * command; "/usr/bin is odd" is not one we know, and is reported rather than sent.
+ */
+export function parseSlashCommand(text: string): ParsedSlash | null {
+  const match = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  if (!match) return null;
+  const name = (match[1] ?? '').toLowerCase();
+  const known = SLASH_COMMANDS.find((command) => command.name === name);
+  if (!known) return { kind: 'unknown', name };
+  return { kind: 'command', name: known.name, argument: (match[2] ?? '').trim() };
+}
+
+/** Popup entries while the person is typing the command word ("/pl" → plan); none once a space follows. */
+export function slashCompletions(text: string): readonly SlashCommandInfo[] {
+  const match = /^\/([a-z-]*)$/i.exec(text);
+  if (!match) return [];
+  const prefix = (match[1] ?? '').toLowerCase();
+  return SLASH_COMMANDS.filter((command) => command.name.startsWith(prefix));
+}

@@ -1,0 +1,27 @@
+import { useEffect, useState } from 'react';
+import type { Mention } from '../../../src/protocol/uiMessage';
+import { useBridge } from '../../bridge/bridgeContext';
+
+export type FileHit = Pick<Mention, 'kind' | 'path'>;
+
+/**
+ * Files matching the @-query, as the host finds them. Answers to older queries are
+ * dropped, so fast typing never shows results for a query that is already gone.
+ */
+export function useFileSearch(query: string | null): readonly FileHit[] {
+  const bridge = useBridge();
+  const [hits, setHits] = useState<{ query: string; results: readonly FileHit[] }>({ query: '', results: [] });
+
+  useEffect(() => {
+    if (query === null) return undefined;
+    let current = true;
+    void bridge.searchFiles(query).then((results) => {
+      if (current && results) setHits({ query, results });
+    });
+    return () => {
+      current = false;
+    };
+  }, [bridge, query]);
+
+  return query !== null && hits.query === query ? hits.results : [];
+}

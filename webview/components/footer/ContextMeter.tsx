@@ -1,0 +1,33 @@
+import { useMeta } from '../../store/storeHooks';
+import { contextUsage } from './contextUsage';
+
+/** A small bar of how full the context window is; the numbers are in the tooltip. */
+export function ContextMeter() {
+  const usage = useMeta((meta) => meta.usage);
+  const context = contextUsage(usage);
+  if (!context) {
+    return (
+      <div className="context-meter context-meter-unknown" data-testid="context-meter" title="Context use is not known yet">
+        <div className="context-meter-bar" />
+      </div>
+    );
+  }
+  const level = context.fraction >= 0.9 ? 'high' : context.fraction >= 0.7 ? 'medium' : 'low';
+  return (
+    <div
+      className={`context-meter context-meter-${level}`}
+      data-testid="context-meter"
+      role="meter"
+      aria-label="Context window use"
+      aria-valuemin={0}
+      aria-valuemax={context.window}
+      aria-valuenow={context.used}
+      aria-valuetext={context.text}
+      title={context.text}
+    >
+      <div className="context-meter-bar">
+        <div className="context-meter-fill" style={{ width: `${(context.fraction * 100).toFixed(1)}%` }} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import type { Usage } from '../../../src/protocol/sessionState';
+
+export interface ContextUsage {
+  used: number;
+  window: number;
+  /** 0..1 */
+  fraction: number;
+  text: string;
+}
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/** How full the context window is, or null when the host has not said. */
+export function contextUsage(usage: Usage | null): ContextUsage | null {
+  if (!usage || usage.contextTokens === undefined || !usage.contextWindow) return null;
+  const used = usage.contextTokens;
+  const window = usage.contextWindow;
+  const fraction = Math.min(1, used / window);
+  const percent = Math.round(fraction * 100);
+  return {
+    used,
+    window,
+    fraction,
+    text: `${numberFormat.format(used)} of ${numberFormat.format(window)} tokens in context (${percent}%)`,
+  };
+}

@@ -1,0 +1,53 @@
+import { memo, useEffect, useMemo, useState } from 'react';
+import { errorMessage } from '../../../src/protocol/busError';
+import { useBridge } from '../../bridge/bridgeContext';
+import { highlightCode } from '../../markdown/highlight';
+import { IconButton } from '../../ui/IconButton';
+
+export interface CodeBlockProps {
+  code: string;
+  language: string | undefined;
+}
+
+const COPIED_NOTE_MS = 1500;
+
+/** A fenced code block with Copy and Insert-at-cursor. The highlighter escapes everything it emits. */
+export const CodeBlock = memo(function CodeBlock({ code, language }: CodeBlockProps) {
+  const bridge = useBridge();
+  const [copied, setCopied] = useState(false);
+  const html = useMemo(() => highlightCode(code, language), [code, language]);
+
+  useEffect(() => {
+    if (!copied) return undefined;
+    const timer = setTimeout(() => setCopied(false), COPIED_NOTE_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = (): void => {
+    navigator.clipboard.writeText(code).then(
+      () => setCopied(true),
+      (err: unknown) => bridge.reportProblem(`Copying the code failed: ${errorMessage(err)}`),
+    );
+  };
+
+  return (
+    <div className="code-block">
+      <div className="code-block-bar">
+        <span className="code-block-language">{language ?? 'text'}</span>
+        <span className="code-block-actions">
+          {copied ? <span className="code-block-copied" role="status">Copied</span> : null}
+          <IconButton icon="copy" label="Copy code" onClick={copy} testId="copy-code" />
+          <IconButton
+            icon="insert"
+            label="Insert at cursor"
+            onClick={() => void bridge.insertCode(code, language)}
+            testId="insert-code"
+          />
+        </span>
+      </div>
+      <pre className="md-code">
+        <code dangerouslySetInnerHTML={{ __html: html }} />
+      </pre>
+    </div>
+  );
+});

@@ -1,0 +1,117 @@
+import { memo, useCallback, useSyncExternalStore } from 'react';
+import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
+import { useBridge } from '../../bridge/bridgeContext';
+import { useStore } from '../../store/storeContext';
+import { useMessage } from '../../store/storeHooks';
+import { Badge } from '../../ui/Badge';
+import { Button } from '../../ui/Button';
+import { Icon } from '../../ui/Icon';
+import { Markdown } from './Markdown';
+import { MentionChip } from './MentionChip';
+import { ToolCard } from './ToolCard';
+
+const ROLE_LABEL: Record<UiMessage['role'], string> = { user: 'You', assistant: 'Keel', tool: 'Tool', system: 'System' };
+
+/** One message, subscribed to by id: a delta for it re-renders this row and nothing else. */
+export const MessageView = memo(function MessageView({ id }: { id: string }) {
+  const message = useMessage(id);
+  const isLast = useIsLastMessage(id);
+  if (!message) return null;
+  const { role, status, parts } = message;
+  const streaming = status === 'streaming';
+
+  return (
+    <article
+      className={`message message-${role}`}
+      data-testid="message"
+      data-role={role}
+      data-status={status}
+      aria-busy={streaming}
+    >
+      <header className="message-header">
+        <span className="message-author">{ROLE_LABEL[role]}</span>
+        {status === 'queued' ? <Badge title="Sent when the current run finishes">queued</Badge> : null}
+        {status === 'cancelled' ? <span className="message-note">stopped</span> : null}
+      </header>
+      <div className="message-body">
+        {parts.map((part, index) => (
+          <PartView
+            key={partKey(part, index)}
+            part={part}
+            role={role}
+            streaming={streaming && index === parts.length - 1}
+          />
+        ))}
+      </div>
+      {status === 'error' ? <MessageError message={message} offerRetry={isLast} /> : null}
+    </article>
+  );
+});
+
+function partKey(part: UiPart, index: number): string {
+  return part.type === 'toolCall' || part.type === 'toolResult' ? part.toolCallId : `${part.type}-${index}`;
+}
+
+function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['role']; streaming: boolean }) {
+  switch (part.type) {
+    case 'text':
+      // What the person typed is shown as typed; only model output is markdown.
+      return role === 'user' ? (
+        <p className="message-plain">{part.text}</p>
+      ) : (
+        <Markdown text={part.text} streaming={streaming} />
+      );
+    case 'reasoning':
+      return (
+        <details className="message-reasoning">
+          <summary>{streaming ? 'Thinking…' : 'Thought'}</summary>
+          <Markdown text={part.text} streaming={streaming} />
+        </details>
+      );
+    case 'image':
+      return part.data ? (
+        <img className="message-image" src={`data:${part.mediaType};base64,${part.data}`} alt="Attached image" />
+      ) : (
+        <span className="message-image-missing">
+          <Icon name="file-media" /> image
+        </span>
+      );
+    case 'mention':
+      return <MentionChip mention={part.mention} />;
+    case 'toolCall':
+      return (
+        <ToolCard name={part.name} summary={part.summary} input={part.input} state={part.state} result={part.result} />
+      );
+    case 'toolResult':
+      return (
+        <ToolCard
+          name={part.name}
+          summary=""
+          state={part.isError ? 'error' : 'done'}
+          result={{ output: part.output, isError: part.isError, truncated: part.truncated }}
+        />
+      );
+  }
+}
+
+function MessageError({ message, offerRetry }: { message: UiMessage; offerRetry: boolean }) {
+  const bridge = useBridge();
+  return (
+    <div className="message-error" role="alert">
+      <Icon name="error" />
+      <span className="message-error-text">{message.error?.message ?? 'This reply failed.'}</span>
+      {offerRetry ? (
+        <Button appearance="secondary" testId="retry" onClick={() => void bridge.retryLast()}>
+          Retry
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+/** A boolean selector: the row re-renders only when it becomes or stops being the last. */
+function useIsLastMessage(id: string): boolean {
+  const store = useStore();
+  const read = useCallback(() => store.getIds().at(-1) === id, [store, id]);
+  return useSyncExternalStore(store.subscribeIds, read);
+}

@@ -1,0 +1,34 @@
+import type { TodoItem } from '../../../src/protocol/sessionState';
+import { useMeta } from '../../store/storeHooks';
+import { Icon } from '../../ui/Icon';
+
+const STATUS_ICON: Record<TodoItem['status'], string> = {
+  pending: 'circle-large-outline',
+  in_progress: 'arrow-circle-right',
+  completed: 'pass-filled',
+  cancelled: 'circle-slash',
+};
+
+/** The agent's todo list, folded to one line until opened. */
+export function TodoPanel() {
+  const todos = useMeta((meta) => meta.todos);
+  if (todos.length === 0) return null;
+  const done = todos.filter((todo) => todo.status === 'completed').length;
+  const current = todos.find((todo) => todo.status === 'in_progress');
+  return (
+    <details className="todo-panel" data-testid="todo-panel">
+      <summary>
+        Todos {done}/{todos.length}
+        {current ? <span className="todo-current"> · {current.content}</span> : null}
+      </summary>
+      <ul>
+        {todos.map((todo) => (
+          <li key={todo.id} className={`todo todo-${todo.status}`}>
+            <Icon name={STATUS_ICON[todo.status]} />
+            <span>{todo.content}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,39 @@
+import '@vscode/codicons/dist/codicon.css';
+import './styles/base.css';
+import './styles/messages.css';
+import './styles/markdown.css';
+import './styles/cards.css';
+import './styles/composer.css';
+import './styles/panels.css';
+import { createRoot } from 'react-dom/client';
+import { errorMessage } from '../src/protocol/busError';
+import { BridgeContext } from './bridge/bridgeContext';
+import { startUiBridge } from './bridge/uiBridge';
+import { App } from './components/App';
+import { RenderErrorBoundary } from './components/RenderErrorBoundary';
+import { ChatStore } from './store/chatStore';
+import { StoreContext } from './store/storeContext';
+import { registerToolkit } from './ui/toolkit';
+
+registerToolkit();
+const store = new ChatStore();
+// The bridge announces `ready` as soon as it listens; the snapshot lands in the store even before the first render.
+const bridge = startUiBridge(store);
+
+window.addEventListener('error', (event) => bridge.log('error', `uncaught: ${errorMessage(event.error ?? event.message)}`));
+window.addEventListener('unhandledrejection', (event) =>
+  bridge.log('error', `unhandled rejection: ${errorMessage(event.reason)}`),
+);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('Keel webview: the page has no #root element');
+
+createRoot(container).render(
+  <StoreContext.Provider value={store}>
+    <BridgeContext.Provider value={bridge}>
+      <RenderErrorBoundary log={bridge.log}>
+        <App />
+      </RenderErrorBoundary>
+    </BridgeContext.Provider>
+  </StoreContext.Provider>,
+);

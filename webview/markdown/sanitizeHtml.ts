@@ -1,0 +1,90 @@
+import DOMPurify from 'dompurify';
+
+/** Classes the renderer itself produces; any other class in model HTML is dropped so it cannot dress up as UI. */
+const KEPT_CLASS = /^(?:tok-|language-|md-)/;
+
+const PURIFY_CONFIG = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ['style', 'form', 'button', 'textarea', 'select', 'option', 'dialog', 'label'],
+  FORBID_ATTR: ['style', 'id', 'name', 'target', 'srcset', 'formaction'],
+  ALLOW_DATA_ATTR: false,
+};
+
+/** Only these links are offered, and only through `link.open` (the host confirms and opens them outside). */
+export function openableUrl(href: string | null): string | undefined {
+  // Relative, malformed or scheme-less links are nothing the chat can open.
+  if (!href || !URL.canParse(href)) return undefined;
+  const url = new URL(href);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+}
+
+/**
+ * Model HTML → HTML safe to put in the page. DOMPurify removes scripts, event handlers
+ * and dangerous URLs; a second pass, in an inert document so nothing loads, turns links
+ * into `data-href` anchors (clicks go through the host), images into click-to-open
+ * links (remote images are never fetched) and drops anything else that could pass for UI.
+ */
+export function sanitizeHtml(html: string): string {
+  const clean = DOMPurify.sanitize(html, PURIFY_CONFIG);
+  const doc = new DOMParser().parseFromString(`<body>${clean}</body>`, 'text/html');
+  for (const element of [...doc.body.querySelectorAll('*')]) {
+    const tag = element.tagName.toLowerCase();
+    if (tag === 'a') rewriteLink(element);
+    else if (tag === 'img') replaceImage(element);
+    else if (tag === 'input') lockInput(element);
+    keepOwnClasses(element);
+  }
+  return doc.body.innerHTML;
+}
+
+function rewriteLink(anchor: Element): void {
+  const url = openableUrl(anchor.getAttribute('href'));
+  anchor.removeAttribute('href');
+  anchor.removeAttribute('rel');
+  if (!url) {
+    anchor.replaceWith(...anchor.childNodes); // keep the words, lose the link
+    return;
+  }
+  anchor.setAttribute('data-href', url);
+  anchor.setAttribute('role', 'link');
+  anchor.setAttribute('tabindex', '0');
+  anchor.setAttribute('title', url);
+  anchor.classList.add('md-link');
+}
+
+function replaceImage(image: Element): void {
+  const doc = image.ownerDocument;
+  const url = openableUrl(image.getAttribute('src'));
+  const alt = image.getAttribute('alt')?.trim() ?? '';
+  if (!url) {
+    const note = doc.createElement('span');
+    note.className = 'md-image-skipped';
+    note.textContent = `🖼 ${alt || 'image'} (not shown)`;
+    image.replaceWith(note);
+    return;
+  }
+  const link = doc.createElement('a');
+  link.className = 'md-link md-image-link';
+  link.setAttribute('data-href', url);
+  link.setAttribute('role', 'link');
+  link.setAttribute('tabindex', '0');
+  link.setAttribute('title', `Open ${url} in the browser`);
+  link.textContent = `🖼 ${alt || new URL(url).hostname} (click to load)`;
+  image.replaceWith(link);
+}
+
+/** GFM task-list boxes stay as read-only checkboxes; any other input is removed. */
+function lockInput(input: Element): void {
+  if (input.getAttribute('type') !== 'checkbox') {
+    input.remove();
+    return;
+  }
+  input.setAttribute('disabled', '');
+}
+
+function keepOwnClasses(element: Element): void {
+  if (!element.hasAttribute('class')) return;
+  const kept = [...element.classList].filter((name) => KEPT_CLASS.test(name));
+  if (kept.length > 0) element.setAttribute('class', kept.join(' '));
+  else element.removeAttribute('class');
+}

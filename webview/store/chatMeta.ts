@@ -1,0 +1,70 @@
+import type {
+  AgentMode,
+  ConfigSummary,
+  RunState,
+  SessionInfo,
+  TodoItem,
+  UiError,
+  Usage,
+} from '../../src/protocol/sessionState';
+import type { ToolApprovalRequest } from '../../src/protocol/toolApproval';
+import type { Mention } from '../../src/protocol/uiMessage';
+
+/** An error event kept until the person dismisses it; `id` is local to this page. */
+export interface ShownError {
+  id: number;
+  error: UiError;
+}
+
+/** The model call failed and is being tried again. */
+export interface RetryNote {
+  attempt: number;
+  maxAttempts: number;
+  error: string;
+}
+
+/** Text the host asked the composer to show; `seq` changes on every request so the same text can be sent twice. */
+export interface ComposerPrefill {
+  seq: number;
+  text?: string;
+  mentions?: Mention[];
+  mode?: AgentMode;
+}
+
+export type Panel = 'chat' | 'sessions';
+
+/**
+ * Everything the store holds besides the messages. Replaced immutably, one field at a
+ * time, so a component selecting one field re-renders only when that field changes.
+ */
+export interface ChatMeta {
+  /** False until the first snapshot arrives. */
+  ready: boolean;
+  session: SessionInfo;
+  run: RunState;
+  usage: Usage | null;
+  todos: readonly TodoItem[];
+  config: ConfigSummary;
+  /** Open approval requests, oldest first. */
+  approvals: readonly ToolApprovalRequest[];
+  errors: readonly ShownError[];
+  retry: RetryNote | null;
+  panel: Panel;
+  prefill: ComposerPrefill | null;
+}
+
+export function initialMeta(): ChatMeta {
+  return {
+    ready: false,
+    session: { id: null, title: null },
+    run: { running: false, mode: 'act', approvalMode: 'manual', model: null, queued: 0 },
+    usage: null,
+    todos: [],
+    config: { modelConfigured: true, workspaceTrusted: true, problem: null },
+    approvals: [],
+    errors: [],
+    retry: null,
+    panel: 'chat',
+    prefill: null,
+  };
+}

@@ -1,0 +1,82 @@
+import { useCallback, useLayoutEffect, useRef } from 'react';
+import type { ClipboardEvent, CompositionEvent, KeyboardEvent, Ref } from 'react';
+
+export interface TextAreaProps {
+  value: string;
+  onChange: (value: string, caret: number) => void;
+  onKeyDown?: (event: KeyboardEvent<HTMLTextAreaElement>) => void;
+  onPaste?: (event: ClipboardEvent<HTMLTextAreaElement>) => void;
+  onCompositionStart?: (event: CompositionEvent<HTMLTextAreaElement>) => void;
+  onCompositionEnd?: (event: CompositionEvent<HTMLTextAreaElement>) => void;
+  onSelect?: (caret: number) => void;
+  placeholder?: string;
+  label: string;
+  testId?: string;
+  ref?: Ref<HTMLTextAreaElement>;
+  ariaControls?: string;
+  ariaActiveDescendant?: string;
+  ariaExpanded?: boolean;
+}
+
+/**
+ * A native textarea styled with the theme's input colours. Not the toolkit's: the
+ * composer needs the caret position (for @ and /), composition events and paste,
+ * which the toolkit keeps inside a shadow root. It grows with its text up to the
+ * stylesheet's max-height, then scrolls.
+ */
+export function TextArea({
+  value,
+  onChange,
+  onKeyDown,
+  onPaste,
+  onCompositionStart,
+  onCompositionEnd,
+  onSelect,
+  placeholder,
+  label,
+  testId,
+  ref,
+  ariaControls,
+  ariaActiveDescendant,
+  ariaExpanded,
+}: TextAreaProps) {
+  const own = useRef<HTMLTextAreaElement | null>(null);
+  const setRef = useCallback(
+    (element: HTMLTextAreaElement | null) => {
+      own.current = element;
+      if (typeof ref === 'function') ref(element);
+      else if (ref) ref.current = element;
+    },
+    [ref],
+  );
+
+  useLayoutEffect(() => {
+    const element = own.current;
+    if (!element) return;
+    element.style.height = 'auto';
+    element.style.height = `${element.scrollHeight}px`;
+  }, [value]);
+
+  return (
+    <textarea
+      ref={setRef}
+      className="ui-text-area"
+      rows={1}
+      value={value}
+      placeholder={placeholder}
+      aria-label={label}
+      aria-controls={ariaControls}
+      aria-activedescendant={ariaActiveDescendant}
+      aria-expanded={ariaExpanded}
+      aria-autocomplete={ariaControls ? 'list' : undefined}
+      role={ariaControls ? 'combobox' : undefined}
+      data-testid={testId}
+      onChange={(event) => onChange(event.target.value, event.target.selectionStart)}
+      onKeyDown={onKeyDown}
+      onPaste={onPaste}
+      onCompositionStart={onCompositionStart}
+      onCompositionEnd={onCompositionEnd}
+      onSelect={(event) => onSelect?.(event.currentTarget.selectionStart)}
+    />
+  );
+}

@@ -1,0 +1,59 @@
+import { useEffect, useRef } from 'react';
+
+export interface TextFieldProps {
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  label: string;
+  maxLength?: number;
+  testId?: string;
+  autoFocus?: boolean;
+  onEnter?: () => void;
+}
+
+type ValueElement = HTMLElement & { value: string };
+
+/**
+ * A single-line field. Listens on the element itself: the toolkit's inner input sits in
+ * a shadow root and its composed `input` event reaches the host after `value` is updated.
+ */
+export function TextField({ value, onChange, placeholder, label, maxLength, testId, autoFocus, onEnter }: TextFieldProps) {
+  const ref = useRef<ValueElement>(null);
+  const latest = useRef({ onChange, onEnter });
+  latest.current = { onChange, onEnter };
+
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return undefined;
+    const onInput = (): void => latest.current.onChange(element.value ?? '');
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (event.key === 'Enter' && !event.isComposing && latest.current.onEnter) {
+        event.preventDefault();
+        latest.current.onEnter();
+      }
+    };
+    element.addEventListener('input', onInput);
+    element.addEventListener('keydown', onKeyDown);
+    if (autoFocus) element.focus();
+    return () => {
+      element.removeEventListener('input', onInput);
+      element.removeEventListener('keydown', onKeyDown);
+    };
+  }, [autoFocus]);
+
+  useEffect(() => {
+    const element = ref.current;
+    if (element && element.value !== value) element.value = value;
+  }, [value]);
+
+  return (
+    <vscode-text-field
+      ref={ref}
+      placeholder={placeholder}
+      aria-label={label}
+      maxlength={maxLength}
+      data-testid={testId}
+      className="ui-text-field"
+    />
+  );
+}
