@@ -1,0 +1,69 @@
+import { KeelError } from '../errors';
+import { builtinProviders } from '../model/modelRef';
+import type { ConfigLayer } from './configSchema';
+
+/** The provider a bare base URL (a VS Code setting, a CLI flag, OPENAI_BASE_URL) becomes. */
+export const CUSTOM_PROVIDER = 'custom';
+
+export interface EndpointSettings {
+  /** An OpenAI-compatible endpoint; absent or empty means OpenAI itself. */
+  baseURL?: string;
+  model?: string;
+  planModel?: string;
+  smallModel?: string;
+}
+
+export interface EndpointLayer {
+  layer: ConfigLayer;
+  /** The provider the models default to, and whose API key the host should supply. */
+  provider: string;
+}
+
+/**
+ * Turns "an endpoint and model names" (how people configure a single server) into a config
+ * layer. With a base URL the endpoint becomes the `custom` provider and bare model names are
+ * qualified as `custom/<model>`, so they go to that endpoint even when config files define
+ * other providers; a name that already starts with a known provider, or is an alias, is kept.
+ * `known` lists what the lower layers define (config files), which the caller read.
+ */
+export function endpointLayer(
+  settings: EndpointSettings,
+  known: { providers?: readonly string[]; aliases?: readonly string[] } = {},
+): EndpointLayer {
+  const baseURL = settings.baseURL?.trim();
+  const layer: ConfigLayer = {};
+  if (!baseURL) {
+    assign(layer, settings, (model) => model);
+    return { layer, provider: 'openai' };
+  }
+  if (!isHttpUrl(baseURL)) {
+    throw new KeelError('config', `The base URL "${baseURL}" is not a valid http(s) URL.`);
+  }
+  layer.providers = { [CUSTOM_PROVIDER]: { baseURL, api: 'chat' } };
+  const providers = new Set<string>([...builtinProviders, ...(known.providers ?? []), CUSTOM_PROVIDER]);
+  const aliases = new Set(known.aliases ?? []);
+  assign(layer, settings, (model) => qualify(model, providers, aliases));
+  return { layer, provider: CUSTOM_PROVIDER };
+}
+
+function qualify(model: string, providers: ReadonlySet<string>, aliases: ReadonlySet<string>): string {
+  if (aliases.has(model)) return model;
+  const slash = model.indexOf('/');
+  if (slash > 0 && providers.has(model.slice(0, slash))) return model;
+  return `${CUSTOM_PROVIDER}/${model}`;
+}
+
+function assign(layer: ConfigLayer, settings: EndpointSettings, name: (model: string) => string): void {
+  const model = settings.model?.trim();
+  const planModel = settings.planModel?.trim();
+  const smallModel = settings.smallModel?.trim();
+  if (model) layer.model = name(model);
+  if (planModel) layer.planModel = name(planModel);
+  if (smallModel) layer.smallModel = name(smallModel);
+}
+
+function isHttpUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const { protocol } = new URL(text);
+  return protocol === 'http:' || protocol === 'https:';
+}

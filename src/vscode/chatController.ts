@@ -1,0 +1,508 @@
+import type { Context } from '../core/context';
+import { KeelError, errorMessage } from '../core/errors';
+import type { ResolvedModel } from '../core/model/modelRegistry';
+import { Project } from '../core/project';
+import type { ApprovalAnswer, ApprovalMode, ApprovalRequest, ProjectEvent, RunResult } from '../core/projectTypes';
+import type { FileChange } from '../core/tools/tool';
+import { BusError, isBusError } from '../protocol/busError';
+import type { RequestParams, RequestResult } from '../protocol/catalogue';
+import type { DeltaCoalescer } from '../protocol/deltaCoalescer';
+import type { LogFn } from '../protocol/log';
+import type { AgentMode, ConfigSummary, SessionInfo, UiError } from '../protocol/sessionState';
+import type { ModelInfo } from '../protocol/uiConfig';
+import type { UiMessage } from '../protocol/uiMessage';
+import { ApprovalBook } from './approvalBook';
+import type { OpenApproval } from './approvalBook';
+import type { BuiltCore } from './coreLoader';
+import { ConversationState } from './conversationState';
+import type { ConversationStateOptions, EventSink } from './conversationState';
+import { runFailure, thrownError } from './runErrors';
+import { entriesToUiMessages, userContent, userUiMessage } from './uiMessages';
+import { todosFromEntries, toUiSummary } from './uiSessions';
+
+/** The attached chat view, as the controller talks to it. */
+export interface ViewLink {
+  readonly outbox: Pick<DeltaCoalescer, 'emit' | 'request' | 'flush'>;
+  isReady(): boolean;
+}
+
+export interface CoreAccess {
+  get(): Promise<BuiltCore>;
+  peek(): BuiltCore | undefined;
+}
+
+export interface ChatControllerOptions {
+  core: CoreAccess;
+  log: LogFn;
+  /** Workspace Trust, for the summary when the core cannot be built. */
+  trusted(): boolean;
+  /** Running or waiting for the person changed (the status bar follows it). */
+  onActivity?(activity: { running: boolean; approvals: number }): void;
+  /** An approval is waiting: bring the view into sight without taking focus. */
+  onApprovalNeeded?(): void;
+  state?: ConversationStateOptions;
+}
+
+type SendParams = RequestParams<'session.send'>;
+
+interface QueuedSend {
+  id: string;
+  params: SendParams;
+  mode: AgentMode;
+}
+
+/** Bus errors that only mean the view went away; the next `ready` asks again. */
+const VIEW_GONE = new Set(['peer_reset', 'not_ready', 'disposed', 'aborted']);
+
+/**
+ * The host side of the chat: owns the conversation (one Project at a time), runs the
+ * person's messages one after another, asks for approvals through whichever view is
+ * attached, and keeps the state that any newly loaded view is rebuilt from.
+ */
+export class ChatController {
+  private readonly opts: ChatControllerOptions;
+  private readonly state: ConversationState;
+  private readonly approvals = new ApprovalBook();
+  private view: ViewLink | undefined;
+  /** A snapshot went to the attached view since its last `ready`: events may follow. */
+  private synced = false;
+  private readyGeneration = 0;
+  private pendingPanel: 'chat' | 'sessions' | undefined;
+
+  private project: Project | undefined;
+  private unsubscribeTodos: (() => void) | undefined;
+  private readonly queue: QueuedSend[] = [];
+  private running = false;
+  private abort: AbortController | undefined;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(opts: ChatControllerOptions) {
+    this.opts = opts;
+    const sink: EventSink = {
+      emit: (event, data) => {
+        if (this.view && this.synced) this.view.outbox.emit(event, data);
+      },
+    };
+    this.state = new ConversationState(sink, opts.state);
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** The conversation as the view shows it now. */
+  messages(): UiMessage[] {
+    return this.state.messages();
+  }
+
+  // ---- the view ----
+
+  /** A view was created; returns the function that detaches it. */
+  attachView(view: ViewLink): () => void {
+    this.view = view;
+    this.synced = false;
+    return () => {
+      if (this.view !== view) return;
+      this.view = undefined;
+      this.synced = false;
+    };
+  }
+
+  /** The view said `ready`: it gets one snapshot, then the approvals still waiting. */
+  viewReady(): void {
+    this.synced = false;
+    const generation = ++this.readyGeneration;
+    void this.refreshConfig().then(() => {
+      const view = this.view;
+      if (generation !== this.readyGeneration || !view || !view.isReady()) return;
+      view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending().map((a) => a.request)));
+      this.synced = true;
+      for (const approval of this.approvals.pending()) this.askView(approval);
+      if (this.pendingPanel) {
+        view.outbox.emit('view.show', { panel: this.pendingPanel });
+        this.pendingPanel = undefined;
+      }
+    });
+  }
+
+  /** Shows a panel of the view (the view-title buttons); waits for the view if it is loading. */
+  showPanel(panel: 'chat' | 'sessions'): void {
+    if (this.view && this.synced) this.view.outbox.emit('view.show', { panel });
+    else this.pendingPanel = panel;
+  }
+
+  // ---- requests from the view ----
+
+  async send(params: SendParams): Promise<RequestResult<'session.send'>> {
+    const mode = params.mode ?? this.state.run.mode;
+    if (mode !== this.state.run.mode) this.state.setRun({ mode });
+    // Checked before the message is taken, so a missing model leaves the text in the composer.
+    try {
+      const { ctx } = await this.opts.core.get();
+      ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model');
+    } catch (err) {
+      const error = this.uiErrorOf(err);
+      this.state.error(error);
+      void this.refreshConfig();
+      throw new BusError(error.code, error.message);
+    }
+    const id = this.state.newMessageId('user');
+    const queued = this.running || this.queue.length > 0;
+    this.state.add(userUiMessage(id, params, Date.now(), queued ? 'queued' : 'done'));
+    this.queue.push({ id, params, mode });
+    this.state.setRun({ queued: this.queue.length - (this.running ? 0 : 1) });
+    void this.pump();
+    return { messageId: id, queued };
+  }
+
+  /** Stops the run, drops the queue; approvals still open are answered as rejected. */
+  cancel(): RequestResult<'session.cancel'> {
+    const dropped = this.queue.splice(0);
+    for (const item of dropped) this.state.setStatus(item.id, 'cancelled');
+    const wasRunning = this.running;
+    this.abort?.abort();
+    this.approvals.rejectAll('the person stopped the run');
+    this.state.setRun({ queued: 0 });
+    this.activity();
+    return { cancelled: wasRunning || dropped.length > 0 };
+  }
+
+  async newSession(): Promise<RequestResult<'session.new'>> {
+    await this.stopAndWait();
+    this.closeProject();
+    this.state.replace([], { id: null, title: null }, null, []);
+    this.sendSnapshot();
+    return { session: { id: null, title: null } };
+  }
+
+  async resumeSession(id: string): Promise<RequestResult<'sessions.resume'>> {
+    await this.stopAndWait();
+    if (this.project?.session.id === id) {
+      this.sendSnapshot();
+      return { session: { ...this.state.session } };
+    }
+    const { ctx } = await this.opts.core.get();
+    const session = ctx.sessions.open(id);
+    for (const warning of session.warnings) this.opts.log('warn', `session ${id}: ${warning}`);
+    this.closeProject();
+    const project = new Project(ctx, session);
+    const entries = session.entries();
+    project.todos.set(todosFromEntries(entries));
+    this.setProject(project);
+    const totals = session.usageTotals();
+    const info: SessionInfo = { id: session.id, title: session.summary().title || null };
+    this.state.replace(entriesToUiMessages(entries), info, totals.inputTokens + totals.outputTokens > 0 ? totals : null, project.todos.get());
+    this.state.setRun({ approvalMode: project.approvalMode });
+    this.sendSnapshot();
+    if (session.readOnly) {
+      this.state.error({
+        code: 'internal',
+        message: `This conversation is open for writing elsewhere (${session.readOnlyReason ?? 'another window'}); it is shown here read-only. Start a new chat to continue.`,
+        retryable: false,
+      });
+    }
+    return { session: info };
+  }
+
+  async listSessions(params: RequestParams<'sessions.list'>): Promise<RequestResult<'sessions.list'>> {
+    const { ctx } = await this.opts.core.get();
+    const current = this.project?.session.id;
+    const all = ctx.sessions.list(params.query ? { query: params.query } : {}).filter((s) => s.messageCount > 0 || s.id === current);
+    const offset = params.offset ?? 0;
+    const page = all.slice(offset, offset + (params.limit ?? 50));
+    return { sessions: page.map(toUiSummary), total: all.length };
+  }
+
+  async listModels(): Promise<RequestResult<'models.list'>> {
+    const { ctx } = await this.opts.core.get();
+    const models: ModelInfo[] = [];
+    const seen = new Set<string>();
+    const add = (id: string | undefined, label?: string): void => {
+      if (!id || seen.has(id)) return;
+      seen.add(id);
+      const info: ModelInfo = { id };
+      if (label && label !== id) info.label = label;
+      const window = contextWindowOf(ctx, id);
+      if (window) info.contextWindow = window;
+      models.push(info);
+    };
+    add(ctx.models.configuredId('model'));
+    add(ctx.models.configuredId('planModel'));
+    add(ctx.models.configuredId('smallModel'));
+    for (const [alias, target] of Object.entries(ctx.config.modelAliases)) add(alias, `${alias} → ${target}`);
+    return { models, current: ctx.models.configuredId('model') ?? null };
+  }
+
+  /** The person answered an approval from outside the view (none today), or the view did. */
+  answerApproval(id: string, decision: Parameters<ApprovalBook['answer']>[1]): boolean {
+    return this.approvals.answer(id, decision);
+  }
+
+  /** The full proposed change of an open approval, for the diff editor. */
+  approvalChange(id: string): FileChange | undefined {
+    return this.approvals.get(id)?.change;
+  }
+
+  // ---- settings ----
+
+  /** Settings, keys or trust changed: the core is rebuilt when no run uses it; the view hears the outcome. */
+  configChanged(): void {
+    if (!this.running) void this.refreshConfig();
+  }
+
+  /** The person chose an approval mode: it applies to this conversation at once, mid-run too. */
+  applyApprovalMode(mode: ApprovalMode): void {
+    const project = this.project;
+    if (project && project.approvalMode !== mode && !project.session.readOnly) project.setApprovalMode(mode);
+    this.state.setRun({ approvalMode: mode });
+  }
+
+  async configSummary(): Promise<ConfigSummary> {
+    let built: BuiltCore;
+    try {
+      built = await this.opts.core.get();
+    } catch (err) {
+      const problem = this.uiErrorOf(err).message;
+      this.opts.log('warn', `core: cannot start: ${problem}`);
+      return { modelConfigured: false, workspaceTrusted: this.opts.trusted(), problem };
+    }
+    const problems = [...built.problems];
+    let modelConfigured = false;
+    try {
+      built.ctx.models.resolve('model');
+      modelConfigured = true;
+    } catch (err) {
+      // "No model" is what the first-run panel explains; other reasons are problems to name.
+      if (!(err instanceof KeelError && err.code === 'model_not_configured')) problems.unshift(this.uiErrorOf(err).message);
+    }
+    return { modelConfigured, workspaceTrusted: built.ctx.workspaceTrusted, problem: problems.length > 0 ? problems.join(' ') : null };
+  }
+
+  async dispose(): Promise<void> {
+    this.cancel();
+    await this.whenIdle();
+    this.closeProject();
+  }
+
+  // ---- runs ----
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (let item = this.queue.shift(); item; item = this.queue.shift()) await this.runOne(item);
+    } finally {
+      this.running = false;
+      this.state.setRun({ running: false, queued: 0 });
+      this.activity();
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+      void this.refreshConfig();
+    }
+    if (this.queue.length > 0) void this.pump();
+  }
+
+  private async runOne(item: QueuedSend): Promise<void> {
+    const controller = new AbortController();
+    this.abort = controller;
+    const { signal } = controller;
+    if (this.state.message(item.id)?.status === 'queued') this.state.dequeue(item.id);
+    this.state.setRun({ running: true, queued: this.queue.length, mode: item.mode });
+    this.activity();
+    let recorded = false;
+    let secrets: string[] = [];
+    try {
+      const built = await this.opts.core.get();
+      secrets = built.secrets;
+      const project = this.projectFor(built.ctx);
+      const model = built.ctx.models.resolve(item.mode === 'plan' ? 'planModel' : 'model');
+      this.state.beginRun(model.id);
+      this.state.setRun({ model: model.id, approvalMode: project.approvalMode });
+      const run = item.mode === 'plan' ? project.plan.bind(project) : project.send.bind(project);
+      const result = await run(userContent(item.params), {
+        signal,
+        onEvent: (event) => {
+          if (event.type === 'message' && event.message.role === 'user') recorded = true;
+          this.onProjectEvent(event, project, model, signal);
+        },
+        onToolApprove: (request) => this.approve(request, signal),
+      });
+      this.finish(result, secrets);
+    } catch (err) {
+      const error = this.uiErrorOf(err, secrets);
+      this.opts.log('error', `run failed: ${error.message}`);
+      this.state.error(error);
+      this.state.finishRun({ cancelled: false, error });
+      // The session never got the message: say so on it, so nothing is silently lost.
+      if (!recorded) this.state.setStatus(item.id, 'error', { code: error.code, message: error.message });
+    } finally {
+      this.approvals.rejectAll('the run ended');
+      if (this.abort === controller) this.abort = undefined;
+      this.view?.outbox.flush();
+    }
+  }
+
+  private finish(result: RunResult, secrets: readonly string[]): void {
+    if (result.status === 'error') {
+      const error = runFailure(result.error ?? { message: 'the model request failed' }, secrets);
+      this.opts.log('warn', `run ended with an error: ${error.message}`);
+      this.state.error(error);
+      this.state.finishRun({ cancelled: false, error });
+      return;
+    }
+    if (result.status === 'max_turns') {
+      this.state.error({
+        code: 'internal',
+        message: `The agent stopped after ${result.turns} turns (keel.maxTurns). Send "continue" to let it go on.`,
+        retryable: true,
+      });
+    }
+    this.state.finishRun({ cancelled: result.status === 'cancelled' });
+  }
+
+  private onProjectEvent(event: ProjectEvent, project: Project, model: ResolvedModel, signal: AbortSignal): void {
+    if (event.type === 'usage') {
+      const totals = project.session.usageTotals();
+      const usage = {
+        inputTokens: totals.inputTokens,
+        outputTokens: totals.outputTokens,
+        contextTokens: event.inputTokens + event.outputTokens,
+        ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}),
+      };
+      this.state.setUsage(usage);
+      return;
+    }
+    this.state.apply(event, () => signal.aborted);
+    if (event.type === 'message' && event.message.role === 'user') {
+      this.state.setSession({ id: project.session.id, title: project.session.summary().title || null });
+    }
+  }
+
+  private approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    if (signal.aborted) return Promise.resolve({ approved: false, reason: 'the run was cancelled' });
+    const { approval, answer } = this.approvals.add(request);
+    const onAbort = (): void => {
+      this.approvals.answer(approval.request.id, { decision: 'reject', reason: 'the run was cancelled' });
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.state.awaitingApproval(request.toolCallId);
+    this.askView(approval);
+    this.activity();
+    this.opts.onApprovalNeeded?.();
+    return answer.finally(() => {
+      signal.removeEventListener('abort', onAbort);
+      this.activity();
+    });
+  }
+
+  /** Sends one approval to the view; when the view goes away first, the next `ready` sends it again. */
+  private askView(approval: OpenApproval): void {
+    const view = this.view;
+    if (!view || !this.synced || approval.settled.aborted) return;
+    view.outbox.request('toolApproval', approval.request, { signal: approval.settled }).then(
+      (result) => {
+        if (!this.approvals.answer(approval.request.id, result)) {
+          this.opts.log('debug', `approval ${approval.request.id} was answered after it was settled`);
+        }
+      },
+      (err: unknown) => {
+        if (isBusError(err) && VIEW_GONE.has(err.code)) return;
+        this.opts.log('error', `asking the view about ${approval.request.tool} failed: ${errorMessage(err)}`);
+        this.state.error({
+          code: 'internal',
+          message: `The approval card for ${approval.request.tool} could not be shown (${errorMessage(err)}). Reload the view or stop the run.`,
+          retryable: false,
+        });
+      },
+    );
+  }
+
+  // ---- helpers ----
+
+  private projectFor(ctx: Context): Project {
+    const current = this.project;
+    if (current && current.ctx === ctx) return current;
+    if (current && current.ctx.sessions.key === ctx.sessions.key) {
+      // The settings changed between runs: same conversation, new configuration.
+      const next = new Project(ctx, current.session);
+      next.todos.set(current.todos.get());
+      this.setProject(next);
+      return next;
+    }
+    if (current) {
+      this.opts.log('info', 'The workspace changed; the next message starts a new conversation.');
+      this.closeProject();
+    }
+    const project = new Project(ctx, ctx.sessions.create());
+    this.setProject(project);
+    return project;
+  }
+
+  private setProject(project: Project): void {
+    this.unsubscribeTodos?.();
+    this.project = project;
+    this.unsubscribeTodos = project.todos.onChange((items) => this.state.setTodos(items.map((i) => ({ ...i }))));
+  }
+
+  private closeProject(): void {
+    this.unsubscribeTodos?.();
+    this.unsubscribeTodos = undefined;
+    const project = this.project;
+    this.project = undefined;
+    if (!project) return;
+    try {
+      project.session.close();
+    } catch (err) {
+      this.opts.log('warn', `closing session ${project.session.id} failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private async stopAndWait(): Promise<void> {
+    this.cancel();
+    await this.whenIdle();
+  }
+
+  private whenIdle(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private sendSnapshot(): void {
+    const view = this.view;
+    if (!view || !this.synced) return;
+    view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending().map((a) => a.request)));
+  }
+
+  private async refreshConfig(): Promise<void> {
+    const summary = await this.configSummary();
+    this.state.setConfig(summary);
+    const built = this.opts.core.peek();
+    if (!built) {
+      this.state.setRun({ model: null });
+      return;
+    }
+    if (!this.running) {
+      this.state.setRun({
+        model: built.ctx.models.configuredId(this.state.run.mode === 'plan' ? 'planModel' : 'model') ?? null,
+        approvalMode: this.project?.approvalMode ?? built.ctx.config.approvalMode,
+      });
+    }
+  }
+
+  private activity(): void {
+    this.opts.onActivity?.({ running: this.running, approvals: this.approvals.size });
+  }
+
+  private uiErrorOf(err: unknown, secrets: readonly string[] = this.opts.core.peek()?.secrets ?? []): UiError {
+    return thrownError(err, secrets);
+  }
+}
+
+function contextWindowOf(ctx: Context, id: string): number | undefined {
+  try {
+    return ctx.models.resolve('model', id).contextWindow;
+  } catch (err) {
+    // A listed id the registry cannot resolve (alias to an unknown provider) is still listed, without a window.
+    ctx.host.log('debug', `models.list: no context window for ${id}: ${errorMessage(err)}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
+import type { HostWebview } from '../protocol/postMessageTransport';
+import { EarlyMessageBuffer } from './earlyMessageBuffer';
+import { chatPageHtml, missingUiHtml, newNonce } from './webviewHtml';
+
+/**
+ * Where the chat UI's files are, relative to the extension root. The script is required;
+ * stylesheets that a build did not produce are left out of the page.
+ */
+export const CHAT_ASSETS = {
+  script: ['dist', 'webview.js'],
+  styles: [
+    ['dist', 'codicons', 'codicon.css'],
+    ['dist', 'webview.css'],
+  ],
+} as const;
+
+export type ConnectView = (view: vscode.WebviewView, webview: HostWebview) => Promise<vscode.Disposable>;
+
+/**
+ * The `keel.chat` webview view. Every page VS Code creates (first show, re-show after the
+ * view was disposed, a reload) gets fresh HTML with a new nonce and a fresh bus; the host
+ * side behind it is loaded on first use, while the page is already loading.
+ */
+export class ChatViewProvider implements vscode.WebviewViewProvider {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly connect: ConnectView,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    const { webview } = view;
+    webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
+    // Listening starts before the page exists, so its `ready` is never missed.
+    const early = new EarlyMessageBuffer(webview);
+    webview.html = this.html(webview);
+
+    let connection: vscode.Disposable | undefined;
+    let disposed = false;
+    const onDispose = view.onDidDispose(() => {
+      disposed = true;
+      onDispose.dispose();
+      connection?.dispose();
+      early.dispose();
+    });
+    this.connect(view, early).then(
+      (connected) => {
+        if (disposed) {
+          connected.dispose();
+          return;
+        }
+        connection = connected;
+        early.release();
+      },
+      (err: unknown) => {
+        this.log.error(`chat view: starting Keel failed: ${errorMessage(err)}`);
+        void vscode.window.showErrorMessage(`Keel could not start: ${errorMessage(err)}`, 'Show Log').then((choice) => {
+          if (choice === 'Show Log') this.log.show();
+        });
+      },
+    );
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = newNonce();
+    const file = (parts: readonly string[]): vscode.Uri => vscode.Uri.joinPath(this.extensionUri, ...parts);
+    const script = file(CHAT_ASSETS.script);
+    if (!existsSync(script.fsPath)) {
+      this.log.error(`chat view: ${script.fsPath} is missing; the chat UI was not built`);
+      return missingUiHtml(webview.cspSource, nonce, [CHAT_ASSETS.script.join('/')]);
+    }
+    const styles = CHAT_ASSETS.styles.map(file).filter((uri) => existsSync(uri.fsPath));
+    return chatPageHtml({
+      cspSource: webview.cspSource,
+      nonce,
+      script: webview.asWebviewUri(script).toString(),
+      styles: styles.map((uri) => webview.asWebviewUri(uri).toString()),
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
+import type { KeelRuntime } from './keelRuntime';
+
+export interface CommandDeps {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  /** Loads the runtime if it is not loaded yet. */
+  runtime(): Promise<KeelRuntime>;
+  /** The runtime only if something already loaded it. */
+  loadedRuntime(): KeelRuntime | undefined;
+}
+
+const FOCUS_VIEW = 'keel.chat.focus';
+
+/** The palette and view-title commands. Each is small; the work is in the runtime. */
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const command = (id: string, run: () => Promise<unknown> | unknown): vscode.Disposable =>
+    vscode.commands.registerCommand(id, async () => {
+      try {
+        await run();
+      } catch (err) {
+        deps.log.error(`${id} failed: ${errorMessage(err)}`);
+        void vscode.window.showErrorMessage(`Keel: ${errorMessage(err)}`);
+      }
+    });
+
+  return [
+    command('keel.newChat', async () => {
+      const runtime = await deps.runtime();
+      await vscode.commands.executeCommand(FOCUS_VIEW);
+      await runtime.controller.newSession();
+      runtime.controller.showPanel('chat');
+    }),
+    command('keel.showSessions', async () => {
+      const runtime = await deps.runtime();
+      runtime.controller.showPanel('sessions');
+      await vscode.commands.executeCommand(FOCUS_VIEW);
+    }),
+    command('keel.stop', () => {
+      const result = deps.loadedRuntime()?.controller.cancel();
+      if (!result?.cancelled) void vscode.window.setStatusBarMessage('Keel: nothing is running', 3000);
+    }),
+    command('keel.setApiKey', async () => (await deps.runtime()).setApiKey()),
+    command('keel.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.context.extension.id}`)),
+    command('keel.showLog', () => deps.log.show()),
+  ];
+}

@@ -1,0 +1,381 @@
+import type { ProjectEvent } from '../core/projectTypes';
+import type { HostSide } from '../protocol/catalogue';
+import type { HostEventName } from '../protocol/catalogue';
+import type { EventIn } from '../protocol/side';
+import type { ConfigSummary, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
+import type { ToolApprovalRequest } from '../protocol/toolApproval';
+import { appendDelta } from '../protocol/uiMessage';
+import type { MessageStatus, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
+import { capToolOutput } from '../protocol/limits';
+import { assistantParts, toolCallPart } from './uiMessages';
+
+/** Where the state's changes go: the attached view's outbox, or nowhere while no view is open. */
+export interface EventSink {
+  emit<E extends HostEventName>(event: E, data: EventIn<HostSide, E>): void;
+}
+
+export interface ConversationStateOptions {
+  now?: () => number;
+  /** Ids for messages the host creates (user messages, streamed assistant turns). */
+  newId?: (kind: 'user' | 'assistant' | 'tool') => string;
+}
+
+const FINAL_TOOL_STATES: ReadonlySet<ToolCallState> = new Set(['done', 'error', 'rejected', 'cancelled']);
+
+let counter = 0;
+function defaultId(kind: string): string {
+  return `${kind}-${Date.now().toString(36)}-${(++counter).toString(36)}`;
+}
+
+/**
+ * The conversation as the view shows it, held by the host so that any `ready` can get the
+ * whole of it (mid-stream included) in one snapshot. Project events are applied here and
+ * each change goes out as the one small event that describes it.
+ *
+ * Messages waiting in the queue stay at the end of the list; anything new is inserted
+ * before them, so the order is the order in which things will have happened.
+ */
+export class ConversationState {
+  private readonly sink: EventSink;
+  private readonly now: () => number;
+  private readonly newId: (kind: 'user' | 'assistant' | 'tool') => string;
+
+  private order: string[] = [];
+  private readonly byId = new Map<string, UiMessage>();
+  session: SessionInfo = { id: null, title: null };
+  run: RunState = { running: false, mode: 'act', approvalMode: 'manual', model: null, queued: 0 };
+  usage: Usage | null = null;
+  todos: TodoItem[] = [];
+  config: ConfigSummary = { modelConfigured: false, workspaceTrusted: true, problem: null };
+
+  // The run in progress.
+  private turnMessageId: string | undefined;
+  private runModel: string | undefined;
+  private readonly callOwner = new Map<string, string>();
+  private readonly announced = new Map<string, { name: string; input: unknown }>();
+  private readonly rejected = new Set<string>();
+  private readonly touched = new Set<string>();
+
+  constructor(sink: EventSink, opts: ConversationStateOptions = {}) {
+    this.sink = sink;
+    this.now = opts.now ?? Date.now;
+    this.newId = opts.newId ?? defaultId;
+  }
+
+  messages(): UiMessage[] {
+    return this.order.map((id) => this.byId.get(id)!);
+  }
+
+  message(id: string): UiMessage | undefined {
+    return this.byId.get(id);
+  }
+
+  snapshot(pendingApprovals: readonly ToolApprovalRequest[]): Snapshot {
+    return {
+      session: { ...this.session },
+      messages: this.messages(),
+      state: { ...this.run },
+      usage: this.usage,
+      pendingApprovals: [...pendingApprovals],
+      todos: [...this.todos],
+      config: { ...this.config },
+    };
+  }
+
+  /** Replaces the conversation (new or resumed session); the caller sends a snapshot. */
+  replace(messages: readonly UiMessage[], session: SessionInfo, usage: Usage | null, todos: readonly TodoItem[]): void {
+    this.order = messages.map((m) => m.id);
+    this.byId.clear();
+    for (const m of messages) this.byId.set(m.id, m);
+    this.session = { ...session };
+    this.usage = usage;
+    this.todos = [...todos];
+    this.resetRun();
+  }
+
+  newMessageId(kind: 'user' | 'assistant' | 'tool'): string {
+    return this.newId(kind);
+  }
+
+  /** Adds a message (queued ones go last, others before the queue) and sends it. */
+  add(message: UiMessage): void {
+    if (this.byId.has(message.id)) {
+      this.put(message);
+      return;
+    }
+    let at = this.order.length;
+    if (message.status !== 'queued') {
+      while (at > 0 && this.byId.get(this.order[at - 1]!)!.status === 'queued') at--;
+    }
+    this.order.splice(at, 0, message.id);
+    this.byId.set(message.id, message);
+    this.sink.emit('message', { message });
+  }
+
+  setStatus(id: string, status: MessageStatus, error?: { code: string; message: string }): void {
+    const message = this.byId.get(id);
+    if (!message) return;
+    const next: UiMessage = { ...message, status };
+    if (error) next.error = error;
+    else delete next.error;
+    this.put(next);
+  }
+
+  /** Moves a queued message to just before the remaining queue (it is about to run). */
+  dequeue(id: string): void {
+    const message = this.byId.get(id);
+    if (!message) return;
+    this.order = this.order.filter((m) => m !== id);
+    this.byId.delete(id);
+    this.add({ ...message, status: 'done' });
+  }
+
+  setRun(patch: Partial<RunState>): void {
+    const next = { ...this.run, ...patch };
+    if (sameRecord(next, this.run)) return;
+    this.run = next;
+    this.sink.emit('state', { ...next });
+  }
+
+  setSession(info: SessionInfo): void {
+    if (info.id === this.session.id && info.title === this.session.title) return;
+    this.session = { ...info };
+    this.sink.emit('session', { ...info });
+  }
+
+  setConfig(summary: ConfigSummary): void {
+    if (sameRecord(summary, this.config)) return;
+    this.config = { ...summary };
+    this.sink.emit('config', { ...summary });
+  }
+
+  setUsage(usage: Usage): void {
+    this.usage = { ...usage };
+    this.sink.emit('usage', { ...usage });
+  }
+
+  setTodos(items: readonly TodoItem[]): void {
+    this.todos = items.map((i) => ({ ...i }));
+    this.sink.emit('todos', { items: this.todos.map((i) => ({ ...i })) });
+  }
+
+  error(error: UiError): void {
+    this.sink.emit('error', error);
+  }
+
+  beginRun(model: string): void {
+    this.resetRun();
+    this.runModel = model;
+  }
+
+  /** A tool call is now waiting for the person. */
+  awaitingApproval(toolCallId: string): void {
+    this.setToolState(toolCallId, 'awaitingApproval');
+  }
+
+  apply(event: ProjectEvent, cancelled: () => boolean): void {
+    switch (event.type) {
+      case 'turn_start':
+        this.turnMessageId = undefined;
+        return;
+      case 'text_delta':
+      case 'reasoning_delta': {
+        if (event.text === '') return;
+        const kind = event.type === 'text_delta' ? 'text' : 'reasoning';
+        const id = this.ensureTurnMessage();
+        const message = this.byId.get(id)!;
+        this.byId.set(id, { ...message, parts: appendDelta(message.parts, kind, event.text) });
+        this.sink.emit(event.type === 'text_delta' ? 'textDelta' : 'reasoningDelta', { messageId: id, delta: event.text });
+        return;
+      }
+      case 'retry': {
+        // The loop discards what the failed attempt streamed; so does the view.
+        const id = this.turnMessageId;
+        const message = id === undefined ? undefined : this.byId.get(id);
+        if (message && message.parts.length > 0) this.put({ ...message, parts: [] });
+        this.sink.emit('retry', {
+          attempt: event.attempt,
+          maxAttempts: event.maxAttempts,
+          error: event.error,
+          delayMs: Math.max(0, Math.round(event.delayMs)),
+        });
+        return;
+      }
+      case 'message':
+        this.applyMessage(event);
+        return;
+      case 'tool_use':
+        this.showCall(event.toolCallId, event.name, event.input, 'running');
+        return;
+      case 'approval':
+        if (!event.approved) this.rejected.add(event.toolCallId);
+        else if (this.toolPart(event.toolCallId)?.state === 'awaitingApproval') this.setToolState(event.toolCallId, 'running');
+        return;
+      case 'tool_result': {
+        if (!this.callOwner.has(event.toolCallId)) {
+          // Calls that never ran (invalid input, cancelled first) get their card with the result.
+          const call = this.announced.get(event.toolCallId);
+          this.showCall(event.toolCallId, event.name, call?.input ?? {}, 'running');
+        }
+        const state: ToolCallState = this.rejected.has(event.toolCallId)
+          ? 'rejected'
+          : cancelled()
+            ? 'cancelled'
+            : event.isError
+              ? 'error'
+              : 'done';
+        const { output, truncated } = capToolOutput(event.output);
+        this.updateToolPart(event.toolCallId, (part) => ({ ...part, state, result: { output, isError: event.isError, truncated } }));
+        this.sink.emit('toolResult', { toolCallId: event.toolCallId, name: event.name, state, isError: event.isError, output, truncated });
+        return;
+      }
+      case 'usage':
+        // Totals and the context meter need the session and the model: the controller sends them.
+        return;
+    }
+  }
+
+  /**
+   * Closes the run's loose ends: a turn still streaming and cards still running become
+   * cancelled, or errored with the reason when the run failed.
+   */
+  finishRun(outcome: { cancelled: boolean; error?: UiError }): void {
+    const finalState: ToolCallState = outcome.error && !outcome.cancelled ? 'error' : 'cancelled';
+    for (const id of this.touched) {
+      const message = this.byId.get(id);
+      if (!message) continue;
+      let changed = false;
+      const parts = message.parts.map((part): UiPart => {
+        if (part.type !== 'toolCall' || FINAL_TOOL_STATES.has(part.state)) return part;
+        changed = true;
+        return { ...part, state: finalState };
+      });
+      let status = message.status;
+      let error = message.error;
+      if (status === 'streaming') {
+        changed = true;
+        status = outcome.cancelled ? 'cancelled' : outcome.error ? 'error' : 'done';
+        if (status === 'error' && outcome.error) error = { code: outcome.error.code, message: outcome.error.message };
+      }
+      if (changed) {
+        const next: UiMessage = { ...message, parts, status };
+        if (error) next.error = error;
+        this.put(next);
+      }
+    }
+    this.resetRun();
+  }
+
+  private applyMessage(event: Extract<ProjectEvent, { type: 'message' }>): void {
+    const { message } = event;
+    if (message.role === 'assistant') {
+      const id = this.turnMessageId ?? this.createTurnMessage();
+      const current = this.byId.get(id)!;
+      const calls: ToolCallPart[] = current.parts.filter((p): p is ToolCallPart => p.type === 'toolCall');
+      const content = assistantParts(message.content, () => 'running').filter((p) => {
+        if (p.type !== 'toolCall') return true;
+        this.announced.set(p.toolCallId, { name: p.name, input: p.input });
+        return false;
+      });
+      this.put({ ...current, parts: [...content, ...calls], status: event.partial ? 'cancelled' : 'done' });
+      return;
+    }
+    if (message.role === 'tool') {
+      // Results normally arrived as tool_result events already; show any that did not.
+      const orphans: UiPart[] = [];
+      for (const part of message.content) {
+        if (part.type !== 'tool-result' || this.callOwner.has(part.toolCallId)) continue;
+        const text = part.output.type === 'text' || part.output.type === 'error-text' ? part.output.value : JSON.stringify(part.output);
+        const { output, truncated } = capToolOutput(text);
+        const isError = part.output.type.startsWith('error');
+        orphans.push({ type: 'toolResult', toolCallId: part.toolCallId, name: part.toolName, output, isError, truncated });
+      }
+      if (orphans.length > 0) {
+        this.add({ id: this.newId('tool'), role: 'tool', parts: orphans, status: 'done', createdAt: this.now() });
+      }
+    }
+  }
+
+  private showCall(toolCallId: string, name: string, input: unknown, state: ToolCallState): void {
+    const messageId = this.turnMessageId ?? this.createTurnMessage();
+    const part = toolCallPart(toolCallId, name, input, state);
+    const message = this.byId.get(messageId)!;
+    this.byId.set(messageId, { ...message, parts: [...message.parts, part] });
+    this.callOwner.set(toolCallId, messageId);
+    this.sink.emit('toolUse', {
+      messageId,
+      toolCallId,
+      name: part.name,
+      input: part.input,
+      summary: part.summary,
+      state: part.state,
+    });
+  }
+
+  private setToolState(toolCallId: string, state: 'awaitingApproval' | 'running'): void {
+    if (!this.updateToolPart(toolCallId, (part) => ({ ...part, state }))) return;
+    this.sink.emit('toolState', { toolCallId, state });
+  }
+
+  private toolPart(toolCallId: string): ToolCallPart | undefined {
+    const owner = this.callOwner.get(toolCallId);
+    const message = owner === undefined ? undefined : this.byId.get(owner);
+    return message?.parts.find((p): p is ToolCallPart => p.type === 'toolCall' && p.toolCallId === toolCallId);
+  }
+
+  /** Changes a card in the host's copy only; the caller sends the matching event. */
+  private updateToolPart(toolCallId: string, change: (part: ToolCallPart) => ToolCallPart): boolean {
+    const owner = this.callOwner.get(toolCallId);
+    const message = owner === undefined ? undefined : this.byId.get(owner);
+    if (!message || owner === undefined) return false;
+    let found = false;
+    const parts = message.parts.map((p) => {
+      if (p.type !== 'toolCall' || p.toolCallId !== toolCallId) return p;
+      found = true;
+      return change(p);
+    });
+    if (found) this.byId.set(owner, { ...message, parts });
+    return found;
+  }
+
+  private ensureTurnMessage(): string {
+    return this.turnMessageId ?? this.createTurnMessage();
+  }
+
+  private createTurnMessage(): string {
+    const id = this.newId('assistant');
+    const message: UiMessage = { id, role: 'assistant', parts: [], status: 'streaming', createdAt: this.now() };
+    if (this.runModel) message.model = this.runModel;
+    this.turnMessageId = id;
+    this.touched.add(id);
+    this.add(message);
+    return id;
+  }
+
+  /** Replaces a message in place and sends it. */
+  private put(message: UiMessage): void {
+    if (!this.byId.has(message.id)) {
+      this.add(message);
+      return;
+    }
+    this.byId.set(message.id, message);
+    this.sink.emit('message', { message });
+  }
+
+  private resetRun(): void {
+    this.turnMessageId = undefined;
+    this.runModel = undefined;
+    this.callOwner.clear();
+    this.announced.clear();
+    this.rejected.clear();
+    this.touched.clear();
+  }
+}
+
+function sameRecord<T extends object>(a: T, b: T): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return false;
+  }
+  return true;
+}

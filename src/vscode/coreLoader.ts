@@ -1,0 +1,143 @@
+import { resolveConfig, userConfigPath, workspaceConfigPath } from '../core/config/loadConfig';
+import { CUSTOM_PROVIDER } from '../core/config/endpointLayer';
+import { Context } from '../core/context';
+import { KeelError, errorMessage } from '../core/errors';
+import type { Host } from '../core/host';
+import { keelHome } from '../core/paths';
+import type { KeelPlugin } from '../core/plugins/pluginTypes';
+import type { LogFn } from '../protocol/log';
+import type { SettingsRead } from './settingsLayer';
+import { settingsLayer } from './settingsLayer';
+
+/** What building the core needs from the editor, read fresh on every build. */
+export interface CoreInputs {
+  /** Local workspace folders (file scheme). */
+  folders(): { path: string; name: string }[];
+  /** The `.code-workspace` file of a saved multi-root workspace. */
+  workspaceFile(): string | undefined;
+  trusted(): boolean;
+  settings(trusted: boolean): SettingsRead;
+  apiKey(provider: string): Promise<string | undefined>;
+  plugins(): KeelPlugin[];
+  host: Host;
+  env: Record<string, string | undefined>;
+}
+
+export interface BuiltCore {
+  ctx: Context;
+  /** Settings that were ignored, in words for the person. */
+  problems: string[];
+  /** Key values in use, so error text can be scrubbed of them. */
+  secrets: string[];
+  /** The plugins it was built with. */
+  plugins: KeelPlugin[];
+}
+
+/**
+ * Builds the core (Context) on first use and again after the settings, keys, trust or
+ * folders changed, but never while a run is using it: until the run ends, callers get the
+ * Context the run started with.
+ */
+export class CoreLoader {
+  private current: BuiltCore | undefined;
+  private building: Promise<BuiltCore> | undefined;
+  private stale = false;
+
+  constructor(
+    private readonly inputs: CoreInputs,
+    private readonly busy: () => boolean,
+    private readonly log: LogFn,
+  ) {}
+
+  get(): Promise<BuiltCore> {
+    if (this.current && (!this.stale || this.busy())) return Promise.resolve(this.current);
+    this.building ??= this.build().finally(() => {
+      this.building = undefined;
+    });
+    return this.building;
+  }
+
+  /** The core as last built, without building. */
+  peek(): BuiltCore | undefined {
+    return this.current;
+  }
+
+  isStale(): boolean {
+    return this.stale || this.current === undefined;
+  }
+
+  /** The next `get()` (once no run is going) builds a new Context. */
+  invalidate(reason: string): void {
+    this.log('debug', `core: rebuild pending (${reason})`);
+    this.stale = true;
+  }
+
+  async dispose(): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    if (current) await current.ctx.destroy();
+  }
+
+  private async build(): Promise<BuiltCore> {
+    this.stale = false;
+    const old = this.current;
+    try {
+      const built = await this.create();
+      this.current = built;
+      return built;
+    } catch (err) {
+      // Broken settings must not leave the previous endpoint in use.
+      this.current = undefined;
+      throw err;
+    } finally {
+      if (old) {
+        old.ctx.destroy().catch((err: unknown) => this.log('warn', `core: shutting down the previous context failed: ${errorMessage(err)}`));
+      }
+    }
+  }
+
+  private async create(): Promise<BuiltCore> {
+    const started = Date.now();
+    const { inputs } = this;
+    const folders = inputs.folders();
+    if (folders.length === 0) {
+      throw new KeelError('config', 'Keel works on the files of a folder: open a folder or a workspace first.');
+    }
+    const trusted = inputs.trusted();
+    const read = inputs.settings(trusted);
+    // The config files decide which provider names and aliases a model setting may refer to.
+    const files = resolveConfig({
+      userFile: userConfigPath(keelHome(inputs.env)),
+      workspaceFile: workspaceConfigPath(folders[0]!.path),
+      workspaceTrusted: trusted,
+    });
+    const known = { providers: Object.keys(files.config.providers), aliases: Object.keys(files.config.modelAliases) };
+    const { layer } = settingsLayer(read.settings, known);
+
+    const providers = new Set(['openai', CUSTOM_PROVIDER, ...known.providers, ...Object.keys(layer.providers ?? {})]);
+    const apiKeys: Record<string, string | undefined> = {};
+    const secrets: string[] = [];
+    for (const provider of providers) {
+      const key = await inputs.apiKey(provider);
+      if (key) {
+        apiKeys[provider] = key;
+        secrets.push(key);
+      }
+    }
+    const workspaceFile = inputs.workspaceFile();
+    const plugins = inputs.plugins();
+    const ctx = await Context.create({
+      folders,
+      ...(workspaceFile ? { workspaceFile } : {}),
+      host: inputs.host,
+      env: inputs.env,
+      overrides: [layer],
+      workspaceTrusted: trusted,
+      plugins,
+      apiKeys,
+    });
+    this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'})`);
+    for (const problem of read.problems) this.log('warn', problem);
+    return { ctx, problems: read.problems, secrets, plugins };
+  }
+}

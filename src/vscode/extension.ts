@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+import { ChatViewProvider } from './chatViewProvider';
+import { registerCommands } from './commands';
+import type { KeelApi } from './keelApi';
+import type { KeelRuntime } from './keelRuntime';
+import { PluginRegistry } from './pluginRegistry';
+
+let runtime: Promise<KeelRuntime> | undefined;
+let loaded: KeelRuntime | undefined;
+
+/**
+ * Registers the view, the commands and the log channel, and nothing heavier: the core, the
+ * AI SDK and the bridge load on first use (the chat view opening, or a command).
+ */
+export function activate(context: vscode.ExtensionContext): KeelApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Keel', { log: true });
+  const plugins = new PluginRegistry();
+
+  const getRuntime = (): Promise<KeelRuntime> => {
+    runtime ??= import('./keelRuntime').then(({ KeelRuntime }) => {
+      loaded = new KeelRuntime(context, log, plugins);
+      return loaded;
+    });
+    return runtime;
+  };
+
+  const provider = new ChatViewProvider(
+    context.extensionUri,
+    async (view, webview) => (await getRuntime()).connectView(view, webview, log),
+    log,
+  );
+  context.subscriptions.push(
+    log,
+    vscode.window.registerWebviewViewProvider('keel.chat', provider),
+    ...registerCommands({ context, log, runtime: getRuntime, loadedRuntime: () => loaded }),
+  );
+  log.info(`${context.extension.id} activated in ${(performance.now() - started).toFixed(1)} ms`);
+
+  return {
+    apiVersion: 1,
+    registerPlugin(plugin) {
+      return new vscode.Disposable(plugins.register(plugin));
+    },
+  };
+}
+
+/** Ends a run in progress and releases the session's lock before the host goes away. */
+export async function deactivate(): Promise<void> {
+  const current = loaded;
+  loaded = undefined;
+  runtime = undefined;
+  await current?.shutdown();
+}

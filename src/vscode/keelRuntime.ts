@@ -1,0 +1,148 @@
+import * as vscode from 'vscode';
+import type { HostWebview } from '../protocol/postMessageTransport';
+import type { LogFn } from '../protocol/log';
+import { ActivityStatus } from './activityStatus';
+import { setApiKeyInteractively } from './apiKeyCommand';
+import { ApiKeyStore } from './apiKeyStore';
+import { ChatController } from './chatController';
+import type { CoreAccess } from './chatController';
+import type { BuiltCore } from './coreLoader';
+import { CoreLoader } from './coreLoader';
+import { DiffPreview } from './diffPreview';
+import { FileIndex } from './fileIndex';
+import { connectChatView } from './nodeBridge';
+import type { PluginRegistry } from './pluginRegistry';
+import { readKeelSettings } from './settingsLayer';
+import { UiConfigBridge } from './uiConfigBridge';
+import { createVscodeHost } from './vscodeHost';
+import { VscodeServices } from './vscodeServices';
+
+export const CHAT_VIEW_ID = 'keel.chat';
+
+/**
+ * Everything behind the chat, built on first use (not at activation): the core loader,
+ * the controller that owns the conversation, the editor services, and the listeners that
+ * rebuild the core when settings, keys, trust or folders change.
+ */
+export class KeelRuntime {
+  readonly controller: ChatController;
+  private readonly loader: CoreLoader;
+  private readonly services: VscodeServices;
+  private readonly disposables: vscode.Disposable[] = [];
+  private view: vscode.WebviewView | undefined;
+
+  private readonly keys: ApiKeyStore;
+  private readonly log: LogFn;
+
+  constructor(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel, plugins: PluginRegistry) {
+    const log: LogFn = (level, message) => channel[level](message);
+    this.log = log;
+    const keys = new ApiKeyStore(context.secrets);
+    this.keys = keys;
+    const host = createVscodeHost(channel);
+    const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
+    this.loader = new CoreLoader(
+      {
+        folders: () =>
+          (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, name: f.name })),
+        workspaceFile: () => {
+          const file = vscode.workspace.workspaceFile;
+          return file?.scheme === 'file' ? file.fsPath : undefined;
+        },
+        trusted: () => vscode.workspace.isTrusted,
+        settings: (trusted) => readKeelSettings(vscode.workspace.getConfiguration('keel'), trusted),
+        apiKey: (provider) => keys.get(provider),
+        plugins: () => plugins.list(),
+        host,
+        env: process.env,
+      },
+      () => this.controller.isRunning,
+      log,
+    );
+    const loader = this.loader;
+    let attached: BuiltCore | undefined;
+    const core: CoreAccess = {
+      get: async () => {
+        const built = await loader.get();
+        // Plugins registered from now on go straight into this core's manager.
+        if (built !== attached) {
+          attached = built;
+          plugins.attach(built.ctx.plugins, built.plugins);
+        }
+        return built;
+      },
+      peek: () => loader.peek(),
+    };
+    this.controller = new ChatController({
+      core,
+      log,
+      trusted: () => vscode.workspace.isTrusted,
+      onActivity: (activity) => status.update(activity),
+      onApprovalNeeded: () => this.revealForApproval(),
+    });
+    plugins.onBuiltInRemoved = () => this.invalidate('a plugin was removed');
+    const diff = new DiffPreview();
+    const files = new FileIndex();
+    this.services = new VscodeServices({
+      config: new UiConfigBridge(keys, loader, (mode) => this.controller.applyApprovalMode(mode)),
+      files,
+      diff,
+      core,
+      extensionId: context.extension.id,
+    });
+    this.disposables.push(
+      status,
+      diff,
+      files,
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('keel')) this.invalidate('settings changed');
+        if (event.affectsConfiguration('keel.approvalMode')) this.followApprovalSetting();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.invalidate('the workspace is now trusted')),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        files.invalidate();
+        this.invalidate('workspace folders changed');
+      }),
+      context.secrets.onDidChange((event) => {
+        if (ApiKeyStore.isKeyName(event.key)) this.invalidate('an API key changed');
+      }),
+    );
+  }
+
+  /** Wires a freshly created chat page to the controller. */
+  connectView(view: vscode.WebviewView, webview: HostWebview, channel: vscode.LogOutputChannel): vscode.Disposable {
+    this.view = view;
+    const connection = connectChatView(view, webview, this.controller, this.services, (level, message) => channel[level](message));
+    return new vscode.Disposable(() => {
+      connection.dispose();
+      if (this.view === view) this.view = undefined;
+    });
+  }
+
+  setApiKey(): Promise<void> {
+    return setApiKeyInteractively(this.keys, Object.keys(this.loader.peek()?.ctx.config.providers ?? {}), this.log);
+  }
+
+  async shutdown(): Promise<void> {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    await this.controller.dispose();
+    await this.loader.dispose();
+  }
+
+  private invalidate(reason: string): void {
+    this.loader.invalidate(reason);
+    this.controller.configChanged();
+  }
+
+  /** A change in the Settings editor applies to the open conversation too, as one from the chat does. */
+  private followApprovalSetting(): void {
+    const { settings } = readKeelSettings(vscode.workspace.getConfiguration('keel'), vscode.workspace.isTrusted);
+    if (settings.approvalMode) this.controller.applyApprovalMode(settings.approvalMode);
+  }
+
+  /** An approval waits: show the view if it is hidden, without taking focus from the editor. */
+  private revealForApproval(): void {
+    const view = this.view;
+    if (view && !view.visible) view.show(true);
+  }
+}

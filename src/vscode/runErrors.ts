@@ -1,0 +1,57 @@
+import { KeelError } from '../core/errors';
+import type { UiError, UiErrorCode } from '../protocol/sessionState';
+
+/** Key-shaped tokens (OpenAI and most compatible servers use these prefixes). */
+const KEY_LIKE = /\b(?:sk|rk|pk|gsk|xai|key)-[A-Za-z0-9_-]{12,}\b/g;
+
+/** Removes anything that looks like an API key, and the given secrets, from text shown or logged. */
+export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 8) out = out.split(secret).join('[redacted]');
+  }
+  return out.replace(KEY_LIKE, '[redacted]');
+}
+
+/** A model request that failed after the loop's own retries, as the view explains it. */
+export function runFailure(error: { message: string; statusCode?: number }, secrets: readonly string[] = []): UiError {
+  const detail = redactSecrets(error.message, secrets);
+  const status = error.statusCode;
+  if (status === 401 || status === 403) {
+    return uiError('auth_failed', `The model server refused the API key (${status}): ${detail} Set it again with "Keel: Set API Key".`, false);
+  }
+  if (status === 429) return uiError('rate_limited', `The model server is rate limiting requests: ${detail} Send again in a moment.`, true);
+  if ((status === 400 || status === 413) && /context|too long|too many tokens|maximum.*tokens|token limit/i.test(detail)) {
+    return uiError('context_too_long', `The conversation is too long for this model: ${detail} Start a new chat or use a model with a larger context.`, false);
+  }
+  if (status === undefined || status >= 500 || status === 408) {
+    return uiError('model_unreachable', `The model could not be reached: ${detail} Check keel.baseUrl and that the server is running, then send again.`, true);
+  }
+  if (status === 404) {
+    return uiError('invalid_config', `The model server does not know this model or path (404): ${detail} Check keel.model and keel.baseUrl.`, false);
+  }
+  return uiError('internal', `The model request failed (${status}): ${detail}`, false);
+}
+
+/** An exception from building the core or starting a run. */
+export function thrownError(err: unknown, secrets: readonly string[] = []): UiError {
+  const message = redactSecrets(err instanceof Error ? err.message : String(err), secrets);
+  if (err instanceof KeelError) {
+    switch (err.code) {
+      case 'model_not_configured':
+      case 'api_key_missing':
+        return uiError('model_not_configured', message, false);
+      case 'model_unknown':
+      case 'config':
+      case 'usage':
+        return uiError('invalid_config', message, false);
+      case 'session':
+        return uiError('internal', message, false);
+    }
+  }
+  return uiError('internal', `Keel hit an unexpected error: ${message}`, true);
+}
+
+function uiError(code: UiErrorCode, message: string, retryable: boolean): UiError {
+  return { code, message, retryable };
+}

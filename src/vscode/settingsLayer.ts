@@ -1,0 +1,138 @@
+import type * as vscode from 'vscode';
+import { approvalModes } from '../core/config/configSchema';
+import type { ApprovalMode, ConfigLayer } from '../core/config/configSchema';
+import { CUSTOM_PROVIDER, endpointLayer } from '../core/config/endpointLayer';
+
+/** The `keel` section, as far as reading it goes (a WorkspaceConfiguration fits). */
+export type SettingsSection = Pick<vscode.WorkspaceConfiguration, 'inspect'>;
+
+export const diffRevealModes = ['focus', 'background', 'none'] as const;
+export type DiffReveal = (typeof diffRevealModes)[number];
+
+/** The `keel.*` settings someone actually set (defaults left out, so config files still count). */
+export interface KeelSettings {
+  baseUrl?: string;
+  model?: string;
+  planModel?: string;
+  smallModel?: string;
+  approvalMode?: ApprovalMode;
+  maxTurns?: number;
+  autoCompact?: boolean;
+  diffReveal?: DiffReveal;
+}
+
+export interface SettingsRead {
+  settings: KeelSettings;
+  /** Values that were ignored and why: wrong type, or not allowed in an untrusted workspace. */
+  problems: string[];
+}
+
+type Kind = 'string' | 'approvalMode' | 'turns' | 'boolean' | 'diffReveal';
+
+const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
+  { key: 'baseUrl', setting: 'baseUrl', kind: 'string' },
+  { key: 'model', setting: 'model', kind: 'string' },
+  { key: 'planModel', setting: 'planModel', kind: 'string' },
+  { key: 'smallModel', setting: 'smallModel', kind: 'string' },
+  { key: 'approvalMode', setting: 'approvalMode', kind: 'approvalMode' },
+  { key: 'maxTurns', setting: 'maxTurns', kind: 'turns' },
+  { key: 'autoCompact', setting: 'autoCompact', kind: 'boolean' },
+  { key: 'diffReveal', setting: 'diff.reveal', kind: 'diffReveal' },
+];
+
+/** Settings whose workspace values an untrusted workspace may not use: they redirect requests. */
+export const endpointSettings: ReadonlySet<string> = new Set(['baseUrl']);
+
+/**
+ * Reads what the person set, most specific scope first. In an untrusted workspace the
+ * endpoint comes from user settings only, so a cloned repository cannot send the
+ * conversation (and the key) to a server of its choosing.
+ */
+export function readKeelSettings(section: SettingsSection, workspaceTrusted: boolean): SettingsRead {
+  const settings: KeelSettings = {};
+  const problems: string[] = [];
+  for (const field of fields) {
+    const inspected = section.inspect<unknown>(field.setting);
+    if (!inspected) continue;
+    let raw: unknown;
+    if (!workspaceTrusted && endpointSettings.has(field.setting)) {
+      raw = inspected.globalValue;
+      if (inspected.workspaceValue !== undefined || inspected.workspaceFolderValue !== undefined) {
+        problems.push(`keel.${field.setting} from the workspace settings is ignored because the workspace is not trusted.`);
+      }
+    } else {
+      raw = inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue;
+    }
+    if (raw === undefined || raw === null) continue;
+    const value = parse(field.kind, raw);
+    if (value === undefined) {
+      problems.push(`keel.${field.setting} has an invalid value and is ignored.`);
+      continue;
+    }
+    if (value === '') continue;
+    Object.assign(settings, { [field.key]: value });
+  }
+  return { settings, problems };
+}
+
+function parse(kind: Kind, raw: unknown): string | number | boolean | undefined {
+  switch (kind) {
+    case 'string':
+      return typeof raw === 'string' ? raw.trim() : undefined;
+    case 'boolean':
+      return typeof raw === 'boolean' ? raw : undefined;
+    case 'turns':
+      return typeof raw === 'number' && Number.isInteger(raw) && raw >= 1 && raw <= 1000 ? raw : undefined;
+    case 'approvalMode':
+      return typeof raw === 'string' && (approvalModes as readonly string[]).includes(raw) ? raw : undefined;
+    case 'diffReveal':
+      return typeof raw === 'string' && (diffRevealModes as readonly string[]).includes(raw) ? raw : undefined;
+  }
+}
+
+export interface SettingsLayer {
+  layer: ConfigLayer;
+  /** Whose API key to ask SecretStorage for first: `custom` with a base URL, else `openai`. */
+  provider: string;
+}
+
+/**
+ * The settings as the core's top config layer. `known` is what the config files define, so
+ * a model named after one of their providers or aliases is not redirected to `custom/`.
+ * Throws a KeelError for a base URL that is not an http(s) URL.
+ */
+export function settingsLayer(
+  settings: KeelSettings,
+  known: { providers?: readonly string[]; aliases?: readonly string[] } = {},
+): SettingsLayer {
+  const endpoint = endpointLayer(
+    { baseURL: settings.baseUrl, model: settings.model, planModel: settings.planModel, smallModel: settings.smallModel },
+    known,
+  );
+  const layer: ConfigLayer = { ...endpoint.layer };
+  if (settings.approvalMode !== undefined) layer.approvalMode = settings.approvalMode;
+  if (settings.maxTurns !== undefined) layer.maxTurns = settings.maxTurns;
+  if (settings.autoCompact !== undefined) layer.autoCompact = settings.autoCompact;
+  return { layer, provider: endpoint.provider };
+}
+
+/**
+ * The provider whose key "Set API Key" stores and the settings panel reports on: the
+ * endpoint of keel.baseUrl (`custom`), else the provider the model names, else `openai`.
+ */
+export function keyProvider(settings: KeelSettings, knownProviders: readonly string[] = []): string {
+  if (settings.baseUrl) return CUSTOM_PROVIDER;
+  const model = settings.model ?? '';
+  const slash = model.indexOf('/');
+  const prefix = slash > 0 ? model.slice(0, slash) : undefined;
+  return prefix && knownProviders.includes(prefix) ? prefix : 'openai';
+}
+
+/**
+ * The environment variable the core reads a provider's key from when SecretStorage has
+ * none (mirrors ModelRegistry: OPENAI_API_KEY, else KEEL_<PROVIDER>_API_KEY or apiKeyEnv).
+ */
+export function keyEnvName(provider: string, apiKeyEnv?: string): string {
+  if (apiKeyEnv) return apiKeyEnv;
+  return provider === 'openai' ? 'OPENAI_API_KEY' : `KEEL_${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
+}

@@ -1,0 +1,232 @@
+import type { AssistantModelMessage, ModelMessage, ToolResultPart, UserContent } from 'ai';
+import type { SessionEntry } from '../core/session/session';
+import { capToolOutput } from '../protocol/limits';
+import type {
+  ImageAttachment,
+  ImagePart,
+  Mention,
+  ToolCallPart,
+  ToolCallState,
+  ToolOutput,
+  UiMessage,
+  UiPart,
+} from '../protocol/uiMessage';
+import { toJsonValue } from './jsonValue';
+import { formatMentions, parseMentions } from './mentionText';
+import { toolSummary } from './toolSummary';
+
+/**
+ * Converts what the session keeps (the model's messages) into what the chat view shows
+ * (UiMessages). Tool results are folded into the tool-call parts of the assistant message
+ * that made the call, so a call and its outcome render as one card.
+ */
+
+type ImageMediaType = ImagePart['mediaType'];
+const IMAGE_TYPES: ReadonlySet<string> = new Set<ImageMediaType>(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+export interface ConversionOptions {
+  /** Images larger than this (base64 characters) are listed without their data, to keep snapshots small. */
+  maxImageChars?: number;
+}
+
+export const DEFAULT_MAX_SNAPSHOT_IMAGE_CHARS = 350_000;
+
+/** What the person typed, as the model receives it: text, then images, then the mention list. */
+export function userContent(input: { text: string; images?: readonly ImageAttachment[]; mentions?: readonly Mention[] }): UserContent {
+  const images = input.images ?? [];
+  const mentions = input.mentions ?? [];
+  if (images.length === 0 && mentions.length === 0) return input.text;
+  const content: Exclude<UserContent, string> = [];
+  if (input.text.trim() !== '') content.push({ type: 'text', text: input.text });
+  for (const image of images) {
+    content.push({ type: 'file', mediaType: image.mediaType, data: { type: 'data', data: image.data } });
+  }
+  if (mentions.length > 0) content.push({ type: 'text', text: formatMentions(mentions) });
+  return content;
+}
+
+/** The live form of a message the person just sent (images keep their data). */
+export function userUiMessage(
+  id: string,
+  input: { text: string; images?: readonly ImageAttachment[]; mentions?: readonly Mention[] },
+  createdAt: number,
+  status: UiMessage['status'],
+): UiMessage {
+  const parts: UiPart[] = [];
+  if (input.text.trim() !== '') parts.push({ type: 'text', text: input.text });
+  for (const image of input.images ?? []) parts.push({ type: 'image', mediaType: image.mediaType, data: image.data });
+  for (const mention of input.mentions ?? []) parts.push({ type: 'mention', mention });
+  return { id, role: 'user', parts, status, createdAt };
+}
+
+export function userParts(content: UserContent, opts: ConversionOptions = {}): UiPart[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  const parts: UiPart[] = [];
+  for (const part of content) {
+    if (part.type === 'text') {
+      const mentions = parseMentions(part.text);
+      if (mentions) for (const mention of mentions) parts.push({ type: 'mention', mention });
+      else parts.push({ type: 'text', text: part.text });
+      continue;
+    }
+    const image = part.type === 'image' ? imagePart(part.mediaType, part.image, opts) : imagePart(part.mediaType, part.data, opts);
+    if (image) parts.push(image);
+  }
+  return parts;
+}
+
+/** Text and reasoning of an assistant message, with tool calls as cards in the given state. */
+export function assistantParts(
+  content: AssistantModelMessage['content'],
+  stateOf: (toolCallId: string) => ToolCallState,
+): UiPart[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  const parts: UiPart[] = [];
+  for (const part of content) {
+    switch (part.type) {
+      case 'text':
+        if (part.text !== '') parts.push({ type: 'text', text: part.text });
+        break;
+      case 'reasoning':
+        if (part.text !== '') parts.push({ type: 'reasoning', text: part.text });
+        break;
+      case 'tool-call':
+        parts.push(toolCallPart(part.toolCallId, part.toolName, part.input, stateOf(part.toolCallId)));
+        break;
+      default:
+        // Provider-specific parts (files the model generated, custom parts) are not shown.
+        break;
+    }
+  }
+  return parts;
+}
+
+export function toolCallPart(toolCallId: string, name: string, input: unknown, state: ToolCallState): ToolCallPart {
+  return { type: 'toolCall', toolCallId, name, input: toJsonValue(input), summary: toolSummary(name, input), state };
+}
+
+/** A tool result as the card shows it: text, capped, with whether it was an error. */
+export function toolOutputOf(output: ToolResultPart['output']): ToolOutput {
+  let text: string;
+  let isError = false;
+  switch (output.type) {
+    case 'text':
+      text = output.value;
+      break;
+    case 'error-text':
+      text = output.value;
+      isError = true;
+      break;
+    case 'json':
+      text = JSON.stringify(output.value, null, 2);
+      break;
+    case 'error-json':
+      text = JSON.stringify(output.value, null, 2);
+      isError = true;
+      break;
+    case 'execution-denied':
+      text = output.reason ?? 'The person declined this call.';
+      isError = true;
+      break;
+    case 'content':
+      text = output.value.map((p) => (p.type === 'text' ? p.text : `[${'mediaType' in p && p.mediaType ? p.mediaType : 'file'}]`)).join('\n');
+      break;
+  }
+  const capped = capToolOutput(text);
+  return { output: capped.output, isError, truncated: capped.truncated };
+}
+
+export function finalToolState(output: ToolResultPart['output']): ToolCallState {
+  if (output.type === 'execution-denied') return 'rejected';
+  return output.type === 'error-text' || output.type === 'error-json' ? 'error' : 'done';
+}
+
+/**
+ * The active branch of a session as the view shows it. Ids are the session's message ids.
+ * A call without a result (the window closed mid-run) shows as cancelled.
+ */
+export function entriesToUiMessages(entries: readonly SessionEntry[], opts: ConversionOptions = {}): UiMessage[] {
+  const messages: UiMessage[] = [];
+  const calls = new Map<string, ToolCallPart>();
+  for (const entry of entries) {
+    const createdAt = epochMs(entry.ts);
+    if (entry.kind === 'compaction') {
+      messages.push({
+        id: entry.id,
+        role: 'system',
+        parts: [{ type: 'text', text: `Earlier messages were summarized to save context:\n\n${entry.summary}` }],
+        status: 'done',
+        createdAt,
+      });
+      continue;
+    }
+    const { message } = entry;
+    const base = { id: entry.id, createdAt };
+    switch (message.role) {
+      case 'system':
+        messages.push({ ...base, role: 'system', parts: [{ type: 'text', text: message.content }], status: 'done' });
+        break;
+      case 'user':
+        messages.push({ ...base, role: 'user', parts: userParts(message.content, opts), status: 'done' });
+        break;
+      case 'assistant': {
+        const parts = assistantParts(message.content, () => 'cancelled');
+        for (const part of parts) if (part.type === 'toolCall') calls.set(part.toolCallId, part);
+        const ui: UiMessage = { ...base, role: 'assistant', parts, status: entry.meta?.partial ? 'cancelled' : 'done' };
+        if (entry.meta?.model) ui.model = entry.meta.model;
+        messages.push(ui);
+        break;
+      }
+      case 'tool': {
+        const orphans = foldToolResults(message, calls);
+        if (orphans.length > 0) messages.push({ ...base, role: 'tool', parts: orphans, status: 'done' });
+        break;
+      }
+    }
+  }
+  return messages;
+}
+
+/** Puts results on their calls' cards (mutating them); returns results whose call is not in view. */
+function foldToolResults(message: Extract<ModelMessage, { role: 'tool' }>, calls: Map<string, ToolCallPart>): UiPart[] {
+  const orphans: UiPart[] = [];
+  for (const part of message.content) {
+    if (part.type !== 'tool-result') continue;
+    const result = toolOutputOf(part.output);
+    const call = calls.get(part.toolCallId);
+    if (call) {
+      call.result = result;
+      call.state = finalToolState(part.output);
+    } else {
+      orphans.push({ type: 'toolResult', toolCallId: part.toolCallId, name: part.toolName, ...result });
+    }
+  }
+  return orphans;
+}
+
+function imagePart(mediaType: string | undefined, data: unknown, opts: ConversionOptions): ImagePart | undefined {
+  if (!mediaType || !IMAGE_TYPES.has(mediaType)) return undefined;
+  const type = mediaType as ImageMediaType;
+  const base64 = base64Of(data);
+  const max = opts.maxImageChars ?? DEFAULT_MAX_SNAPSHOT_IMAGE_CHARS;
+  if (base64 === undefined || base64.length > max) return { type: 'image', mediaType: type };
+  return { type: 'image', mediaType: type, data: base64 };
+}
+
+/** Base64 from the shapes the session stores (bytes were written as base64 strings). */
+function base64Of(data: unknown): string | undefined {
+  if (typeof data === 'object' && data !== null && 'type' in data) {
+    const tagged = data as { type: unknown; data?: unknown };
+    return tagged.type === 'data' ? base64Of(tagged.data) : undefined;
+  }
+  if (typeof data !== 'string' || data.length === 0) return undefined;
+  const comma = data.startsWith('data:') ? data.indexOf(',') : -1;
+  const body = comma >= 0 ? data.slice(comma + 1) : data;
+  return BASE64.test(body) ? body : undefined;
+}
+
+function epochMs(iso: string): number {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) && ms >= 0 ? ms : 0;
+}

@@ -1,0 +1,28 @@
+import { relative, sep } from 'node:path';
+import * as vscode from 'vscode';
+import type { Host, WriteReport } from '../core/host';
+import { writeThroughEditor } from './editorWrite';
+import { bundledRipgrep } from './ripgrepPath';
+
+/** The core's view of VS Code: writes go through the editor, logs to the "Keel" channel. */
+export function createVscodeHost(log: vscode.LogOutputChannel): Host {
+  const ripgrepPath = bundledRipgrep(vscode.env.appRoot);
+  log.info(ripgrepPath ? `search: using VS Code's ripgrep at ${ripgrepPath}` : "search: VS Code's ripgrep not found; using rg from PATH or the built-in search");
+  return {
+    kind: 'vscode',
+    ripgrepPath,
+    log(level, message) {
+      log[level](message);
+    },
+    writeFile(absPath: string, content: string | null): Promise<WriteReport> {
+      return writeThroughEditor(absPath, content, displayPath(absPath));
+    },
+  };
+}
+
+function displayPath(absPath: string): string {
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(absPath));
+  if (!folder) return absPath;
+  const rel = relative(folder.uri.fsPath, absPath).split(sep).join('/');
+  return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${folder.name}/${rel}` : rel;
+}

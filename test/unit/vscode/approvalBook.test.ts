@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { ApprovalRequest } from '../../../src/core/projectTypes';
+import { toolApprovalRequestSchema } from '../../../src/protocol/toolApproval';
+import { ApprovalBook, proposedChange, toApprovalAnswer } from '../../../src/vscode/approvalBook';
+import { lineDiffStats } from '../../../src/vscode/lineDiffStats';
+
+function request(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
+  return {
+    toolCallId: 'c1',
+    name: 'write',
+    category: 'write',
+    input: { file_path: 'a.ts', content: 'new\n', extra: undefined },
+    summary: 'a.ts',
+    paths: ['a.ts'],
+    protected: false,
+    rule: 'ask',
+    change: { path: '/w/a.ts', displayPath: 'a.ts', before: 'old\n', after: 'new\n' },
+    ...over,
+  };
+}
+
+describe('ApprovalBook', () => {
+  it('turns a core request into a protocol request and resolves with the decision', async () => {
+    const book = new ApprovalBook('ap-');
+    const { approval, answer } = book.add(request());
+    expect(toolApprovalRequestSchema.parse(approval.request)).toEqual(approval.request);
+    expect(approval.request).toMatchObject({
+      id: 'ap-1',
+      toolCallId: 'c1',
+      tool: 'write',
+      input: { file_path: 'a.ts', content: 'new\n' },
+      change: { kind: 'edit', added: 1, removed: 1, before: 'old\n', after: 'new\n' },
+    });
+    expect(book.pending().map((a) => a.request.id)).toEqual(['ap-1']);
+    expect(book.answer('ap-1', { decision: 'alwaysAllow' })).toBe(true);
+    await expect(answer).resolves.toEqual({ approved: true, scope: 'session' });
+    expect(approval.settled.aborted).toBe(true);
+    expect(book.answer('ap-1', { decision: 'reject' })).toBe(false);
+    expect(book.size).toBe(0);
+  });
+
+  it('rejects everything still open when the run stops', async () => {
+    const book = new ApprovalBook('ap-');
+    const first = book.add(request());
+    const second = book.add(request({ toolCallId: 'c2' }));
+    expect(book.byToolCall('c2')?.request.id).toBe('ap-2');
+    expect(book.rejectAll('stopped')).toBe(2);
+    await expect(first.answer).resolves.toEqual({ approved: false, reason: 'stopped' });
+    await expect(second.answer).resolves.toEqual({ approved: false, reason: 'stopped' });
+    expect(book.pending()).toEqual([]);
+  });
+
+  it('keeps the full change for the diff editor', () => {
+    const book = new ApprovalBook('ap-');
+    const { approval } = book.add(request());
+    expect(book.get(approval.request.id)?.change?.after).toBe('new\n');
+  });
+});
+
+describe('toApprovalAnswer', () => {
+  it('maps decisions; alwaysAllow on a protected path counts once', () => {
+    expect(toApprovalAnswer({ decision: 'approve' }, false)).toEqual({ approved: true, scope: 'once' });
+    expect(toApprovalAnswer({ decision: 'alwaysAllow' }, true)).toEqual({ approved: true, scope: 'once' });
+    expect(toApprovalAnswer({ decision: 'reject', reason: '  use tabs ' }, false)).toEqual({ approved: false, reason: 'use tabs' });
+    expect(toApprovalAnswer({ decision: 'reject', reason: ' ' }, false)).toEqual({ approved: false });
+  });
+});
+
+describe('proposedChange', () => {
+  it('names creates and deletes and leaves out texts over the cap', () => {
+    expect(proposedChange({ path: '/w/n', displayPath: 'n', before: null, after: 'a\nb\n' })).toMatchObject({ kind: 'create', added: 2, removed: 0, before: null });
+    expect(proposedChange({ path: '/w/d', displayPath: 'd', before: 'a\n', after: null })).toMatchObject({ kind: 'delete', added: 0, removed: 1, after: null });
+    const huge = 'x\n'.repeat(150_000);
+    const big = proposedChange({ path: '/w/b', displayPath: 'b', before: huge, after: `${huge}y\n` });
+    expect(big).toMatchObject({ kind: 'edit', added: 1, removed: 0 });
+    expect('before' in big).toBe(false);
+    expect('after' in big).toBe(false);
+  });
+});
+
+describe('lineDiffStats', () => {
+  it('counts like a line diff', () => {
+    expect(lineDiffStats('a\nb\nc\n', 'a\nB\nc\n')).toEqual({ added: 1, removed: 1 });
+    expect(lineDiffStats('a\nb\nc\n', 'a\nc\n')).toEqual({ added: 0, removed: 1 });
+    expect(lineDiffStats('a\nc', 'a\nb\nc')).toEqual({ added: 1, removed: 0 });
+    expect(lineDiffStats(null, '')).toEqual({ added: 0, removed: 0 });
+    expect(lineDiffStats('same\r\n', 'same\n')).toEqual({ added: 0, removed: 0 });
+    // A move: one line out, one in.
+    expect(lineDiffStats('1\n2\n3\n4\n', '2\n3\n4\n1\n')).toEqual({ added: 1, removed: 1 });
+  });
+
+  it('stays fast on a rewrite of a large file', () => {
+    const a = Array.from({ length: 50_000 }, (_, i) => `line ${i}`).join('\n');
+    const b = Array.from({ length: 50_000 }, (_, i) => `other ${i}`).join('\n');
+    const started = performance.now();
+    expect(lineDiffStats(a, b)).toEqual({ added: 50_000, removed: 50_000 });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});

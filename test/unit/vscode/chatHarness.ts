@@ -1,0 +1,246 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createFsHost } from '../../../src/core/fsHost';
+import { createWebviewBus } from '../../../src/protocol/buses';
+import type { WebviewBus } from '../../../src/protocol/buses';
+import type { EventData } from '../../../src/protocol/catalogue';
+import type { LogFn } from '../../../src/protocol/log';
+import { createPairTransport } from '../../../src/protocol/pairTransport';
+import type { HostWebview } from '../../../src/protocol/postMessageTransport';
+import type { Snapshot } from '../../../src/protocol/sessionState';
+import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
+import { appendDelta } from '../../../src/protocol/uiMessage';
+import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
+import { PROTOCOL_VERSION } from '../../../src/protocol/version';
+import { ChatController } from '../../../src/vscode/chatController';
+import { CoreLoader } from '../../../src/vscode/coreLoader';
+import type { EditorServices } from '../../../src/vscode/editorServices';
+import { connectChatView } from '../../../src/vscode/nodeBridge';
+import type { KeelSettings } from '../../../src/vscode/settingsLayer';
+
+/** Lets pair-transport deliveries and handler hops run. */
+export async function settle(rounds = 20): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise((r) => setImmediate(r));
+}
+
+export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * What a webview would hold: built only from the snapshot and the small events after it,
+ * so comparing it with the host's state checks that the events say everything.
+ */
+export class MirrorStore {
+  snapshot: Snapshot | undefined;
+  messages: UiMessage[] = [];
+  events: { name: string; data: unknown }[] = [];
+
+  constructor(bus: WebviewBus) {
+    bus.on('snapshot', (s) => {
+      this.snapshot = s;
+      this.messages = structuredClone(s.messages);
+      this.record('snapshot', s);
+    });
+    bus.on('message', ({ message }) => {
+      const at = this.messages.findIndex((m) => m.id === message.id);
+      if (at >= 0) this.messages[at] = message;
+      else this.insert(message);
+      this.record('message', message);
+    });
+    bus.on('textDelta', (d) => this.delta(d, 'text'));
+    bus.on('reasoningDelta', (d) => this.delta(d, 'reasoning'));
+    bus.on('toolUse', (d) => {
+      this.update(d.messageId, (parts) => [...parts, { type: 'toolCall', toolCallId: d.toolCallId, name: d.name, input: d.input, summary: d.summary, state: d.state }]);
+      this.record('toolUse', d);
+    });
+    bus.on('toolState', (d) => {
+      this.updateCall(d.toolCallId, (p) => ({ ...p, state: d.state }));
+      this.record('toolState', d);
+    });
+    bus.on('toolResult', (d) => {
+      this.updateCall(d.toolCallId, (p) => ({ ...p, state: d.state, result: { output: d.output, isError: d.isError, truncated: d.truncated } }));
+      this.record('toolResult', d);
+    });
+    for (const name of ['usage', 'retry', 'error', 'state', 'todos', 'session', 'config', 'view.show'] as const) {
+      bus.on(name, (data: EventData<typeof name>) => this.record(name, data));
+    }
+  }
+
+  named(name: string): unknown[] {
+    return this.events.filter((e) => e.name === name).map((e) => e.data);
+  }
+
+  /** The view's one ordering rule: a new message that is not queued goes before the queued ones. */
+  private insert(message: UiMessage): void {
+    let at = this.messages.length;
+    if (message.status !== 'queued') while (at > 0 && this.messages[at - 1]!.status === 'queued') at--;
+    this.messages.splice(at, 0, message);
+  }
+
+  private record(name: string, data: unknown): void {
+    this.events.push({ name, data });
+  }
+
+  private delta(d: { messageId: string; delta: string }, kind: 'text' | 'reasoning'): void {
+    this.update(d.messageId, (parts) => appendDelta(parts, kind, d.delta));
+    this.record(kind === 'text' ? 'textDelta' : 'reasoningDelta', d);
+  }
+
+  private update(id: string, change: (parts: UiPart[]) => UiPart[]): void {
+    const at = this.messages.findIndex((m) => m.id === id);
+    if (at < 0) throw new Error(`event for unknown message ${id}`);
+    this.messages[at] = { ...this.messages[at]!, parts: change(this.messages[at]!.parts) };
+  }
+
+  private updateCall(toolCallId: string, change: (p: Extract<UiPart, { type: 'toolCall' }>) => UiPart): void {
+    for (const m of this.messages) {
+      const i = m.parts.findIndex((p) => p.type === 'toolCall' && p.toolCallId === toolCallId);
+      if (i >= 0) {
+        const parts = [...m.parts];
+        parts[i] = change(parts[i] as Extract<UiPart, { type: 'toolCall' }>);
+        this.messages[this.messages.indexOf(m)] = { ...m, parts };
+        return;
+      }
+    }
+    throw new Error(`event for unknown tool call ${toolCallId}`);
+  }
+}
+
+const unusedServices: EditorServices = {
+  configGet: () => Promise.reject(new Error('not in this test')),
+  configSet: () => Promise.reject(new Error('not in this test')),
+  searchFiles: async () => [],
+  openFile: async () => false,
+  openLink: async () => false,
+  insertCode: async () => false,
+  openDiff: async () => false,
+  openSettings: async () => false,
+  runCommand: async () => false,
+};
+
+export interface ChatRig {
+  workspace: string;
+  home: string;
+  controller: ChatController;
+  loader: CoreLoader;
+  logs: string[];
+  settings: KeelSettings;
+  /** Opens a page: a new webview bus that says ready. */
+  openPage(answer?: (request: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult): Page;
+  dispose(): Promise<void>;
+}
+
+export interface Page {
+  bus: WebviewBus;
+  store: MirrorStore;
+  approvals: ToolApprovalRequest[];
+  /** The page reloads: the same view, a new page that says ready again (answering approvals as given). */
+  reload(answer?: (request: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult): Page;
+  hide(): void;
+  close(): void;
+}
+
+export function createChatRig(settings: KeelSettings, opts: { trusted?: boolean } = {}): ChatRig {
+  const root = mkdtempSync(join(tmpdir(), 'keel-chat-'));
+  const workspace = join(root, 'ws');
+  const home = join(root, 'home');
+  mkdirSync(workspace);
+  mkdirSync(home);
+  writeFileSync(join(workspace, 'hello.txt'), 'hello\n');
+  const logs: string[] = [];
+  const log: LogFn = (level, message) => logs.push(`${level}: ${message}`);
+  const host = createFsHost({ log });
+  const rig: Partial<ChatRig> = { workspace, home, logs, settings };
+  const loader = new CoreLoader(
+    {
+      folders: () => [{ path: workspace, name: 'ws' }],
+      workspaceFile: () => undefined,
+      trusted: () => opts.trusted ?? true,
+      settings: () => ({ settings: rig.settings!, problems: [] }),
+      apiKey: async () => undefined,
+      plugins: () => [],
+      host,
+      env: { KEEL_HOME: home },
+    },
+    () => controller.isRunning,
+    log,
+  );
+  const controller: ChatController = new ChatController({ core: loader, log, trusted: () => opts.trusted ?? true });
+  const connections: { dispose(): void }[] = [];
+
+  const openPage = (answer?: (r: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult): Page => {
+    const [hostEnd, pageEnd] = createPairTransport();
+    let visible = true;
+    const visibility = new Set<() => void>();
+    const disposal = new Set<() => void>();
+    const webview: HostWebview = {
+      postMessage: (m) => {
+        hostEnd.send(m);
+        return true;
+      },
+      onDidReceiveMessage: (l) => ({ dispose: hostEnd.onMessage(l) }),
+    };
+    const view = {
+      get visible() {
+        return visible;
+      },
+      onDidChangeVisibility: (l: () => void) => (visibility.add(l), { dispose: () => visibility.delete(l) }),
+      onDidDispose: (l: () => void) => (disposal.add(l), { dispose: () => disposal.delete(l) }),
+    };
+    connections.push(connectChatView(view, webview, controller, unusedServices, log));
+
+    const makePage = (answer: ((r: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult) | undefined): Page => {
+      const bus = createWebviewBus(pageEnd, log);
+      const store = new MirrorStore(bus);
+      const approvals: ToolApprovalRequest[] = [];
+      bus.handle('toolApproval', async (request, { signal }) => {
+        approvals.push(request);
+        if (!answer) {
+          // Waits until the host withdraws it (cancel) or the page goes away.
+          return new Promise<ToolApprovalResult>((_, reject) => signal.addEventListener('abort', () => reject(new Error('withdrawn'))));
+        }
+        return answer(request);
+      });
+      bus.emit('ready', { protocolVersion: PROTOCOL_VERSION });
+      const page: Page = {
+        bus,
+        store,
+        approvals,
+        reload: (nextAnswer) => {
+          bus.dispose();
+          visible = true;
+          return makePage(nextAnswer);
+        },
+        hide: () => {
+          visible = false;
+          for (const l of [...visibility]) l();
+          bus.dispose();
+        },
+        close: () => {
+          bus.dispose();
+          for (const l of [...disposal]) l();
+        },
+      };
+      return page;
+    };
+    return makePage(answer);
+  };
+
+  return Object.assign(rig, {
+    controller,
+    loader,
+    openPage,
+    async dispose() {
+      for (const c of connections) c.dispose();
+      await controller.dispose();
+      await loader.dispose();
+      rmSync(root, { recursive: true, force: true });
+    },
+  }) as ChatRig;
+}

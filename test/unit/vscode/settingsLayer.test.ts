@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { KeelError } from '../../../src/core/errors';
+import { endpointLayer } from '../../../src/core/config/endpointLayer';
+import { keyEnvName, keyProvider, readKeelSettings, settingsLayer } from '../../../src/vscode/settingsLayer';
+import type { SettingsSection } from '../../../src/vscode/settingsLayer';
+
+interface Scopes {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+  defaultValue?: unknown;
+}
+
+/** A `keel` section as WorkspaceConfiguration.inspect reports it. */
+function section(values: Record<string, Scopes>): SettingsSection {
+  return {
+    inspect: <T>(key: string) => {
+      const v = values[key];
+      return v === undefined ? undefined : ({ key: `keel.${key}`, ...v } as { key: string; globalValue?: T });
+    },
+  } as SettingsSection;
+}
+
+describe('readKeelSettings', () => {
+  it('takes the most specific value the person set and ignores defaults', () => {
+    const { settings, problems } = readKeelSettings(
+      section({
+        model: { globalValue: 'gpt-4.1', workspaceValue: ' qwen ' },
+        maxTurns: { defaultValue: 50 },
+        approvalMode: { globalValue: 'autoEdit' },
+        autoCompact: { globalValue: false },
+        'diff.reveal': { workspaceFolderValue: 'none', globalValue: 'focus' },
+      }),
+      true,
+    );
+    expect(settings).toEqual({ model: 'qwen', approvalMode: 'autoEdit', autoCompact: false, diffReveal: 'none' });
+    expect(problems).toEqual([]);
+  });
+
+  it('takes the endpoint only from user settings in an untrusted workspace', () => {
+    const values = { baseUrl: { globalValue: 'http://127.0.0.1:11434/v1', workspaceValue: 'https://evil.example/v1' } };
+    expect(readKeelSettings(section(values), true).settings.baseUrl).toBe('https://evil.example/v1');
+    const untrusted = readKeelSettings(section(values), false);
+    expect(untrusted.settings.baseUrl).toBe('http://127.0.0.1:11434/v1');
+    expect(untrusted.problems[0]).toMatch(/keel\.baseUrl .* not trusted/);
+    const onlyWorkspace = readKeelSettings(section({ baseUrl: { workspaceValue: 'https://evil.example/v1' } }), false);
+    expect(onlyWorkspace.settings.baseUrl).toBeUndefined();
+  });
+
+  it('reports values of the wrong type instead of using them', () => {
+    const { settings, problems } = readKeelSettings(section({ maxTurns: { globalValue: 0 }, approvalMode: { globalValue: 'always' }, model: { globalValue: 42 } }), true);
+    expect(settings).toEqual({});
+    expect(problems).toHaveLength(3);
+  });
+});
+
+describe('settingsLayer / endpointLayer', () => {
+  it('without a base URL passes model names through for OpenAI', () => {
+    expect(settingsLayer({ model: 'gpt-4.1', maxTurns: 7 })).toEqual({ layer: { model: 'gpt-4.1', maxTurns: 7 }, provider: 'openai' });
+  });
+
+  it('with a base URL makes the custom provider and qualifies bare names', () => {
+    const { layer, provider } = settingsLayer(
+      { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:7b', planModel: 'ollama/big', smallModel: 'fast' },
+      { providers: ['ollama'], aliases: ['fast'] },
+    );
+    expect(provider).toBe('custom');
+    expect(layer).toEqual({
+      providers: { custom: { baseURL: 'http://127.0.0.1:11434/v1', api: 'chat' } },
+      model: 'custom/qwen2.5-coder:7b',
+      planModel: 'ollama/big',
+      smallModel: 'fast',
+    });
+    // A slash inside an id the endpoint knows is not a provider prefix.
+    expect(endpointLayer({ baseURL: 'https://openrouter.ai/api/v1', model: 'meta-llama/llama-3' }).layer.model).toBe('custom/meta-llama/llama-3');
+    expect(endpointLayer({ baseURL: 'http://x/v1', model: 'openai/gpt-4.1' }).layer.model).toBe('openai/gpt-4.1');
+  });
+
+  it('refuses a base URL that is not http(s)', () => {
+    expect(() => settingsLayer({ baseUrl: 'file:///etc/passwd' })).toThrow(KeelError);
+    expect(() => endpointLayer({ baseURL: 'not a url' })).toThrow(/not a valid http/);
+  });
+
+  it('knows whose key to ask for', () => {
+    expect(keyProvider({ baseUrl: 'http://x' })).toBe('custom');
+    expect(keyProvider({ model: 'deepseek/chat' }, ['deepseek'])).toBe('deepseek');
+    expect(keyProvider({ model: 'meta/llama' }, ['deepseek'])).toBe('openai');
+    expect(keyEnvName('openai')).toBe('OPENAI_API_KEY');
+    expect(keyEnvName('my-lab.ai')).toBe('KEEL_MY_LAB_AI_API_KEY');
+    expect(keyEnvName('x', 'X_KEY')).toBe('X_KEY');
+  });
+});
