@@ -123,6 +123,8 @@ async function streamTurn(opts: LoopOptions, tools: ToolSet, messages: ModelMess
     tools,
     maxRetries: 0,
     abortSignal: opts.signal,
+    // Errors reach us as error parts (handled below); the default handler would also print them.
+    onError: () => undefined,
   });
   for await (const part of result.stream) {
     switch (part.type) {
@@ -174,7 +176,9 @@ async function runCalls(opts: LoopOptions, calls: PendingCall[], cancelled: bool
   const runOne = async (call: PendingCall) => {
     let result: ToolResult;
     if (cancelled || opts.signal.aborted) result = cancelledResult;
-    else if (call.invalid) result = { output: `Invalid call of tool "${call.toolName}": ${call.invalid}`, isError: true };
+    else if (call.invalid && opts.tools[call.toolName]) {
+      result = { output: `Invalid call of tool "${call.toolName}": ${call.invalid}`, isError: true };
+    }
     else {
       // Calls of tools that were not offered still go to executeTool: the caller knows why
       // (plan mode, a plugin that went away) and can say so to the model.
@@ -197,9 +201,10 @@ async function runCalls(opts: LoopOptions, calls: PendingCall[], cancelled: bool
 
   let i = 0;
   while (i < calls.length) {
-    if (opts.tools[calls[i].toolName]?.readOnly && !calls[i].invalid) {
+    const parallel = (c: PendingCall) => opts.tools[c.toolName]?.readOnly === true && !c.invalid;
+    if (parallel(calls[i])) {
       const group: PendingCall[] = [];
-      while (i < calls.length && opts.tools[calls[i].toolName]?.readOnly && !calls[i].invalid) group.push(calls[i++]);
+      while (i < calls.length && parallel(calls[i])) group.push(calls[i++]);
       await Promise.all(group.map(runOne));
     } else {
       await runOne(calls[i++]);

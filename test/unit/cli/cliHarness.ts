@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const root = resolve(__dirname, '../../..');
+
+/** Bundles the real CLI entry once per test file, as `npm run build` does. */
+export async function buildCli(): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'keel-cli-build-'));
+  const outfile = join(outDir, 'cli.js');
+  await build({
+    entryPoints: [join(root, 'src/cli/main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    banner: { js: '#!/usr/bin/env node' },
+    define: { KEEL_VERSION: '"test"' },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as stream-json lines (only when every line is JSON). */
+  lines: Array<Record<string, unknown>>;
+}
+
+export function runCli(cli: string, args: string[], env: Record<string, string | undefined>, stdin?: string): Promise<CliRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.stdin.end(stdin ?? '');
+    child.on('close', (code) => {
+      let lines: Array<Record<string, unknown>> = [];
+      try {
+        lines = stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      } catch {
+        lines = [];
+      }
+      resolvePromise({ code, stdout, stderr, lines });
+    });
+  });
+}
+
+/** A temp KEEL_HOME and an empty workspace folder. */
+export function sandbox(): { dir: string; home: string; ws: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'keel-cli-'));
+  const home = join(dir, 'home');
+  const ws = join(dir, 'ws');
+  mkdirSync(home);
+  mkdirSync(ws);
+  return { dir, home, ws };
+}
