@@ -1,0 +1,202 @@
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Context } from '../../../src/core/context';
+import type { ContextOptions } from '../../../src/core/context';
+import { createFsHost } from '../../../src/core/fsHost';
+import { Project } from '../../../src/core/project';
+import type { ApprovalAnswer, ApprovalRequest, ProjectEvent } from '../../../src/core/projectTypes';
+import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
+import { defineTool } from '../../../src/core/tools/tool';
+import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
+import type { Turn } from '../../fixtures/scriptedServer/scenarioTypes.ts';
+
+let server: ScriptedServer;
+let dir: string;
+let ws: string;
+let home: string;
+
+beforeAll(async () => {
+  server = await startScriptedServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'keel-project-'));
+  ws = join(dir, 'ws');
+  home = join(dir, 'home');
+  mkdirSync(ws);
+  mkdirSync(home);
+  writeFileSync(join(ws, 'a.txt'), 'alpha\n');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function project(turns: Turn[], over: Partial<ContextOptions> = {}) {
+  server.load({ turns });
+  const ctx = await Context.create({
+    folders: [{ path: ws }],
+    host: createFsHost(),
+    env: { KEEL_HOME: home },
+    overrides: [{ model: 'local/scripted', providers: { local: { baseURL: server.baseURL } } }],
+    ...over,
+  });
+  const session = ctx.sessions.create();
+  return { ctx, session, project: new Project(ctx, session) };
+}
+
+function recorder(answers: Array<Partial<ApprovalAnswer>> = []) {
+  const asked: ApprovalRequest[] = [];
+  const events: ProjectEvent[] = [];
+  return {
+    asked,
+    events,
+    onEvent: (e: ProjectEvent) => events.push(e),
+    onToolApprove: async (r: ApprovalRequest): Promise<ApprovalAnswer> => {
+      asked.push(r);
+      return { approved: false, ...answers.shift() };
+    },
+  };
+}
+
+const lastToolText = () => JSON.stringify(server.requests.at(-1)?.body.messages.at(-1));
+
+describe('Project.send', () => {
+  it('asks before running a command and passes the decline reason to the model', async () => {
+    const { project: p } = await project([reply.tool('bash', { command: 'rm -rf build' }), reply.text('understood')]);
+    const r = recorder([{ approved: false, reason: 'not now' }]);
+    const result = await p.send('clean up', r);
+    expect(result.status).toBe('completed');
+    expect(r.asked).toHaveLength(1);
+    expect(r.asked[0]).toMatchObject({ name: 'bash', category: 'command', summary: expect.stringContaining('rm -rf build'), protected: false });
+    expect(lastToolText()).toMatch(/declined.*Reason: not now/);
+  });
+
+  it('"always allow for this session" stops asking for that tool and is kept in the log', async () => {
+    const { project: p, session, ctx } = await project([
+      reply.tool('bash', { command: 'echo one' }),
+      reply.tool('bash', { command: 'echo two' }),
+      reply.text('done'),
+    ]);
+    const r = recorder([{ approved: true, scope: 'session' }]);
+    await p.send('go', r);
+    expect(r.asked).toHaveLength(1);
+    expect(r.events.filter((e) => e.type === 'approval').map((e) => (e as { automatic: boolean }).automatic)).toEqual([false, true]);
+    session.close();
+    const reopened = ctx.sessions.open(session.id);
+    expect(reopened.config().allowedTools.has('bash')).toBe(true);
+    reopened.close();
+  });
+
+  it('shows the file change for approval and writes exactly what the person settled on', async () => {
+    const { project: p } = await project([
+      reply.tool('read', { file_path: 'a.txt' }),
+      reply.tool('edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' }),
+      reply.text('edited'),
+    ]);
+    const r = recorder([{ approved: true, content: 'gamma\n', note: 'The person changed the proposal to gamma.' }]);
+    await p.send('edit it', r);
+    expect(r.asked[0].change).toMatchObject({ before: 'alpha\n', after: 'beta\n' });
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('gamma\n');
+    expect(lastToolText()).toMatch(/changed the proposal to gamma/);
+  });
+
+  it('marks protected paths and asks even in yolo mode and with a session allowance', async () => {
+    const { project: p } = await project([reply.tool('write', { file_path: '.vscode/settings.json', content: '{}' }), reply.text('ok')], {
+      overrides: [{ model: 'local/scripted', providers: { local: { baseURL: server.baseURL } }, approvalMode: 'yolo' }],
+    });
+    const r = recorder([{ approved: false }]);
+    await p.send('configure', r);
+    expect(r.asked).toHaveLength(1);
+    expect(r.asked[0]).toMatchObject({ protected: true, rule: 'protected path', paths: ['.vscode/settings.json'] });
+  });
+
+  it('drops write and command tools in an untrusted workspace', async () => {
+    const { project: p } = await project([reply.text('hi')], { workspaceTrusted: false });
+    await p.send('hello', recorder());
+    const offered = (server.requests[0].body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+    expect(offered).toContain('read');
+    expect(offered).not.toContain('write');
+    expect(offered).not.toContain('edit');
+    expect(offered).not.toContain('bash');
+  });
+
+  it('records the conversation in the session log, including partial text on cancel', async () => {
+    const { project: p, session, ctx } = await project([reply.text('one two three four five six', { chunkSize: 4, delayMs: 50 })]);
+    const controller = new AbortController();
+    let deltas = 0;
+    const result = await p.send('count', {
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'text_delta' && ++deltas === 2) controller.abort();
+      },
+    });
+    expect(result.status).toBe('cancelled');
+    session.close();
+    const reopened = ctx.sessions.open(session.id);
+    const entries = reopened.entries();
+    expect(entries.map((e) => e.message.role)).toEqual(['user', 'assistant']);
+    expect(entries[1].meta?.partial).toBe(true);
+    expect(JSON.stringify(entries[1].message)).toContain('one two');
+    reopened.close();
+  });
+
+  it('queues a second send until the first has finished', async () => {
+    const { project: p } = await project([
+      reply.text('first answer', { delayMs: 20 }),
+      { ...reply.text('second answer'), match: { lastUserIncludes: 'second' } },
+    ]);
+    const [a, b] = await Promise.all([p.send('first'), p.send('second')]);
+    expect([a.text, b.text]).toEqual(['first answer', 'second answer']);
+    // The second request carries the whole first exchange: it really ran after it.
+    expect(JSON.stringify(server.requests[1].body)).toContain('first answer');
+  });
+});
+
+describe('plugins in a conversation', () => {
+  it('apply systemPrompt, userPrompt, toolUse and toolResult hooks, and add tools that go through approval', async () => {
+    const seen: string[] = [];
+    const plugin: KeelPlugin = {
+      name: 'team',
+      systemPrompt: (p) => `${p}\nTeam rule: write tests first.`,
+      userPrompt: (t) => `${t} (from the team plugin)`,
+      toolUse: (u) => (u.name === 'shout' ? { ...u, input: { text: 'rewritten' } } : u),
+      toolResult: (res, u) => (u.name === 'shout' ? { ...res, output: `${String(res.output)} [checked]` } : res),
+      tool: () => [
+        defineTool({
+          name: 'shout',
+          description: 'shouts text',
+          category: 'network',
+          inputSchema: z.object({ text: z.string() }),
+          async execute(input) {
+            seen.push(input.text);
+            return { output: input.text.toUpperCase() };
+          },
+        }),
+      ],
+    };
+    const { project: p } = await project(
+      [
+        { ...reply.tool('shout', { text: 'hello' }), match: { systemIncludes: 'Team rule', lastUserIncludes: 'from the team plugin', toolsInclude: ['shout'] } },
+        { ...reply.text('done'), match: { lastToolResultIncludes: 'REWRITTEN [checked]' } },
+      ],
+      { plugins: [plugin] },
+    );
+    const r = recorder([{ approved: true }]);
+    const result = await p.send('shout please', r);
+    expect(result.status).toBe('completed');
+    expect(r.asked.map((a) => a.name)).toEqual(['shout']);
+    expect(seen).toEqual(['rewritten']);
+  });
+
+  it('a plugin that throws does not break the conversation', async () => {
+    const { project: p, ctx } = await project([reply.text('still fine')], {
+      plugins: [{ name: 'broken', systemPrompt: () => { throw new Error('kaput'); } }],
+    });
+    const result = await p.send('hi');
+    expect(result.text).toBe('still fine');
+    expect(ctx.plugins.names()).toEqual(['broken']);
+  });
+});
