@@ -6,6 +6,7 @@ import type { HostBus } from '../../../src/protocol/buses';
 import type { LogFn } from '../../../src/protocol/log';
 import { createPairTransport } from '../../../src/protocol/pairTransport';
 import type { Snapshot } from '../../../src/protocol/sessionState';
+import type { ModelInfo } from '../../../src/protocol/uiConfig';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
 import { BridgeContext } from '../../../webview/bridge/bridgeContext';
 import { createUiBridge } from '../../../webview/bridge/uiBridge';
@@ -50,20 +51,30 @@ export interface MountedApp {
   bridge: UiBridge;
   container: HTMLElement;
   log: ReturnType<typeof vi.fn<LogFn>>;
+  /** Called with each `ready` the webview emits. */
+  ready: ReturnType<typeof vi.fn>;
   byTestId(id: string): HTMLElement;
   allByTestId(id: string): HTMLElement[];
   queryByTestId(id: string): HTMLElement | null;
   unmount(): Promise<void>;
 }
 
+export interface MountOptions {
+  /** What the host's models.list answers (the footer asks on every config change). */
+  models?: ModelInfo[];
+}
+
 /**
  * The real App, store and uiBridge, with a host bus on the other end of a pair transport
  * (the same JSON round trip as postMessage). Tests play the host: emit events, handle requests.
  */
-export async function mountApp(): Promise<MountedApp> {
+export async function mountApp(options: MountOptions = {}): Promise<MountedApp> {
   const [hostEnd, webviewEnd] = createPairTransport();
   const log = vi.fn<LogFn>();
   const host = createHostBus(hostEnd, log);
+  const ready = vi.fn();
+  host.on('ready', ready);
+  host.handle('models.list', () => ({ models: options.models ?? [{ id: 'gpt-x' }], current: 'gpt-x' }));
   const store = new ChatStore();
   const bridge = createUiBridge(createWebviewBus(webviewEnd, log), store, log);
   const container = document.createElement('div');
@@ -85,6 +96,7 @@ export async function mountApp(): Promise<MountedApp> {
     bridge,
     container,
     log,
+    ready,
     queryByTestId,
     byTestId(id) {
       const found = queryByTestId(id);
