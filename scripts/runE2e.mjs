@@ -130,13 +130,17 @@ async function main() {
     workspaceTrust: values.trust,
     timeoutMs: values['timeout-ms'] ? Number(values['timeout-ms']) : undefined,
   });
-  // Mocha or a stray handle must not keep a finished run alive.
-  setTimeout(() => process.exit(process.exitCode ?? 0), 2_000).unref();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((error) => {
-    console.error(`[${PREFIX}] FAILED: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  });
+  main()
+    .catch((error) => {
+      console.error(`[${PREFIX}] FAILED: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    })
+    .finally(() => {
+      // A test that timed out may still hold handles (a browser, a socket): they must not
+      // keep a finished run alive. unref() lets a clean run exit at once.
+      setTimeout(() => process.exit(process.exitCode ?? 1), 3_000).unref();
+    });
 }

@@ -124,7 +124,8 @@ export async function runIntegration(options = {}) {
     const browserErrors = [];
     page.on('pageerror', (error) => browserErrors.push(error.message));
     page.on('console', (message) => {
-      if (message.type() === 'error') browserErrors.push(message.text());
+      // First lines only: the full stacks are in the kept extension host log.
+      if (message.type() === 'error' && !isBrowserNoise(message.text())) browserErrors.push(message.text().split('\n').slice(0, 6).join('\n'));
     });
     stopFollowing = followFile(reportFile);
     log(PREFIX, `running tests of ${extensionDir} (${seconds(Date.now() - started)} so far)`);
@@ -132,16 +133,14 @@ export async function runIntegration(options = {}) {
     const remaining = Math.max(timeoutMs - (Date.now() - started), 10_000);
     code = await withTimeout(exited, remaining, 'the integration tests (no codeAutomationExit call)').catch((error) => {
       log(PREFIX, `${error.message}\n${tail(server.logFile)}`);
-      if (browserErrors.length) log(PREFIX, `browser errors:\n${browserErrors.slice(-20).join('\n')}`);
       return 1;
     });
     stopFollowing();
     if (code !== 0) {
-      if (!existsSync(reportFile)) {
-        log(PREFIX, 'the test runner produced no output: it probably failed to load');
-        if (browserErrors.length) log(PREFIX, `browser errors:\n${browserErrors.slice(-20).join('\n')}`);
-        log(PREFIX, tail(server.logFile));
-      }
+      if (!existsSync(reportFile)) log(PREFIX, `the test runner wrote nothing: it probably failed to load\n${tail(server.logFile)}`);
+      // Errors of the extension host (an extension that fails to activate, a rejected
+      // run()) show up in the workbench's console.
+      if (browserErrors.length) log(PREFIX, `errors in the workbench console:\n${browserErrors.slice(-20).join('\n')}`);
       keepArtifacts(runDir, server.logFile);
     }
     return code;
@@ -155,6 +154,12 @@ export async function runIntegration(options = {}) {
   }
 }
 
+// Chromium's complaints about the service worker and missing static files are not
+// about the tests.
+function isBrowserNoise(text) {
+  return /Failed to load resource|Service Worker|bad HTTP response code|Manifest fetch from/.test(text);
+}
+
 // The run folder goes away; its logs are worth keeping when something failed.
 function keepArtifacts(runDir, serverLog) {
   const target = join(repoRoot, 'test-results', `integration-${new Date().toISOString().replace(/[:.]/g, '-')}`);
@@ -162,8 +167,9 @@ function keepArtifacts(runDir, serverLog) {
   if (existsSync(serverLog)) cpSync(serverLog, join(target, 'server.log'));
   const report = join(runDir, 'mocha-output.txt');
   if (existsSync(report)) cpSync(report, join(target, 'mocha-output.txt'));
-  const extHostLogs = join(runDir, 'server-data', 'data', 'logs');
-  if (existsSync(extHostLogs)) cpSync(extHostLogs, join(target, 'logs'), { recursive: true });
+  // server-main writes its own and the extension host's logs under the user-data folder.
+  const logs = join(runDir, 'user-data', 'logs');
+  if (existsSync(logs)) cpSync(logs, join(target, 'logs'), { recursive: true });
   log(PREFIX, `logs kept in ${target}`);
 }
 
@@ -192,8 +198,14 @@ async function main() {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((error) => {
-    console.error(`[${PREFIX}] FAILED: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  });
+  main()
+    .catch((error) => {
+      console.error(`[${PREFIX}] FAILED: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    })
+    .finally(() => {
+      // A test that timed out may still hold handles (a browser, a socket): they must not
+      // keep a finished run alive. unref() lets a clean run exit at once.
+      setTimeout(() => process.exit(process.exitCode ?? 1), 3_000).unref();
+    });
 }

@@ -5,6 +5,7 @@
 // Usage: node scripts/codeServer/install.mjs [--force]
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureAptPackages } from '../lib/apt.mjs';
@@ -59,6 +60,8 @@ function npmEnv(nodeBin, nodedir) {
     npm_config_fund: 'false',
     npm_config_audit: 'false',
     npm_config_update_notifier: 'false',
+    // node-gyp compiles with one job unless told otherwise (sqlite3 and spdlog are large).
+    JOBS: String(availableParallelism()),
   };
 }
 

@@ -30,10 +30,22 @@ function routeReporterOutput(reportFile: string | undefined): void {
   };
 }
 
-export function run(): Promise<void> {
+export async function run(): Promise<void> {
+  const reportFile = reportFileFromEnv();
+  try {
+    await runSuites(reportFile);
+  } catch (error) {
+    // VS Code only logs a rejected run() to the browser console and the extension host
+    // log; the report file puts the reason where the person running the tests looks.
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    if (reportFile) appendFileSync(reportFile, `\nintegration runner: ${sourceMappedStack(text)}\n`);
+    throw error;
+  }
+}
+
+function runSuites(reportFile: string | undefined): Promise<void> {
   // Suites are bundled with inline source maps: failures should point at the .ts lines.
   process.setSourceMapsEnabled(true);
-  const reportFile = reportFileFromEnv();
   routeReporterOutput(reportFile);
   const mocha = new Mocha({
     ui: 'bdd',
