@@ -1,4 +1,5 @@
 import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
 import type { KeelConfig, ProviderConfig } from '../config/configSchema';
@@ -78,20 +79,13 @@ export class ModelRegistry {
         `No API key for provider "${provider}". Set ${this.keyEnvName(provider, pconf)} or use "Keel: Set API Key" in VS Code.`,
       );
     }
-    const sdk = createOpenAI({
-      name: provider,
-      baseURL: pconf?.baseURL,
-      // Local servers usually need no key; the SDK still wants a string to send.
-      apiKey: apiKey ?? 'no-key',
-      headers: pconf?.headers,
-    });
     const api = pconf?.api ?? 'chat';
     const contextWindow = pconf?.models?.[modelId]?.contextWindow ?? pconf?.contextWindow ?? knownContextWindow(modelId);
     return {
       id: `${provider}/${modelId}`,
       provider,
       modelId,
-      model: api === 'responses' ? sdk.responses(modelId) : sdk.chat(modelId),
+      model: createModel(provider, modelId, api, pconf, apiKey),
       contextWindow,
       supportsImages: /gpt-4o|gpt-4\.1|gpt-5|o3|o4|vision|vl\b|llava|claude|gemini/i.test(modelId),
     };
@@ -105,4 +99,22 @@ export class ModelRegistry {
   private apiKey(provider: string, pconf: ProviderConfig | undefined): string | undefined {
     return this.opts.apiKeys?.[provider] || this.opts.env[this.keyEnvName(provider, pconf)] || undefined;
   }
+}
+
+/**
+ * Endpoints given by base URL go through the OpenAI-compatible provider, which also reads the
+ * `reasoning_content` deltas that DeepSeek, vLLM and Ollama send; OpenAI itself gets its own provider.
+ */
+function createModel(
+  provider: string,
+  modelId: string,
+  api: 'chat' | 'responses',
+  pconf: ProviderConfig | undefined,
+  apiKey: string | undefined,
+): LanguageModel {
+  if (pconf?.baseURL && api === 'chat') {
+    return createOpenAICompatible({ name: provider, baseURL: pconf.baseURL, apiKey, headers: pconf.headers, includeUsage: true }).chatModel(modelId);
+  }
+  const sdk = createOpenAI({ name: provider, baseURL: pconf?.baseURL, apiKey, headers: pconf?.headers });
+  return api === 'responses' ? sdk.responses(modelId) : sdk.chat(modelId);
 }

@@ -136,11 +136,21 @@ describe('Project.send', () => {
     expect(result.status).toBe('cancelled');
     session.close();
     const reopened = ctx.sessions.open(session.id);
-    const entries = reopened.entries();
+    const entries = reopened.entries().flatMap((e) => (e.kind === 'message' ? [e] : []));
     expect(entries.map((e) => e.message.role)).toEqual(['user', 'assistant']);
     expect(entries[1].meta?.partial).toBe(true);
     expect(JSON.stringify(entries[1].message)).toContain('one two');
     reopened.close();
+  });
+
+  it('streams reasoning from an OpenAI-compatible endpoint separately from the answer', async () => {
+    const { project: p } = await project([reply.text('The answer.', { reasoning: 'Let me think about it.' })]);
+    const r = recorder();
+    await p.send('why?', r);
+    const reasoning = r.events.filter((e) => e.type === 'reasoning_delta').map((e) => (e as { text: string }).text).join('');
+    const text = r.events.filter((e) => e.type === 'text_delta').map((e) => (e as { text: string }).text).join('');
+    expect(reasoning).toBe('Let me think about it.');
+    expect(text).toBe('The answer.');
   });
 
   it('queues a second send until the first has finished', async () => {
