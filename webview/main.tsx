@@ -1,3 +1,4 @@
+import './zodCsp';
 import '@vscode/codicons/dist/codicon.css';
 import './styles/base.css';
 import './styles/messages.css';

@@ -1,9 +1,14 @@
 import type { ReactNode } from 'react';
 
+/**
+ * A count or short status. Drawn with the theme's badge colours rather than the
+ * toolkit's badge, whose template sets a style attribute that the webview's CSP blocks
+ * (and reports as a violation on every page load).
+ */
 export function Badge({ children, title, testId }: { children: ReactNode; title?: string; testId?: string }) {
   return (
-    <vscode-badge title={title} data-testid={testId}>
+    <span className="ui-badge" title={title} data-testid={testId}>
       {children}
-    </vscode-badge>
+    </span>
   );
 }

@@ -12,14 +12,16 @@ export interface SelectProps {
   label: string;
   testId?: string;
   disabled?: boolean;
-  /** Open upwards, e.g. in a footer at the bottom of the view. */
-  above?: boolean;
 }
 
 type ValueElement = HTMLElement & { value: string };
 
-/** A dropdown. The value is set after the options exist, or the element would not find it. */
-export function Select({ value, options, onChange, label, testId, disabled = false, above = false }: SelectProps) {
+/**
+ * A dropdown. The value is set after the options exist, or the element would not find it.
+ * No `position`: set before the element is connected it pins the list below even at the
+ * bottom of the view; left alone, the list opens where there is room.
+ */
+export function Select({ value, options, onChange, label, testId, disabled = false }: SelectProps) {
   const ref = useRef<ValueElement>(null);
   const latest = useRef(onChange);
   latest.current = onChange;
@@ -46,7 +48,6 @@ export function Select({ value, options, onChange, label, testId, disabled = fal
       title={label}
       data-testid={testId}
       disabled={disabled}
-      position={above ? 'above' : 'below'}
       className="ui-select"
     >
       {options.map((option) => (

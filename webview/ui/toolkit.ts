@@ -1,6 +1,5 @@
 import {
   provideVSCodeDesignSystem,
-  vsCodeBadge,
   vsCodeButton,
   vsCodeDivider,
   vsCodeDropdown,
@@ -19,7 +18,6 @@ export function registerToolkit(): void {
   if (registered) return;
   registered = true;
   provideVSCodeDesignSystem().register(
-    vsCodeBadge(),
     vsCodeButton(),
     vsCodeDivider(),
     vsCodeDropdown(),

@@ -8,9 +8,8 @@ declare module 'react' {
     interface IntrinsicElements {
       'vscode-button': ElementProps<{ appearance?: 'primary' | 'secondary' | 'icon'; disabled?: boolean }>;
       'vscode-text-field': ElementProps<{ value?: string; placeholder?: string; disabled?: boolean; maxlength?: number }>;
-      'vscode-dropdown': ElementProps<{ value?: string; disabled?: boolean; position?: 'above' | 'below' }>;
+      'vscode-dropdown': ElementProps<{ value?: string; disabled?: boolean }>;
       'vscode-option': ElementProps<{ value?: string; selected?: boolean }>;
-      'vscode-badge': ElementProps<object>;
       'vscode-progress-ring': ElementProps<object>;
       'vscode-divider': ElementProps<{ role?: 'separator' | 'presentation' }>;
     }

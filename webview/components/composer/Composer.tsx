@@ -147,8 +147,10 @@ export function Composer() {
       const command = popup.commands[index];
       if (!command) return;
       if (command.argument) {
-        update({ text: `/${command.name} ` });
-        pendingCaret.current = command.name.length + 2;
+        const text = `/${command.name} `;
+        update({ text });
+        setCaret(text.length);
+        pendingCaret.current = text.length;
       } else {
         void runSlash({ kind: 'command', name: command.name, argument: '' }, draft);
       }
@@ -160,6 +162,8 @@ export function Composer() {
       const next = insertMention(draft.text, mentionQuery, hit.path);
       const known = draft.mentions.some((mention) => mention.path === hit.path);
       update({ text: next.text, mentions: known ? draft.mentions : [...draft.mentions, hit] });
+      // The caret moves in the same render as the text, or the old caret would read a bogus @-query.
+      setCaret(next.caret);
       pendingCaret.current = next.caret;
     }
   };

@@ -22,7 +22,6 @@ export function ApprovalModePicker() {
       options={OPTIONS}
       label="Approval mode"
       testId="mode-picker"
-      above
       onChange={(value) => {
         const parsed = approvalModeSchema.safeParse(value);
         if (parsed.success && parsed.data !== approvalMode) {

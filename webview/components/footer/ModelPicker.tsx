@@ -35,7 +35,6 @@ export function ModelPicker() {
       label="Model"
       testId="model-picker"
       disabled={!model && models.length === 0}
-      above
       onChange={(value) => {
         if (value && value !== model) void bridge.setConfig({ key: 'model', value });
       }}
