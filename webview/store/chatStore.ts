@@ -62,8 +62,7 @@ export class ChatStore {
 
   /** Replaces the whole conversation; answers waiting for re-sent approval requests survive. */
   replace(snapshot: Snapshot): void {
-    const previous = this.messages;
-    const before = new Map(previous);
+    const before = new Map(this.messages);
     this.messages.clear();
     this.toolOwners.clear();
     for (const message of snapshot.messages) {

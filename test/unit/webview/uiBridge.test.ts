@@ -246,6 +246,8 @@ describe('uiBridge with the rendered view', () => {
     mounted.host.emit('view.show', { panel: 'sessions' });
     await settle();
 
+    expect(mounted.byTestId('sessions-list').getAttribute('aria-label')).toBe('Past chats');
+    expect(list).toHaveBeenCalledWith({ limit: 100 }, expect.anything());
     const items = mounted.allByTestId('session-item');
     expect(items.map((item) => item.querySelector('.session-title')?.textContent)).toEqual(['Add caching', 'Fix the build']);
     await click(items[0] as HTMLElement);

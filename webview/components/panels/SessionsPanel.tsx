@@ -29,7 +29,7 @@ export function SessionsPanel() {
   }, [bridge, query]);
 
   return (
-    <section className="sessions-panel" aria-label="Past chats">
+    <section className="sessions-panel" aria-label="Past chats" data-testid="sessions-list">
       <div className="sessions-toolbar">
         <TextField value={query} onChange={setQuery} label="Search past chats" placeholder="Search past chats" autoFocus />
         <Button appearance="secondary" onClick={() => bridge.showPanel('chat')} testId="sessions-back">
@@ -42,7 +42,7 @@ export function SessionsPanel() {
         <p className="sessions-note">{query ? 'No chat matches.' : 'No past chats in this workspace yet.'}</p>
       ) : null}
       {listing.state === 'loaded' && listing.sessions.length > 0 ? (
-        <ul className="sessions-list" data-testid="sessions-list">
+        <ul className="sessions-list">
           {listing.sessions.map((session) => (
             <li key={session.id}>
               <button
