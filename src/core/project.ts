@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ModelMessage, UserContent } from 'ai';
 import { decideApproval } from './approval';
 import type { ApprovalMode } from './config/configSchema';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The four frame envelopes on the wire. Payloads (params, result, event data) are

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_TOOL_OUTPUT_CHARS } from './limits';
 import {
   agentModeSchema,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from './limits';
 import type { MethodSpec } from './side';
 import { agentModeSchema, sessionInfoSchema, sessionSummarySchema } from './sessionState';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BusError, errorMessage } from './busError';
 import type { BusErrorCode } from './busError';
 import { cancelFrameSchema, eventFrameSchema, peekFrame, requestFrameSchema, responseFrameSchema } from './frames';

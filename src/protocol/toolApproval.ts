@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_CHANGE_TEXT_CHARS } from './limits';
 
 /** Mirrors the core's ToolCategory: `read` never asks, the others follow the approval mode. */

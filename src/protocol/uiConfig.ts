@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { approvalModeSchema } from './sessionState';
 
 const httpUrl = z.url({ protocol: /^https?$/ });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Events the webview emits (webview → host). */
 export const webviewEvents = {

@@ -40,6 +40,7 @@ export interface ChatControllerOptions {
   onActivity?(activity: { running: boolean; approvals: number }): void;
   /** An approval is waiting: bring the view into sight without taking focus. */
   onApprovalNeeded?(): void;
+
   state?: ConversationStateOptions;
 }
 
@@ -278,9 +279,16 @@ export class ChatController {
     return { modelConfigured, workspaceTrusted: built.ctx.workspaceTrusted, problem: problems.length > 0 ? problems.join(' ') : null };
   }
 
-  async dispose(): Promise<void> {
+  /** Stops the run and closes the session (releasing its lock), waiting at most `graceMs` for the run to end. */
+  async dispose(graceMs = 3000): Promise<void> {
     this.cancel();
-    await this.whenIdle();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gaveUp = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), graceMs);
+    });
+    const outcome = await Promise.race([this.whenIdle(), gaveUp]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') this.opts.log('warn', `the run did not stop within ${graceMs} ms; closing its session anyway`);
     this.closeProject();
   }
 
@@ -472,7 +480,16 @@ export class ChatController {
     view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending().map((a) => a.request)));
   }
 
+  /** Never rejects: a failure here is logged and the view keeps its last summary. */
   private async refreshConfig(): Promise<void> {
+    try {
+      await this.updateConfig();
+    } catch (err) {
+      this.opts.log('error', `refreshing the configuration summary failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private async updateConfig(): Promise<void> {
     const summary = await this.configSummary();
     this.state.setConfig(summary);
     const built = this.opts.core.peek();

@@ -33,13 +33,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 
   resolveWebviewView(view: vscode.WebviewView): void {
     const { webview } = view;
+    // Listening starts before the page exists, so its `ready` is never missed.
+    const early = new EarlyMessageBuffer(webview);
+    // HTML first: options set on an empty webview render an empty page, which VS Code reports as lacking a CSP.
+    webview.html = this.html(webview);
     webview.options = {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
     };
-    // Listening starts before the page exists, so its `ready` is never missed.
-    const early = new EarlyMessageBuffer(webview);
-    webview.html = this.html(webview);
 
     let connection: vscode.Disposable | undefined;
     let disposed = false;

@@ -6,6 +6,15 @@ import { newErrorsReport } from './diagnosticsReport';
 
 /** How long to wait for language servers to report on a saved file. */
 const DIAGNOSTICS_WAIT_MS = 1500;
+/** The first write of a language may start its server (tsserver takes seconds): wait longer, once. */
+const DIAGNOSTICS_COLD_WAIT_MS = 6000;
+/**
+ * For a file no one reports on yet and that has no editor tab: TypeScript only checks files
+ * in tabs, so a long wait there would be for nothing; fast servers still get a moment.
+ */
+const DIAGNOSTICS_UNTRACKED_WAIT_MS = 300;
+/** Languages whose server has reported, or that had their one long wait. */
+const warmLanguages = new Set<string>();
 /** After the first report, a moment more for the slower (semantic) pass. */
 const DIAGNOSTICS_SETTLE_MS = 150;
 /** Languages without diagnostics worth waiting for. */
@@ -16,7 +25,12 @@ const NO_DIAGNOSTICS = new Set(['plaintext', 'markdown', 'log', 'ignore']);
  * works and open editors follow), then a save. An editor with unsaved changes that differ
  * from the disk is never overwritten. Returns the errors the change introduced, if any.
  */
-export async function writeThroughEditor(absPath: string, content: string | null, displayPath: string): Promise<WriteReport> {
+export async function writeThroughEditor(
+  absPath: string,
+  content: string | null,
+  displayPath: string,
+  log: (message: string) => void,
+): Promise<WriteReport> {
   const uri = vscode.Uri.file(absPath);
   const edit = new vscode.WorkspaceEdit();
   if (content === null) {
@@ -40,9 +54,24 @@ export async function writeThroughEditor(absPath: string, content: string | null
     throw new Error(`VS Code did not save ${displayPath}; the change is in its editor but not on disk.`);
   }
   if (NO_DIAGNOSTICS.has(document.languageId)) return {};
-  await diagnosticsSettled(uri);
-  const diagnostics = newErrorsReport(displayPath, before, errorsOf(uri));
+  const tracked = before.length > 0 || vscode.languages.getDiagnostics(uri).length > 0 || hasTab(uri);
+  const cold = tracked && !warmLanguages.has(document.languageId);
+  if (tracked) warmLanguages.add(document.languageId);
+  const waitMs = !tracked ? DIAGNOSTICS_UNTRACKED_WAIT_MS : cold ? DIAGNOSTICS_COLD_WAIT_MS : DIAGNOSTICS_WAIT_MS;
+  const started = Date.now();
+  const reported = await diagnosticsSettled(uri, waitMs);
+  if (reported) warmLanguages.add(document.languageId);
+  const after = errorsOf(uri);
+  log(`diagnostics of ${displayPath}: ${before.length} error(s) before, ${after.length} after; ${reported ? 'reported' : 'nothing reported'} within ${Date.now() - started} of ${waitMs} ms`);
+  const diagnostics = newErrorsReport(displayPath, before, after);
   return diagnostics ? { diagnostics } : {};
+}
+
+function hasTab(uri: vscode.Uri): boolean {
+  const target = uri.toString();
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === target),
+  );
 }
 
 async function apply(edit: vscode.WorkspaceEdit, absPath: string): Promise<void> {
@@ -85,20 +114,22 @@ function errorsOf(uri: vscode.Uri): DiagnosticInfo[] {
     });
 }
 
-/** Resolves when the file's diagnostics changed (and settled a little), or after the wait. */
-function diagnosticsSettled(uri: vscode.Uri): Promise<void> {
+/** Resolves true when the file's diagnostics changed (and settled a little), false after `waitMs` without a report. */
+function diagnosticsSettled(uri: vscode.Uri, waitMs: number): Promise<boolean> {
   const target = uri.toString();
   return new Promise((resolve) => {
     let settle: ReturnType<typeof setTimeout> | undefined;
+    let reported = false;
     const done = (): void => {
       clearTimeout(timeout);
       clearTimeout(settle);
       subscription.dispose();
-      resolve();
+      resolve(reported);
     };
-    const timeout = setTimeout(done, DIAGNOSTICS_WAIT_MS);
+    const timeout = setTimeout(done, waitMs);
     const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
       if (!event.uris.some((u) => u.toString() === target)) return;
+      reported = true;
       clearTimeout(settle);
       settle = setTimeout(done, DIAGNOSTICS_SETTLE_MS);
     });

@@ -15,7 +15,7 @@ export function createVscodeHost(log: vscode.LogOutputChannel): Host {
       log[level](message);
     },
     writeFile(absPath: string, content: string | null): Promise<WriteReport> {
-      return writeThroughEditor(absPath, content, displayPath(absPath));
+      return writeThroughEditor(absPath, content, displayPath(absPath), (message) => log.debug(message));
     },
   };
 }

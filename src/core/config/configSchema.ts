@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
 export type ApprovalMode = (typeof approvalModes)[number];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const lockOwnerSchema = z.object({
   pid: z.number().int().positive(),

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { approvalModes } from '../config/configSchema';
 import type { ApprovalMode } from '../config/configSchema';
 import { decodeMessage } from './messageCodec';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { findShell } from './process/findShell';
 import { runShell, type ShellRun } from './process/runShell';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { applyFileChange, currentText, FileChangeError } from './fileChange';
 import { applyEdit } from './text/applyEdit';
 import { defineTool, textResult, type FileChange, type ToolContext } from './tool';

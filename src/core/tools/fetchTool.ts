@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorMessage } from '../errors';
 import { binaryReason, sniffBytes } from './text/textFile';
 import { formatBytes } from './text/formatBytes';

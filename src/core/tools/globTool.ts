@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorMessage } from '../errors';
 import { compileGlob, hasGlobSyntax } from '../workspace/globPattern';
 import { listFiles } from './search/listFiles';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { firstMissing } from './search/firstMissing';
 import { errorMessage } from '../errors';
 import { createGlobFilter } from './search/globFilter';

@@ -1,6 +1,6 @@
 import { readdir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
 

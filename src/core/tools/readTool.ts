@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { open, readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatBytes } from './text/formatBytes';
 import { binaryReason } from './text/textFile';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { renderTodos } from './todoFormat';
 import { defineTool, textResult } from './tool';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { applyFileChange, countLines, currentText } from './fileChange';
 import { detectEol, splitBom, withEol } from './text/lineEndings';
 import { defineTool, textResult, type FileChange, type ToolContext } from './tool';

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sniffBytes } from '../text/textFile';
 import { globFilterAccepts } from './globFilter';
 import {
