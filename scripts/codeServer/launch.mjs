@@ -198,7 +198,12 @@ export async function launchServer(options = {}) {
       if (!stopped) {
         stopped = true;
         if (killGroup(child.pid, 'SIGTERM')) {
-          const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), graceMs))]);
+          let timer;
+          const done = await Promise.race([
+            exited.then(() => true),
+            new Promise((r) => { timer = setTimeout(() => r(false), graceMs); }),
+          ]);
+          clearTimeout(timer);
           if (!done) log(PREFIX, `server group ${child.pid} ignored SIGTERM for ${seconds(graceMs)}: SIGKILL`);
         }
         // Whatever of the group is still alive (an extension host lingering after the
