@@ -154,10 +154,10 @@ export async function runIntegration(options = {}) {
   }
 }
 
-// Chromium's complaints about the service worker and missing static files are not
-// about the tests.
+// Chromium's complaints about the service worker and missing static files are not about
+// the tests, and the runner's "N of M integration tests failed" repeats mocha's report.
 function isBrowserNoise(text) {
-  return /Failed to load resource|Service Worker|bad HTTP response code|Manifest fetch from/.test(text);
+  return /Failed to load resource|Service Worker|bad HTTP response code|Manifest fetch from|integration tests failed|Canceled: Canceled/.test(text);
 }
 
 // The run folder goes away; its logs are worth keeping when something failed.

@@ -30,6 +30,9 @@ function routeReporterOutput(reportFile: string | undefined): void {
   };
 }
 
+// Failing tests were already reported by mocha; only other errors need telling.
+class TestsFailed extends Error {}
+
 export async function run(): Promise<void> {
   const reportFile = reportFileFromEnv();
   try {
@@ -38,7 +41,7 @@ export async function run(): Promise<void> {
     // VS Code only logs a rejected run() to the browser console and the extension host
     // log; the report file puts the reason where the person running the tests looks.
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    if (reportFile) appendFileSync(reportFile, `\nintegration runner: ${sourceMappedStack(text)}\n`);
+    if (reportFile && !(error instanceof TestsFailed)) appendFileSync(reportFile, `\nintegration runner: ${sourceMappedStack(text)}\n`);
     throw error;
   }
 }
@@ -69,7 +72,7 @@ function runSuites(reportFile: string | undefined): Promise<void> {
       const summary = `integration: ${total - failures} passed, ${failures} failed`;
       if (reportFile) appendFileSync(reportFile, `${summary}\n`);
       console.log(summary);
-      if (failures > 0) reject(new Error(`${failures} of ${total} integration tests failed`));
+      if (failures > 0) reject(new TestsFailed(`${failures} of ${total} integration tests failed`));
       else resolvePromise();
     });
     // The spec reporter prints stacks at the end, so rewriting them on 'fail' is in time.
