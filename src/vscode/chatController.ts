@@ -40,7 +40,6 @@ export interface ChatControllerOptions {
   onActivity?(activity: { running: boolean; approvals: number }): void;
   /** An approval is waiting: bring the view into sight without taking focus. */
   onApprovalNeeded?(): void;
-
   state?: ConversationStateOptions;
 }
 
