@@ -6,15 +6,12 @@ import { EarlyMessageBuffer } from './earlyMessageBuffer';
 import { chatPageHtml, missingUiHtml, newNonce } from './webviewHtml';
 
 /**
- * Where the chat UI's files are, relative to the extension root. The script is required;
- * stylesheets that a build did not produce are left out of the page.
+ * Where the chat UI's files are, relative to the extension root (codicons are inside the
+ * stylesheet). The script is required; a stylesheet the build did not produce is left out.
  */
 export const CHAT_ASSETS = {
   script: ['dist', 'webview.js'],
-  styles: [
-    ['dist', 'codicons', 'codicon.css'],
-    ['dist', 'webview.css'],
-  ],
+  styles: [['dist', 'webview.css']],
 } as const;
 
 export type ConnectView = (view: vscode.WebviewView, webview: HostWebview) => Promise<vscode.Disposable>;

@@ -17,7 +17,7 @@ export function newNonce(): string {
 /**
  * The chat page: an empty root the UI script renders into, under a policy that allows only
  * this render's script, the extension's own styles, fonts and images (plus data: images),
- * and no network at all.
+ * and no network at all. The `csp-nonce` meta lets the UI toolkit's probe style carry the nonce.
  */
 export function chatPageHtml(assets: ChatPageAssets): string {
   const { cspSource, nonce } = assets;
@@ -35,6 +35,7 @@ export function chatPageHtml(assets: ChatPageAssets): string {
 <head>
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
+  <meta property="csp-nonce" content="${nonce}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
 ${styles}
   <title>Keel</title>

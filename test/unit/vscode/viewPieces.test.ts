@@ -19,6 +19,10 @@ describe('chatPageHtml', () => {
     );
   });
 
+  it('tells the UI toolkit the nonce', () => {
+    expect(html).toContain('<meta property="csp-nonce" content="N0nce+/=">');
+  });
+
   it('loads the one script with the nonce into an empty root, and escapes attributes', () => {
     expect(html).toContain('<div id="root"></div>');
     expect(html.match(/<script/g)).toHaveLength(1);
