@@ -22,7 +22,3 @@ export function codeServerCacheRoot() {
   return fromEnv ? resolve(fromEnv) : join(repoRoot, '.cache', 'code-server');
 }
 
-// Runs of servers and browsers get their own folders here (gitignored).
-export function runsRoot() {
-  return join(repoRoot, '.keel-run');
-}
