@@ -22,11 +22,13 @@ export function extensionIdOf(extensionDir) {
 }
 
 // `npm run build` in the extension folder when it has a build script; a folder without one
-// is taken as already built (its `main` must exist).
-export async function buildExtension(extensionDir) {
+// is taken as already built (its `main` must exist). What goes into a .vsix is built with
+// `--production` (minified, no sourcemaps); test runs keep sourcemaps for readable stacks.
+export async function buildExtension(extensionDir, { production = false } = {}) {
   const manifest = readManifest(extensionDir);
   if (manifest.scripts?.build) {
-    await step(PREFIX, `npm run build in ${extensionDir}`, () => run('npm', ['run', 'build'], { cwd: extensionDir, timeoutMs: 10 * 60_000 }));
+    const args = production ? ['run', 'build', '--', '--production'] : ['run', 'build'];
+    await step(PREFIX, `npm ${args.join(' ')} in ${extensionDir}`, () => run('npm', args, { cwd: extensionDir, timeoutMs: 10 * 60_000 }));
   }
   if (manifest.main && !existsSync(resolve(extensionDir, manifest.main))) {
     throw new Error(`the extension's main ${manifest.main} does not exist in ${extensionDir}: build it first`);
@@ -40,7 +42,7 @@ export async function packageVsix(extensionDir, { out, build = false } = {}) {
   if (!manifest.files && !existsSync(join(dir, '.vscodeignore'))) {
     throw new Error(`${dir} has neither a "files" list in package.json nor a .vscodeignore: the .vsix would take in the whole folder`);
   }
-  if (build) await buildExtension(dir);
+  if (build) await buildExtension(dir, { production: true });
   const vsix = resolve(out ?? join(dir, `${manifest.name}-${manifest.version}.vsix`));
   const vsce = join(repoRoot, 'node_modules', '.bin', 'vsce');
   const args = ['package', '--no-dependencies', '--out', vsix];

@@ -62,7 +62,7 @@ export async function runE2e(options = {}) {
     chromiumPath();
     const files = collectFiles(testPaths, '.e2e.ts');
     if (files.length === 0) throw new Error(`no *.e2e.ts files in ${testPaths.join(', ')}`);
-    if (options.build ?? true) await buildExtension(extensionDir);
+    if (options.build ?? true) await buildExtension(extensionDir, { production: true });
     const vsix = await packageVsix(extensionDir, { out: join(runDir, 'extension.vsix') });
     await step(PREFIX, `bundle ${files.length} test file(s)`, () => bundleTests({ entryPoints: files, outdir: outDir }));
     const bundled = collectFiles([outDir], '.e2e.js');

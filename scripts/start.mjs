@@ -31,7 +31,7 @@ async function main() {
   });
   const extensionDir = resolve(values.extension ?? repoRoot);
   await ensureCodeServer();
-  if (!values['no-build']) await buildExtension(extensionDir);
+  if (!values['no-build']) await buildExtension(extensionDir, { production: true });
   const runDir = makeRunDir('start');
   let server;
   let stopping = false;
