@@ -1,24 +1,23 @@
 import type { Context } from '../core/context';
-import { KeelError, errorMessage } from '../core/errors';
+import { errorMessage } from '../core/errors';
 import type { ResolvedModel } from '../core/model/modelRegistry';
 import { Project } from '../core/project';
-import type { ApprovalAnswer, ApprovalMode, ApprovalRequest, ProjectEvent, RunResult } from '../core/projectTypes';
+import type { ApprovalMode, ProjectEvent, RunResult } from '../core/projectTypes';
 import type { FileChange } from '../core/tools/tool';
-import { BusError, isBusError } from '../protocol/busError';
+import { BusError } from '../protocol/busError';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { DeltaCoalescer } from '../protocol/deltaCoalescer';
 import type { LogFn } from '../protocol/log';
 import type { AgentMode, ConfigSummary, SessionInfo, UiError } from '../protocol/sessionState';
-import type { ModelInfo } from '../protocol/uiConfig';
 import type { UiMessage } from '../protocol/uiMessage';
-import { ApprovalBook } from './approvalBook';
-import type { OpenApproval } from './approvalBook';
+import { ApprovalFlow } from './approvalFlow';
 import type { BuiltCore } from './coreLoader';
 import { ConversationState } from './conversationState';
 import type { ConversationStateOptions, EventSink } from './conversationState';
 import { runFailure, thrownError } from './runErrors';
 import { entriesToUiMessages, userContent, userUiMessage } from './uiMessages';
-import { todosFromEntries, toUiSummary } from './uiSessions';
+import { todosFromEntries } from './uiSessions';
+import { configSummaryOf, configuredModels, sessionsPage } from './coreQueries';
 
 /** The attached chat view, as the controller talks to it. */
 export interface ViewLink {
@@ -51,9 +50,6 @@ interface QueuedSend {
   mode: AgentMode;
 }
 
-/** Bus errors that only mean the view went away; the next `ready` asks again. */
-const VIEW_GONE = new Set(['peer_reset', 'not_ready', 'disposed', 'aborted']);
-
 /**
  * The host side of the chat: owns the conversation (one Project at a time), runs the
  * person's messages one after another, asks for approvals through whichever view is
@@ -62,7 +58,7 @@ const VIEW_GONE = new Set(['peer_reset', 'not_ready', 'disposed', 'aborted']);
 export class ChatController {
   private readonly opts: ChatControllerOptions;
   private readonly state: ConversationState;
-  private readonly approvals = new ApprovalBook();
+  private readonly approvals: ApprovalFlow;
   private view: ViewLink | undefined;
   /** A snapshot went to the attached view since its last `ready`: events may follow. */
   private synced = false;
@@ -84,6 +80,13 @@ export class ChatController {
       },
     };
     this.state = new ConversationState(sink, opts.state);
+    this.approvals = new ApprovalFlow({
+      state: this.state,
+      syncedView: () => (this.synced ? this.view : undefined),
+      log: opts.log,
+      onChange: () => this.activity(),
+      onNeeded: opts.onApprovalNeeded,
+    });
   }
 
   get isRunning(): boolean {
@@ -115,9 +118,9 @@ export class ChatController {
     void this.refreshConfig().then(() => {
       const view = this.view;
       if (generation !== this.readyGeneration || !view || !view.isReady()) return;
-      view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending().map((a) => a.request)));
+      view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending()));
       this.synced = true;
-      for (const approval of this.approvals.pending()) this.askView(approval);
+      this.approvals.showAll();
       if (this.pendingPanel) {
         view.outbox.emit('view.show', { panel: this.pendingPanel });
         this.pendingPanel = undefined;
@@ -206,41 +209,17 @@ export class ChatController {
 
   async listSessions(params: RequestParams<'sessions.list'>): Promise<RequestResult<'sessions.list'>> {
     const { ctx } = await this.opts.core.get();
-    const current = this.project?.session.id;
-    const all = ctx.sessions.list(params.query ? { query: params.query } : {}).filter((s) => s.messageCount > 0 || s.id === current);
-    const offset = params.offset ?? 0;
-    const page = all.slice(offset, offset + (params.limit ?? 50));
-    return { sessions: page.map(toUiSummary), total: all.length };
+    return sessionsPage(ctx, params, this.project?.session.id);
   }
 
   async listModels(): Promise<RequestResult<'models.list'>> {
     const { ctx } = await this.opts.core.get();
-    const models: ModelInfo[] = [];
-    const seen = new Set<string>();
-    const add = (id: string | undefined, label?: string): void => {
-      if (!id || seen.has(id)) return;
-      seen.add(id);
-      const info: ModelInfo = { id };
-      if (label && label !== id) info.label = label;
-      const window = contextWindowOf(ctx, id);
-      if (window) info.contextWindow = window;
-      models.push(info);
-    };
-    add(ctx.models.configuredId('model'));
-    add(ctx.models.configuredId('planModel'));
-    add(ctx.models.configuredId('smallModel'));
-    for (const [alias, target] of Object.entries(ctx.config.modelAliases)) add(alias, `${alias} → ${target}`);
-    return { models, current: ctx.models.configuredId('model') ?? null };
-  }
-
-  /** The person answered an approval from outside the view (none today), or the view did. */
-  answerApproval(id: string, decision: Parameters<ApprovalBook['answer']>[1]): boolean {
-    return this.approvals.answer(id, decision);
+    return configuredModels(ctx);
   }
 
   /** The full proposed change of an open approval, for the diff editor. */
   approvalChange(id: string): FileChange | undefined {
-    return this.approvals.get(id)?.change;
+    return this.approvals.change(id);
   }
 
   // ---- settings ----
@@ -258,24 +237,13 @@ export class ChatController {
   }
 
   async configSummary(): Promise<ConfigSummary> {
-    let built: BuiltCore;
     try {
-      built = await this.opts.core.get();
+      return configSummaryOf(await this.opts.core.get());
     } catch (err) {
       const problem = this.uiErrorOf(err).message;
       this.opts.log('warn', `core: cannot start: ${problem}`);
       return { modelConfigured: false, workspaceTrusted: this.opts.trusted(), problem };
     }
-    const problems = [...built.problems];
-    let modelConfigured = false;
-    try {
-      built.ctx.models.resolve('model');
-      modelConfigured = true;
-    } catch (err) {
-      // "No model" is what the first-run panel explains; other reasons are problems to name.
-      if (!(err instanceof KeelError && err.code === 'model_not_configured')) problems.unshift(this.uiErrorOf(err).message);
-    }
-    return { modelConfigured, workspaceTrusted: built.ctx.workspaceTrusted, problem: problems.length > 0 ? problems.join(' ') : null };
   }
 
   /** Stops the run and closes the session (releasing its lock), waiting at most `graceMs` for the run to end. */
@@ -331,7 +299,7 @@ export class ChatController {
           if (event.type === 'message' && event.message.role === 'user') recorded = true;
           this.onProjectEvent(event, project, model, signal);
         },
-        onToolApprove: (request) => this.approve(request, signal),
+        onToolApprove: (request) => this.approvals.ask(request, signal),
       });
       this.finish(result, secrets);
     } catch (err) {
@@ -382,45 +350,6 @@ export class ChatController {
     if (event.type === 'message' && event.message.role === 'user') {
       this.state.setSession({ id: project.session.id, title: project.session.summary().title || null });
     }
-  }
-
-  private approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    if (signal.aborted) return Promise.resolve({ approved: false, reason: 'the run was cancelled' });
-    const { approval, answer } = this.approvals.add(request);
-    const onAbort = (): void => {
-      this.approvals.answer(approval.request.id, { decision: 'reject', reason: 'the run was cancelled' });
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    this.state.awaitingApproval(request.toolCallId);
-    this.askView(approval);
-    this.activity();
-    this.opts.onApprovalNeeded?.();
-    return answer.finally(() => {
-      signal.removeEventListener('abort', onAbort);
-      this.activity();
-    });
-  }
-
-  /** Sends one approval to the view; when the view goes away first, the next `ready` sends it again. */
-  private askView(approval: OpenApproval): void {
-    const view = this.view;
-    if (!view || !this.synced || approval.settled.aborted) return;
-    view.outbox.request('toolApproval', approval.request, { signal: approval.settled }).then(
-      (result) => {
-        if (!this.approvals.answer(approval.request.id, result)) {
-          this.opts.log('debug', `approval ${approval.request.id} was answered after it was settled`);
-        }
-      },
-      (err: unknown) => {
-        if (isBusError(err) && VIEW_GONE.has(err.code)) return;
-        this.opts.log('error', `asking the view about ${approval.request.tool} failed: ${errorMessage(err)}`);
-        this.state.error({
-          code: 'internal',
-          message: `The approval card for ${approval.request.tool} could not be shown (${errorMessage(err)}). Reload the view or stop the run.`,
-          retryable: false,
-        });
-      },
-    );
   }
 
   // ---- helpers ----
@@ -476,7 +405,7 @@ export class ChatController {
   private sendSnapshot(): void {
     const view = this.view;
     if (!view || !this.synced) return;
-    view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending().map((a) => a.request)));
+    view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending()));
   }
 
   /** Never rejects: a failure here is logged and the view keeps its last summary. */
@@ -510,15 +439,5 @@ export class ChatController {
 
   private uiErrorOf(err: unknown, secrets: readonly string[] = this.opts.core.peek()?.secrets ?? []): UiError {
     return thrownError(err, secrets);
-  }
-}
-
-function contextWindowOf(ctx: Context, id: string): number | undefined {
-  try {
-    return ctx.models.resolve('model', id).contextWindow;
-  } catch (err) {
-    // A listed id the registry cannot resolve (alias to an unknown provider) is still listed, without a window.
-    ctx.host.log('debug', `models.list: no context window for ${id}: ${errorMessage(err)}`);
-    return undefined;
   }
 }

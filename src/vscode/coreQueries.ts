@@ -1,0 +1,60 @@
+import type { Context } from '../core/context';
+import { KeelError, errorMessage } from '../core/errors';
+import type { RequestParams, RequestResult } from '../protocol/catalogue';
+import type { ConfigSummary } from '../protocol/sessionState';
+import type { ModelInfo } from '../protocol/uiConfig';
+import type { BuiltCore } from './coreLoader';
+import { thrownError } from './runErrors';
+import { toUiSummary } from './uiSessions';
+
+/** What the view's first-run panel and problem banner need, from a built core. */
+export function configSummaryOf(built: BuiltCore): ConfigSummary {
+  const problems = [...built.problems];
+  let modelConfigured = false;
+  try {
+    built.ctx.models.resolve('model');
+    modelConfigured = true;
+  } catch (err) {
+    // "No model" is what the first-run panel explains; other reasons are problems to name.
+    if (!(err instanceof KeelError && err.code === 'model_not_configured')) problems.unshift(thrownError(err, built.secrets).message);
+  }
+  return { modelConfigured, workspaceTrusted: built.ctx.workspaceTrusted, problem: problems.length > 0 ? problems.join(' ') : null };
+}
+
+/** One page of this workspace's conversations; sessions that never got a message are left out. */
+export function sessionsPage(ctx: Context, params: RequestParams<'sessions.list'>, currentId: string | undefined): RequestResult<'sessions.list'> {
+  const all = ctx.sessions.list(params.query ? { query: params.query } : {}).filter((s) => s.messageCount > 0 || s.id === currentId);
+  const offset = params.offset ?? 0;
+  const page = all.slice(offset, offset + (params.limit ?? 50));
+  return { sessions: page.map(toUiSummary), total: all.length };
+}
+
+/** The configured models (main, plan, small) and the aliases, each once. */
+export function configuredModels(ctx: Context): RequestResult<'models.list'> {
+  const models: ModelInfo[] = [];
+  const seen = new Set<string>();
+  const add = (id: string | undefined, label?: string): void => {
+    if (!id || seen.has(id)) return;
+    seen.add(id);
+    const info: ModelInfo = { id };
+    if (label && label !== id) info.label = label;
+    const window = contextWindowOf(ctx, id);
+    if (window) info.contextWindow = window;
+    models.push(info);
+  };
+  add(ctx.models.configuredId('model'));
+  add(ctx.models.configuredId('planModel'));
+  add(ctx.models.configuredId('smallModel'));
+  for (const [alias, target] of Object.entries(ctx.config.modelAliases)) add(alias, `${alias} → ${target}`);
+  return { models, current: ctx.models.configuredId('model') ?? null };
+}
+
+function contextWindowOf(ctx: Context, id: string): number | undefined {
+  try {
+    return ctx.models.resolve('model', id).contextWindow;
+  } catch (err) {
+    // A listed id the registry cannot resolve (alias to an unknown provider) is still listed, without a window.
+    ctx.host.log('debug', `models.list: no context window for ${id}: ${errorMessage(err)}`);
+    return undefined;
+  }
+}
