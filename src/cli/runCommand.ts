@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { ConfigLayer } from '../core/config/configSchema';
 import { Context } from '../core/context';
-import { KeelError, errorMessage } from '../core/errors';
+import { endpointLayer } from '../core/config/endpointLayer';
+import { errorMessage } from '../core/errors';
 import { createFsHost } from '../core/fsHost';
 import { Project } from '../core/project';
 import type { RunArgs } from './cliArgs';
@@ -14,28 +15,12 @@ export interface CliIo {
   env: Record<string, string | undefined>;
 }
 
-/** Turns the model flags into a config layer: a base URL becomes the `custom` provider. */
+/** The model flags as a config layer: a base URL becomes the `custom` provider. */
 export function cliModelLayer(a: RunArgs, env: Record<string, string | undefined>): { layer: ConfigLayer; apiKeys: Record<string, string | undefined> } {
-  const layer: ConfigLayer = {};
-  const apiKeys: Record<string, string | undefined> = {};
+  const { layer, provider } = endpointLayer({ baseURL: a.baseURL ?? env.OPENAI_BASE_URL, model: a.model });
   if (a.approval) layer.approvalMode = a.approval;
   if (a.maxTurns) layer.maxTurns = a.maxTurns;
-  const baseURL = a.baseURL ?? env.OPENAI_BASE_URL;
-  const key = a.apiKey ?? env.OPENAI_API_KEY;
-  if (baseURL) {
-    try {
-      new URL(baseURL);
-    } catch {
-      throw new KeelError('usage', `The base URL "${baseURL}" is not a valid URL.`);
-    }
-    layer.providers = { custom: { baseURL, api: 'chat' } };
-    if (a.model) layer.model = `custom/${a.model}`;
-    apiKeys.custom = key;
-  } else {
-    if (a.model) layer.model = a.model;
-    apiKeys.openai = key;
-  }
-  return { layer, apiKeys };
+  return { layer, apiKeys: { [provider]: a.apiKey ?? env.OPENAI_API_KEY } };
 }
 
 export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Promise<number> {

@@ -98,7 +98,7 @@ export interface SettingsLayer {
 
 /**
  * The settings as the core's top config layer. `known` is what the config files define, so
- * a model named after one of their providers or aliases is not redirected to `custom/`.
+ * a model named after one of their aliases is not redirected to `custom/`.
  * Throws a KeelError for a base URL that is not an http(s) URL.
  */
 export function settingsLayer(

@@ -1,5 +1,4 @@
 import { KeelError } from '../errors';
-import { builtinProviders } from '../model/modelRef';
 import type { ConfigLayer } from './configSchema';
 
 /** The provider a bare base URL (a VS Code setting, a CLI flag, OPENAI_BASE_URL) becomes. */
@@ -21,14 +20,13 @@ export interface EndpointLayer {
 
 /**
  * Turns "an endpoint and model names" (how people configure a single server) into a config
- * layer. With a base URL the endpoint becomes the `custom` provider and bare model names are
- * qualified as `custom/<model>`, so they go to that endpoint even when config files define
- * other providers; a name that already starts with a known provider, or is an alias, is kept.
- * `known` lists what the lower layers define (config files), which the caller read.
+ * layer. With a base URL the endpoint becomes the `custom` provider and every model name is
+ * taken as that endpoint knows it (`openai/gpt-4.1` on OpenRouter stays on OpenRouter), so it
+ * becomes `custom/<model>`; only aliases defined in the config files are kept as they are.
  */
 export function endpointLayer(
   settings: EndpointSettings,
-  known: { providers?: readonly string[]; aliases?: readonly string[] } = {},
+  known: { aliases?: readonly string[] } = {},
 ): EndpointLayer {
   const baseURL = settings.baseURL?.trim();
   const layer: ConfigLayer = {};
@@ -40,17 +38,9 @@ export function endpointLayer(
     throw new KeelError('config', `The base URL "${baseURL}" is not a valid http(s) URL.`);
   }
   layer.providers = { [CUSTOM_PROVIDER]: { baseURL, api: 'chat' } };
-  const providers = new Set<string>([...builtinProviders, ...(known.providers ?? []), CUSTOM_PROVIDER]);
   const aliases = new Set(known.aliases ?? []);
-  assign(layer, settings, (model) => qualify(model, providers, aliases));
+  assign(layer, settings, (model) => (aliases.has(model) || model.startsWith(`${CUSTOM_PROVIDER}/`) ? model : `${CUSTOM_PROVIDER}/${model}`));
   return { layer, provider: CUSTOM_PROVIDER };
-}
-
-function qualify(model: string, providers: ReadonlySet<string>, aliases: ReadonlySet<string>): string {
-  if (aliases.has(model)) return model;
-  const slash = model.indexOf('/');
-  if (slash > 0 && providers.has(model.slice(0, slash))) return model;
-  return `${CUSTOM_PROVIDER}/${model}`;
 }
 
 function assign(layer: ConfigLayer, settings: EndpointSettings, name: (model: string) => string): void {

@@ -59,7 +59,7 @@ describe('settingsLayer / endpointLayer', () => {
     expect(settingsLayer({ model: 'gpt-4.1', maxTurns: 7 })).toEqual({ layer: { model: 'gpt-4.1', maxTurns: 7 }, provider: 'openai' });
   });
 
-  it('with a base URL makes the custom provider and qualifies bare names', () => {
+  it('with a base URL sends every model name to that endpoint, except aliases', () => {
     const { layer, provider } = settingsLayer(
       { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:7b', planModel: 'ollama/big', smallModel: 'fast' },
       { providers: ['ollama'], aliases: ['fast'] },
@@ -68,12 +68,13 @@ describe('settingsLayer / endpointLayer', () => {
     expect(layer).toEqual({
       providers: { custom: { baseURL: 'http://127.0.0.1:11434/v1', api: 'chat' } },
       model: 'custom/qwen2.5-coder:7b',
-      planModel: 'ollama/big',
+      planModel: 'custom/ollama/big',
       smallModel: 'fast',
     });
     // A slash inside an id the endpoint knows is not a provider prefix.
     expect(endpointLayer({ baseURL: 'https://openrouter.ai/api/v1', model: 'meta-llama/llama-3' }).layer.model).toBe('custom/meta-llama/llama-3');
-    expect(endpointLayer({ baseURL: 'http://x/v1', model: 'openai/gpt-4.1' }).layer.model).toBe('openai/gpt-4.1');
+    // With a base URL every name is the endpoint's own: OpenRouter's `openai/…` ids stay on OpenRouter.
+    expect(endpointLayer({ baseURL: 'http://x/v1', model: 'openai/gpt-4.1' }).layer.model).toBe('custom/openai/gpt-4.1');
   });
 
   it('refuses a base URL that is not http(s)', () => {
