@@ -1,7 +1,7 @@
 // Builds Keel's bundles: the extension host, the CLI and the webview.
 // `--watch` rebuilds on change; `--production` (or NODE_ENV=production) minifies and drops sourcemaps.
 import { context } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -18,6 +18,15 @@ const common = {
   define: {
     'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
     KEEL_VERSION: JSON.stringify(pkg.version),
+  },
+};
+
+// Activation must stay cheap: dist/extension.js is a small shell, and everything that pulls in
+// the AI SDK lives in dist/host.js, loaded on first use through one dynamic import.
+const hostSplit = {
+  name: 'host-split',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/keelRuntime$/ }, () => ({ path: './host.js', external: true }));
   },
 };
 
@@ -39,6 +48,16 @@ const targets = [
     format: 'cjs',
     target: 'node22',
     external: ['vscode'],
+    plugins: [hostSplit],
+  },
+  {
+    ...common,
+    entryPoints: ['src/vscode/keelRuntime.ts'],
+    outfile: 'dist/host.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['vscode'],
   },
   {
     ...common,
@@ -50,7 +69,7 @@ const targets = [
     jsx: 'automatic',
     loader: { '.ttf': 'file', '.woff2': 'file' },
   },
-].filter((t) => existsSync(t.entryPoints[0]));
+];
 
 const contexts = await Promise.all(targets.map((t) => context(t)));
 if (watch) {
