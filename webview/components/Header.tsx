@@ -24,7 +24,6 @@ export function Header() {
         testId="show-sessions"
         onClick={() => bridge.showPanel(panel === 'sessions' ? 'chat' : 'sessions')}
       />
-      <IconButton icon="settings-gear" label="Keel settings" onClick={() => void bridge.openSettings()} />
     </header>
   );
 }

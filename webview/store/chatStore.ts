@@ -97,7 +97,12 @@ export class ChatStore {
     this.messages.set(message.id, message);
     this.indexToolCalls(message);
     if (isNew) {
-      this.ids = [...this.ids, message.id];
+      // Same rule as the host: queued prompts stay last, anything else goes before them.
+      let at = this.ids.length;
+      if (message.status !== 'queued') {
+        while (at > 0 && this.messages.get(this.ids[at - 1]!)?.status === 'queued') at--;
+      }
+      this.ids = [...this.ids.slice(0, at), message.id, ...this.ids.slice(at)];
       this.idListeners.notify();
     }
     this.messageListeners.get(message.id)?.notify();

@@ -186,3 +186,22 @@ describe('ChatStore', () => {
     });
   });
 });
+
+describe('message order with a queue', () => {
+  it('puts a new answer before queued prompts, as the host does', () => {
+    const store = new ChatStore();
+    const msg = (id: string, status: 'queued' | 'streaming' | 'done', role: 'user' | 'assistant' = 'user') => ({
+      id,
+      role,
+      parts: [{ type: 'text' as const, text: id }],
+      status,
+      createdAt: 0,
+    });
+    store.upsertMessage(msg('u1', 'done'));
+    store.upsertMessage(msg('q1', 'queued'));
+    store.upsertMessage(msg('q2', 'queued'));
+    store.upsertMessage(msg('a1', 'streaming', 'assistant'));
+    store.appendDelta('a2', 'text', 'more');
+    expect(store.getIds()).toEqual(['u1', 'a1', 'a2', 'q1', 'q2']);
+  });
+});
