@@ -34,7 +34,7 @@ export const toolApprovalRequestSchema = z.strictObject({
   /** One line: the command, the path, the URL. */
   summary: z.string(),
   input: z.json(),
-  /** Absolute paths the call touches. */
+  /** Paths the call touches, relative to their workspace folder (prefixed by its name in multi-root). */
   paths: z.array(z.string()),
   /** A protected path is involved: the UI must not offer `alwaysAllow`. */
   protected: z.boolean(),
