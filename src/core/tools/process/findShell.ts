@@ -1,19 +1,7 @@
-import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
+import { isExecutable } from './isExecutable';
 
 let cached: Promise<string | undefined> | undefined;
-
-async function executable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch (err) {
-    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'ENOTDIR')) {
-      return false;
-    }
-    throw err;
-  }
-}
 
 /** bash if there is one (PATH first, then /bin), else sh; undefined when neither exists. */
 export function findShell(): Promise<string | undefined> {
@@ -24,7 +12,7 @@ export function findShell(): Promise<string | undefined> {
       for (const dir of [...dirs, '/bin', '/usr/bin']) {
         for (const ext of suffix) {
           const candidate = join(dir, name + ext);
-          if (await executable(candidate)) return candidate;
+          if (await isExecutable(candidate)) return candidate;
         }
       }
     }

@@ -1,21 +1,9 @@
 import { spawn } from 'node:child_process';
-import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import type { Host } from '../../host';
+import { isExecutable } from '../process/isExecutable';
 
 const lookups = new Map<string, Promise<string | undefined>>();
-
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch (err) {
-    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'ENOTDIR')) {
-      return false;
-    }
-    throw err;
-  }
-}
 
 /** `rg` on PATH (cached per PATH value), or undefined. */
 export function ripgrepOnPath(pathValue = process.env.PATH ?? ''): Promise<string | undefined> {
