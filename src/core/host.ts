@@ -1,3 +1,5 @@
+import type { EditorDiagnostic, EditorState, TerminalOutput } from './editorState';
+
 /**
  * What the core needs from whatever hosts it (VS Code or the terminal CLI).
  * The core never imports `vscode`; the editor layer implements this instead.
@@ -18,6 +20,16 @@ export interface Host {
    * for `rg` on PATH, then fall back to their own search.
    */
   readonly ripgrepPath?: string;
+  /**
+   * The person's editor now: active file with cursor and selection, open files, and the
+   * problems of the open files. Feeds the "editor" section of the model's context and
+   * @selection. Absent in the CLI.
+   */
+  editorState?(): Promise<EditorState>;
+  /** Every problem the editor knows of in the workspace, for @problems. Absent in the CLI. */
+  workspaceProblems?(): Promise<EditorDiagnostic[]>;
+  /** The last command run in Keel's terminal and its output, for @terminal; undefined when none ran yet. */
+  lastTerminalOutput?(): Promise<TerminalOutput | undefined>;
 }
 
 export interface WriteReport {

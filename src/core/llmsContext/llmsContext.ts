@@ -1,0 +1,250 @@
+import { dirname, join } from 'node:path';
+import { errorMessage } from '../errors';
+import type { EditorState } from '../editorState';
+import type { Host } from '../host';
+import { findShell } from '../tools/process/findShell';
+import type { Workspace } from '../workspace/workspace';
+import { defaultBudgets } from './contextTypes';
+import type { ContextSection, GatheredContext, PluginContextSection, RuleInEffect, SectionBudgets } from './contextTypes';
+import { listTree } from './directoryTree';
+import { renderEditorState } from './editorSection';
+import { renderEnvironment } from './environmentSection';
+import { stampAll, stampsHold } from './fileStamps';
+import type { Stamp } from './fileStamps';
+import { FileTextCache } from './fileTextCache';
+import { findGitRepo, gitStampPaths } from './gitRepo';
+import { renderGitSection } from './gitSection';
+import { takeGitSnapshot } from './gitSnapshot';
+import type { GitSnapshot } from './gitSnapshot';
+import { baseRules, nestedRules } from './rulesFiles';
+import type { RuleFile } from './rulesFiles';
+import { buildRulesSection, ruleBlock } from './rulesSection';
+import { estimateTokens, fitToBudget } from './tokenBudget';
+
+export interface LlmsContextOptions {
+  workspace: Workspace;
+  host: Host;
+  /** KEEL_HOME: its AGENTS.md holds the person's global rules. */
+  home: string;
+  budgets?: Partial<SectionBudgets>;
+  tree?: { maxEntries?: number; maxPerDir?: number };
+  /**
+   * Longest a git snapshot is reused while nothing says the repository changed (HEAD, the
+   * index and the reflog unchanged, no invalidate()). Edits made outside Keel only show up
+   * after this, unless the host calls invalidate() from a file watcher.
+   */
+  gitMaxAgeMs?: number;
+  /** Milliseconds since the epoch; for tests. */
+  clock?: () => number;
+  /** Takes the git snapshot (tests count calls). */
+  gitSnapshot?: (folder: string, signal?: AbortSignal) => Promise<GitSnapshot>;
+  /** How long to wait for the host's editor state. */
+  editorTimeoutMs?: number;
+}
+
+export interface GatherRequest {
+  /** Folders the agent touched this session (absolute): rules files on the way down to them apply. */
+  touched?: Iterable<string>;
+  /** Sections plugins added through the `context` hook. */
+  extra?: readonly PluginContextSection[];
+  signal?: AbortSignal;
+}
+
+/** A rules file that became relevant mid-run, with its text as the model should see it. */
+export interface NewRule {
+  rule: RuleFile;
+  block: string;
+}
+
+const maxPluginBudget = 8_000;
+const readmeNames = /^readme(\.(md|markdown|rst|txt))?$/i;
+
+/**
+ * The context the model gets with every request: environment, git, directory structure,
+ * rules files, README and editor state, each within its own token budget. Everything read
+ * from disk is cached and revalidated by stamps (folder and file mtimes), so gathering again
+ * is cheap; git runs once per gather at most, and only when its snapshot is stale.
+ */
+export class LlmsContext {
+  private readonly opts: LlmsContextOptions;
+  readonly budgets: SectionBudgets;
+  private readonly files = new FileTextCache();
+  private tree?: { text: string; cut: boolean; stamps: Map<string, Stamp> };
+  private git?: { snap: GitSnapshot; at: number; stamps: Map<string, Stamp> };
+  private generation = 0;
+  private shell?: Promise<string | undefined>;
+
+  constructor(opts: LlmsContextOptions) {
+    this.opts = opts;
+    this.budgets = { ...defaultBudgets, ...opts.budgets };
+  }
+
+  /** Forget the directory listing and the git snapshot (after writes, or from a file watcher). */
+  invalidate(): void {
+    this.generation++;
+    this.tree = undefined;
+    this.git = undefined;
+  }
+
+  async gather(req: GatherRequest = {}): Promise<GatheredContext> {
+    const generation = this.generation;
+    const [environment, git, structure, rules, readme, editor] = await Promise.all([
+      this.environmentSection(),
+      this.gitSection(generation, req.signal),
+      this.structureSection(generation),
+      this.rulesSection(req.touched ?? []),
+      this.readmeSection(),
+      this.editorSection(),
+    ]);
+    const sections: ContextSection[] = [environment, git, structure];
+    if (rules.section) sections.push(rules.section);
+    if (readme) sections.push(readme);
+    if (editor) sections.push(editor);
+    for (const extra of req.extra ?? []) sections.push(this.pluginSection(extra));
+    return { sections, rules: rules.inEffect, tokens: sections.reduce((n, s) => n + s.tokens, 0) };
+  }
+
+  /**
+   * Nested rules files for `dirs` that are not in `known` (paths), as blocks to show the
+   * model right away (e.g. after a tool touched a folder with its own AGENTS.md).
+   */
+  async newRulesFor(dirs: Iterable<string>, known: ReadonlySet<string>): Promise<NewRule[]> {
+    const found = (await nestedRules(this.opts.workspace, dirs, this.files)).filter((r) => !known.has(r.path));
+    const out: NewRule[] = [];
+    for (const rule of found) {
+      const text = await this.files.text(rule.path);
+      if (text === undefined) continue;
+      const fitted = fitToBudget(text.trim(), Math.floor(this.budgets.rules * 0.6), `read ${rule.display} for the rest`);
+      out.push({ rule, block: ruleBlock(rule, fitted.text) });
+    }
+    return out;
+  }
+
+  private section(id: string, title: string, raw: string, budget: number, hint: string): ContextSection {
+    const fitted = fitToBudget(raw, budget, hint);
+    return { id, title, text: fitted.text, tokens: fitted.tokens, budget, cut: fitted.cut };
+  }
+
+  private async environmentSection(): Promise<ContextSection> {
+    this.shell ??= findShell();
+    const text = renderEnvironment({
+      host: this.opts.host.kind,
+      folders: this.opts.workspace.folders,
+      shell: await this.shell,
+      now: new Date(this.clock()),
+    });
+    return this.section('environment', 'Environment', text, this.budgets.environment, '');
+  }
+
+  private async gitSection(generation: number, signal?: AbortSignal): Promise<ContextSection> {
+    const snap = await this.gitSnapshot(generation, signal);
+    return this.section('git', 'Git', renderGitSection(snap), this.budgets.git, 'run git yourself for more');
+  }
+
+  private async gitSnapshot(generation: number, signal?: AbortSignal): Promise<GitSnapshot> {
+    const cached = this.git;
+    const maxAge = this.opts.gitMaxAgeMs ?? 10_000;
+    if (cached && this.clock() - cached.at < maxAge && (await stampsHold(cached.stamps))) return cached.snap;
+    const root = this.opts.workspace.root;
+    const take = this.opts.gitSnapshot ?? takeGitSnapshot;
+    const at = this.clock();
+    // Stamps first: a change while git runs then shows up as a changed stamp next time.
+    const repo = await findGitRepo(root);
+    const stamps = await stampAll(repo ? gitStampPaths(repo) : []);
+    const snap = await take(root, signal);
+    if (generation === this.generation) this.git = { snap, at, stamps };
+    return snap;
+  }
+
+  private async structureSection(generation: number): Promise<ContextSection> {
+    const budget = this.budgets.structure;
+    const cached = this.tree;
+    if (cached && (await stampsHold(cached.stamps))) {
+      return { id: 'structure', title: 'Directory structure', text: cached.text, tokens: estimateTokens(cached.text), budget, cut: cached.cut };
+    }
+    const folders = this.opts.workspace.folders;
+    const maxEntries = Math.max(20, Math.floor((this.opts.tree?.maxEntries ?? 400) / folders.length));
+    const maxPerDir = this.opts.tree?.maxPerDir ?? 40;
+    const listings = await Promise.all(
+      folders.map(async (f) => listTree(f.path, f.name, { maxEntries, maxPerDir, repoTop: (await findGitRepo(f.path))?.top })),
+    );
+    const stamps = new Map<string, Stamp>();
+    for (const l of listings) for (const [k, v] of l.stamps) stamps.set(k, v);
+    const problems = listings.flatMap((l) => l.problems);
+    const intro =
+      'Files in the workspace, breadth-first (folders first; .git, node_modules and .gitignore\'d files left out; ' +
+      '"name/ …" is a folder not expanded here). Use ls, glob or grep to look further.';
+    const parts = [intro, ...listings.map((l) => l.text)];
+    if (problems.length) parts.push(`(could not read: ${problems.slice(0, 5).join('; ')})`);
+    const fitted = fitToBudget(parts.join('\n'), budget, 'use ls or glob to see more');
+    const cut = fitted.cut || listings.some((l) => l.truncated);
+    if (generation === this.generation) this.tree = { text: fitted.text, cut, stamps };
+    return { id: 'structure', title: 'Directory structure', text: fitted.text, tokens: fitted.tokens, budget, cut };
+  }
+
+  private async rulesSection(touched: Iterable<string>): Promise<{ section?: ContextSection; inEffect: RuleInEffect[] }> {
+    const { workspace, home } = this.opts;
+    const dirs = [...touched];
+    const [base, nested] = await Promise.all([baseRules(workspace, home, this.files), nestedRules(workspace, dirs, this.files)]);
+    const files: { rule: RuleFile; text: string }[] = [];
+    for (const rule of [...base, ...nested]) {
+      try {
+        const text = await this.files.text(rule.path);
+        if (text !== undefined) files.push({ rule, text });
+      } catch (err) {
+        files.push({ rule, text: `(could not read ${rule.display}: ${errorMessage(err)})` });
+      }
+    }
+    const built = buildRulesSection(files, this.budgets.rules);
+    if (built.rules.length === 0) return { inEffect: [] };
+    return {
+      section: { id: 'rules', title: 'Rules', text: built.text, tokens: built.tokens, budget: this.budgets.rules, cut: built.cut },
+      inEffect: built.rules,
+    };
+  }
+
+  private async readmeSection(): Promise<ContextSection | undefined> {
+    const root = this.opts.workspace.root;
+    const name = (await this.files.names(root)).filter((n) => readmeNames.test(n)).sort()[0];
+    if (!name) return undefined;
+    const text = await this.files.text(join(root, name));
+    if (text === undefined || text.trim() === '') return undefined;
+    const section = this.section('readme', name, text.trim(), this.budgets.readme, `read ${name} for the rest`);
+    return { ...section, text: `From ${name}:\n${section.text}`, tokens: section.tokens + estimateTokens(`From ${name}:\n`) };
+  }
+
+  private async editorSection(): Promise<ContextSection | undefined> {
+    const host = this.opts.host;
+    if (!host.editorState) return undefined;
+    let state: EditorState;
+    try {
+      state = await withTimeout(host.editorState(), this.opts.editorTimeoutMs ?? 2_000, 'the editor did not answer in time');
+    } catch (err) {
+      host.log('warn', `Editor state for the model's context unavailable: ${errorMessage(err)}`);
+      return this.section('editor', 'Editor', `Editor state unavailable: ${errorMessage(err)}`, this.budgets.editor, '');
+    }
+    return this.section('editor', 'Editor', renderEditorState(state, this.opts.workspace), this.budgets.editor, 'ask for problems with @problems');
+  }
+
+  private pluginSection(extra: PluginContextSection): ContextSection {
+    const budget = Math.min(maxPluginBudget, Math.max(1, Math.floor(extra.budgetTokens ?? this.budgets.plugin)));
+    return this.section(`plugin:${extra.title}`, extra.title, extra.text, budget, '');
+  }
+
+  private clock(): number {
+    return this.opts.clock ? this.opts.clock() : Date.now();
+  }
+}
+
+/** The folder a touched path governs: itself for a folder, its parent for a file. */
+export function touchedFolder(path: string, isDir: boolean): string {
+  return isDir ? path : dirname(path);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
