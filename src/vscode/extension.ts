@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
+import { openHeadlessChatPage } from './headlessChatView';
 import type { KeelApi } from './keelApi';
 import type { KeelRuntime } from './keelRuntime';
 import { PluginRegistry } from './pluginRegistry';
+import type { KeelTestApi } from './testHooks';
 
 let runtime: Promise<KeelRuntime> | undefined;
 let loaded: KeelRuntime | undefined;
@@ -37,12 +39,16 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
   );
   log.info(`${context.extension.id} activated in ${(performance.now() - started).toFixed(1)} ms`);
 
-  return {
+  const api: KeelApi = {
     apiVersion: 1,
     registerPlugin(plugin) {
       return new vscode.Disposable(plugins.register(plugin));
     },
   };
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return api;
+  // Only in the extension's own test runs: a chat page without a browser (see testHooks.ts).
+  const testApi: KeelTestApi = { ...api, testHooks: { openChatPage: () => openHeadlessChatPage(provider, 'keel.chat') } };
+  return testApi;
 }
 
 /** Ends a run in progress and releases the session's lock before the host goes away. */

@@ -1,0 +1,21 @@
+import type { HeadlessChatPage } from './headlessChatView';
+import type { KeelApi } from './keelApi';
+
+/**
+ * Extra entry points `activate()` returns only when VS Code runs the extension's own tests
+ * (`ExtensionMode.Test`, i.e. an `--extensionTestsPath` run). Never present for users.
+ */
+export interface KeelTestHooks {
+  /**
+   * Resolves the real `keel.chat` view provider with a view that has no browser page:
+   * everything behind it (provider, bridge, controller, core, VS Code services) is the
+   * product's; the test speaks the protocol on the returned page's transport.
+   */
+  openChatPage(): HeadlessChatPage;
+}
+
+export interface KeelTestApi extends KeelApi {
+  readonly testHooks: KeelTestHooks;
+}
+
+export type { HeadlessChatPage };
