@@ -39,6 +39,8 @@ export interface ChatControllerOptions {
   onActivity?(activity: { running: boolean; approvals: number }): void;
   /** An approval is waiting: bring the view into sight without taking focus. */
   onApprovalNeeded?(): void;
+  /** The conversation in view changed (saved for the first time, resumed, or a new empty one: null). */
+  onSessionChange?(id: string | null): void;
   state?: ConversationStateOptions;
 }
 
@@ -174,6 +176,7 @@ export class ChatController {
     await this.stopAndWait();
     this.closeProject();
     this.state.replace([], { id: null, title: null }, null, []);
+    this.opts.onSessionChange?.(null);
     this.sendSnapshot();
     return { session: { id: null, title: null } };
   }
@@ -196,6 +199,7 @@ export class ChatController {
     const info: SessionInfo = { id: session.id, title: session.summary().title || null };
     this.state.replace(entriesToUiMessages(entries), info, totals.inputTokens + totals.outputTokens > 0 ? totals : null, project.todos.get());
     this.state.setRun({ approvalMode: project.approvalMode });
+    this.opts.onSessionChange?.(session.id);
     this.sendSnapshot();
     if (session.readOnly) {
       this.state.error({
@@ -349,6 +353,7 @@ export class ChatController {
     this.state.apply(event, () => signal.aborted);
     if (event.type === 'message' && event.message.role === 'user') {
       this.state.setSession({ id: project.session.id, title: project.session.summary().title || null });
+      this.opts.onSessionChange?.(project.session.id);
     }
   }
 

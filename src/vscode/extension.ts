@@ -20,9 +20,11 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
   const plugins = new PluginRegistry();
 
   const getRuntime = (): Promise<KeelRuntime> => {
-    runtime ??= import('./keelRuntime').then(({ KeelRuntime }) => {
-      loaded = new KeelRuntime(context, log, plugins);
-      return loaded;
+    runtime ??= import('./keelRuntime').then(async ({ KeelRuntime }) => {
+      const created = new KeelRuntime(context, log, plugins);
+      loaded = created;
+      await created.restoreOpenSession();
+      return created;
     });
     return runtime;
   };

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
 import type { HostWebview } from '../protocol/postMessageTransport';
 import type { LogFn } from '../protocol/log';
 import { ActivityStatus } from './activityStatus';
@@ -19,6 +20,9 @@ import { VscodeServices } from './vscodeServices';
 
 export const CHAT_VIEW_ID = 'keel.chat';
 
+/** workspaceState key: the conversation this window shows, reopened when the extension host restarts (a window reload). */
+const OPEN_SESSION_KEY = 'keel.openSession';
+
 /**
  * Everything behind the chat, built on first use (not at activation): the core loader,
  * the controller that owns the conversation, the editor services, and the listeners that
@@ -33,10 +37,12 @@ export class KeelRuntime {
 
   private readonly keys: ApiKeyStore;
   private readonly log: LogFn;
+  private readonly windowState: vscode.Memento;
 
   constructor(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel, plugins: PluginRegistry) {
     const log: LogFn = (level, message) => channel[level](message);
     this.log = log;
+    this.windowState = context.workspaceState;
     const keys = new ApiKeyStore(context.secrets);
     this.keys = keys;
     const host = createVscodeHost(channel);
@@ -79,6 +85,11 @@ export class KeelRuntime {
       trusted: () => vscode.workspace.isTrusted,
       onActivity: (activity) => status.update(activity),
       onApprovalNeeded: () => this.revealForApproval(),
+      onSessionChange: (id) => {
+        this.windowState.update(OPEN_SESSION_KEY, id ?? undefined).then(undefined, (err: unknown) =>
+          log('warn', `remembering the open conversation failed: ${errorMessage(err)}`),
+        );
+      },
     });
     plugins.onBuiltInRemoved = () => this.invalidate('a plugin was removed');
     const diff = new DiffPreview();
@@ -117,6 +128,21 @@ export class KeelRuntime {
       connection.dispose();
       if (this.view === view) this.view = undefined;
     });
+  }
+
+  /**
+   * A window reload starts a new extension host: the conversation the window showed is
+   * reopened from its log, so the view comes back as it was. Failing that, the chat starts empty.
+   */
+  async restoreOpenSession(): Promise<void> {
+    const id = this.windowState.get<unknown>(OPEN_SESSION_KEY);
+    if (typeof id !== 'string' || id === '') return;
+    try {
+      await this.controller.resumeSession(id);
+      this.log('info', `reopened the conversation ${id} this window showed before`);
+    } catch (err) {
+      this.log('warn', `could not reopen the conversation ${id} this window showed before: ${errorMessage(err)}`);
+    }
   }
 
   setApiKey(): Promise<void> {
