@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { ModelMessage, UserContent } from 'ai';
 import { decideApproval } from './approval';
+import type { ApprovalVerdict } from './approval';
 import type { ApprovalMode } from './config/configSchema';
 import type { Context } from './context';
 import { errorMessage } from './errors';
@@ -9,11 +10,13 @@ import type { LoopToolCall, LoopToolSpec } from './loop/loopTypes';
 import type { ResolvedModel } from './model/modelRegistry';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
 import type { ApprovalAnswer, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
+import { ChangeJournal } from './journal/changeJournal';
 import type { Session } from './session/session';
 import { buildSystemPrompt } from './systemPrompt';
 import { builtinTools, readOnlyToolNames } from './tools/builtinTools';
 import { FileReadTracker } from './tools/fileReadTracker';
 import { TodoStore } from './tools/todoStore';
+import { TurnPrefetch } from './turnPrefetch';
 import type { AnyTool, ToolContext, ToolPreview, ToolResult } from './tools/tool';
 
 /**
@@ -25,11 +28,17 @@ export class Project {
   readonly session: Session;
   readonly todos = new TodoStore();
   private readonly reads = new FileReadTracker();
+  /** Every file change this conversation applies, for undo and restore; absent on a read-only session. */
+  readonly journal: ChangeJournal | undefined;
+  private readonly prefetch = new TurnPrefetch<ResolvedCall, PreviewedCall, ApprovalAnswer>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: Context, session: Session) {
     this.ctx = ctx;
     this.session = session;
+    this.journal = session.readOnly
+      ? undefined
+      : new ChangeJournal({ session, host: ctx.host, display: (p) => ctx.workspace.display(p) });
   }
 
   get approvalMode(): ApprovalMode {
@@ -93,6 +102,7 @@ export class Project {
       onEvent: (e) => {
         if (e.type === 'turn_start') turn = e.turn;
         if (e.type === 'message') {
+          if (!e.partial) this.prefetch.startTurn(toolCallsOf(e.message));
           const meta = e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
           const id = this.session.appendMessage(e.message, meta);
           emit({ type: 'message', id, message: e.message, partial: e.partial });
@@ -102,6 +112,7 @@ export class Project {
         emit(e);
       },
     });
+    this.prefetch.clear();
     await this.ctx.plugins.apply({
       hook: 'conversation',
       memo: undefined,
@@ -151,15 +162,48 @@ export class Project {
     opts: RunOptions,
     emit: (e: ProjectEvent) => void,
   ): Promise<ToolResult> {
+    const early = await this.prefetch.take(call.toolCallId);
+    const resolved = early?.resolved ?? (await this.resolveCall(mode, offered, call));
+    if (resolved.kind === 'done') return resolved.result;
+    let previewed = early?.previewed;
+    if (!previewed) {
+      const seen = await this.previewCall(resolved, call, signal, emit);
+      if (seen.kind === 'done') return seen.result;
+      previewed = seen.previewed;
+    }
+    let answer = early?.answer;
+    if (!answer) {
+      answer = this.askFor(previewed, call, signal, opts);
+      if (previewed.verdict.decision === 'ask' && previewed.preview?.change) {
+        // While this change waits for the person, the turn's next file changes are asked too.
+        this.prefetch.after(call.toolCallId, previewed.preview.paths, {
+          eligible: (next) => mode !== 'plan' && isFileChangeTool(offered.get(next.toolName)),
+          resolve: (next) => this.resolveCall(mode, offered, next),
+          preview: async (next) => {
+            if (next.kind === 'done') return undefined;
+            const seen = await this.previewCall(next, next.call, signal, emit);
+            if (seen.kind === 'done') return undefined;
+            return { previewed: seen.previewed, paths: seen.previewed.preview?.paths ?? [], ask: seen.previewed.verdict.decision === 'ask' };
+          },
+          ask: (next) => this.askFor(next, next.call, signal, opts),
+          log: (message) => this.ctx.host.log('debug', message),
+        });
+      }
+    }
+    return this.finishCall(previewed, await answer, call, signal, emit);
+  }
+
+  /** The tool, after the toolUse hook, with its input checked; or the error the model gets. */
+  private async resolveCall(mode: RunMode, offered: Map<string, AnyTool>, call: LoopToolCall): Promise<ResolvedCall> {
     const tool = offered.get(call.toolName);
     if (!tool) {
       if (mode === 'plan') {
-        return fail(`Plan mode is read-only: "${call.toolName}" is not available. Present the plan; the person executes it in act mode.`);
+        return done(`Plan mode is read-only: "${call.toolName}" is not available. Present the plan; the person executes it in act mode.`);
       }
-      return fail(`Unknown tool "${call.toolName}". Available tools: ${[...offered.keys()].join(', ')}.`);
+      return done(`Unknown tool "${call.toolName}". Available tools: ${[...offered.keys()].join(', ')}.`);
     }
     if (mode === 'plan' && tool.category !== 'read' && !readOnlyToolNames.includes(tool.name)) {
-      return fail(`Plan mode is read-only: "${tool.name}" cannot run.`);
+      return done(`Plan mode is read-only: "${tool.name}" cannot run.`);
     }
     const use = await this.ctx.plugins.apply<ToolUse>({
       hook: 'toolUse',
@@ -168,13 +212,27 @@ export class Project {
     });
     const parsed = tool.inputSchema.safeParse(use.input);
     if (!parsed.success) {
-      return fail(`Invalid input for tool "${tool.name}": ${z.prettifyError(parsed.error)}`);
+      return done(`Invalid input for tool "${tool.name}": ${z.prettifyError(parsed.error)}`);
     }
-    const input: unknown = parsed.data;
+    return { kind: 'ok', call, tool, use, input: parsed.data };
+  }
+
+  /** What the call would do (its preview) and which approval rule applies. */
+  private async previewCall(
+    resolved: Extract<ResolvedCall, { kind: 'ok' }>,
+    call: LoopToolCall,
+    signal: AbortSignal,
+    emit: (e: ProjectEvent) => void,
+  ): Promise<{ kind: 'done'; result: ToolResult } | { kind: 'ok'; previewed: PreviewedCall }> {
+    const { tool, input } = resolved;
     const tctx: ToolContext = {
       signal,
       workspace: this.ctx.workspace,
-      host: this.ctx.host,
+      host: this.journal
+        ? this.journal.hostFor(call.toolCallId, ({ entry, warning }) =>
+            emit(warning ? { type: 'file_change', change: entry, warning } : { type: 'file_change', change: entry }),
+          )
+        : this.ctx.host,
       reads: this.reads,
       todos: this.todos,
       toolCallId: call.toolCallId,
@@ -183,7 +241,7 @@ export class Project {
     try {
       preview = tool.preview ? await tool.preview(input, tctx) : undefined;
     } catch (err) {
-      return fail(errorMessage(err));
+      return done(errorMessage(err));
     }
     const touchesProtected = (preview?.paths ?? []).some((p) => this.ctx.workspace.isProtected(p));
     const verdict = decideApproval({
@@ -193,32 +251,46 @@ export class Project {
       toolNeedsApproval: tool.needsApproval ? await tool.needsApproval(input, tctx) : undefined,
       allowedForSession: this.session.config().allowedTools.has(tool.name),
     });
+    return { kind: 'ok', previewed: { ...resolved, tctx, preview, touchesProtected, verdict } };
+  }
 
-    let answer: ApprovalAnswer;
-    if (verdict.decision === 'allow') {
-      answer = { approved: true };
-    } else if (!opts.onToolApprove) {
-      answer = { approved: false, reason: `no one was there to approve it (${verdict.rule}; approval mode ${this.approvalMode})` };
-    } else {
-      try {
-        answer = await opts.onToolApprove({
-          toolCallId: call.toolCallId,
-          name: tool.name,
-          category: tool.category,
-          input,
-          summary: preview?.summary ?? tool.name,
-          paths: (preview?.paths ?? []).map((p) => this.ctx.workspace.display(p)),
-          protected: touchesProtected,
-          change: preview?.change,
-          rule: verdict.rule,
-        });
-      } catch (err) {
-        answer = { approved: false, reason: signal.aborted ? 'the run was cancelled' : `approval failed: ${errorMessage(err)}` };
-      }
-      if (answer.approved && answer.scope === 'session' && !touchesProtected) {
-        this.session.appendConfig('allowTool', tool.name);
-      }
+  /** The decision: a rule's, or the person's through `onToolApprove`. */
+  private async askFor(p: PreviewedCall, call: LoopToolCall, signal: AbortSignal, opts: RunOptions): Promise<ApprovalAnswer> {
+    const { tool, preview, verdict, touchesProtected } = p;
+    if (verdict.decision === 'allow') return { approved: true };
+    if (!opts.onToolApprove) {
+      return { approved: false, reason: `no one was there to approve it (${verdict.rule}; approval mode ${this.approvalMode})` };
     }
+    let answer: ApprovalAnswer;
+    try {
+      answer = await opts.onToolApprove({
+        toolCallId: call.toolCallId,
+        name: tool.name,
+        category: tool.category,
+        input: p.input,
+        summary: preview?.summary ?? tool.name,
+        paths: (preview?.paths ?? []).map((path) => this.ctx.workspace.display(path)),
+        protected: touchesProtected,
+        change: preview?.change,
+        rule: verdict.rule,
+      });
+    } catch (err) {
+      answer = { approved: false, reason: signal.aborted ? 'the run was cancelled' : `approval failed: ${errorMessage(err)}` };
+    }
+    if (answer.approved && answer.scope === 'session' && !touchesProtected) {
+      this.session.appendConfig('allowTool', tool.name);
+    }
+    return answer;
+  }
+
+  private async finishCall(
+    p: PreviewedCall,
+    answer: ApprovalAnswer,
+    call: LoopToolCall,
+    signal: AbortSignal,
+    emit: (e: ProjectEvent) => void,
+  ): Promise<ToolResult> {
+    const { tool, tctx, verdict } = p;
     emit({
       type: 'approval',
       toolCallId: call.toolCallId,
@@ -235,15 +307,45 @@ export class Project {
     }
     if (signal.aborted) return fail('Cancelled by the user before this tool ran.');
     tctx.approval = { approved: true, reason: answer.reason, content: answer.content, note: answer.note };
-    tctx.preview = preview;
+    tctx.preview = p.preview;
     let result: ToolResult;
     try {
-      result = await tool.execute(input, tctx);
+      result = await tool.execute(p.input, tctx);
     } catch (err) {
       result = fail(`Tool "${tool.name}" failed: ${errorMessage(err)}`);
     }
-    return this.ctx.plugins.apply<ToolResult>({ hook: 'toolResult', memo: result, args: [use], type: 'SeriesLast' });
+    return this.ctx.plugins.apply<ToolResult>({ hook: 'toolResult', memo: result, args: [p.use], type: 'SeriesLast' });
   }
+}
+
+type ResolvedCall = { kind: 'done'; result: ToolResult } | { kind: 'ok'; call: LoopToolCall; tool: AnyTool; use: ToolUse; input: unknown };
+
+interface PreviewedCall {
+  call: LoopToolCall;
+  tool: AnyTool;
+  use: ToolUse;
+  input: unknown;
+  tctx: ToolContext;
+  preview: ToolPreview | undefined;
+  touchesProtected: boolean;
+  verdict: ApprovalVerdict;
+}
+
+/** Tools that change files and show the change before running (write, edit, plugin file tools). */
+function isFileChangeTool(tool: AnyTool | undefined): boolean {
+  return tool !== undefined && tool.category === 'write' && tool.preview !== undefined;
+}
+
+function done(message: string): { kind: 'done'; result: ToolResult } {
+  return { kind: 'done', result: fail(message) };
+}
+
+/** Tool calls of an assistant message, in order. */
+function toolCallsOf(message: ModelMessage): LoopToolCall[] {
+  if (message.role !== 'assistant' || typeof message.content === 'string') return [];
+  return message.content.flatMap((part) =>
+    part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : [],
+  );
 }
 
 function fail(message: string): ToolResult {

@@ -1,5 +1,6 @@
 import type { ModelMessage, UserContent } from 'ai';
 import type { ApprovalMode } from './config/configSchema';
+import type { JournalEntry } from './journal/changeJournal';
 import type { LoopEvent, LoopStatus } from './loop/loopTypes';
 import type { RunMode } from './plugins/pluginTypes';
 import type { FileChange, ToolCategory } from './tools/tool';
@@ -45,7 +46,9 @@ export type ProjectEvent =
       automatic: boolean;
       rule: string;
       reason?: string;
-    };
+    }
+  /** A file change was applied and recorded in the change journal (it can be undone). */
+  | { type: 'file_change'; change: JournalEntry; warning?: string };
 
 export interface RunOptions {
   signal?: AbortSignal;

@@ -6,7 +6,7 @@ import { toJsonValue } from './messageCodec';
 import { SessionReadOnlyError } from './sessionErrors';
 import { newMessageId } from './sessionIds';
 import type { SessionLock } from './sessionLock';
-import type { ConfigKey, ConfigValues, MessageMeta, SessionHeaderRecord } from './sessionRecords';
+import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, SessionHeaderRecord } from './sessionRecords';
 import type { SessionConfig, SessionState, UsageTotals } from './sessionState';
 import { summarize, summaryPath, writeSummary } from './sessionSummary';
 import type { SessionSummary } from './sessionSummary';
@@ -93,6 +93,29 @@ export class Session {
     const record: Record<string, unknown> = { type: 'usage', ts: now(), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
     if (usage.model !== undefined) record.model = usage.model;
     this.append(record);
+  }
+
+  /** Records a file change Keel applied (the change journal); returns the record as stored. */
+  appendChange(change: Omit<ChangeRecord, 'type' | 'ts' | 'id'>): ChangeRecord {
+    const record: ChangeRecord = { type: 'change', ts: now(), id: newMessageId(), ...change };
+    this.append({ ...record });
+    return record;
+  }
+
+  /** Records that these journal changes were put back to their before content. */
+  appendRevert(changeIds: readonly string[], forced: boolean): void {
+    const record: Record<string, unknown> = { type: 'revert', ts: now(), changeIds: [...changeIds] };
+    if (forced) record.forced = true;
+    this.append(record);
+  }
+
+  /** The change journal in the order the changes were applied. */
+  changes(): readonly ChangeRecord[] {
+    return this.state.changes;
+  }
+
+  isReverted(changeId: string): boolean {
+    return this.state.revertedChanges.has(changeId);
   }
 
   /**

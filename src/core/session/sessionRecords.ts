@@ -135,6 +135,39 @@ export const branchRecordSchema = z.object({
 });
 export type BranchRecord = z.output<typeof branchRecordSchema>;
 
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex');
+
+/**
+ * The change journal: a file change Keel applied, with the content hashes of the file before
+ * and after it (null: the file did not exist / was deleted). The before content is kept in
+ * the session's blob folder under its hash unless `beforeStored` is false (the journal's size
+ * cap was reached), in which case the change cannot be undone from Keel.
+ */
+export const changeRecordSchema = z.object({
+  type: z.literal('change'),
+  ts: isoTime,
+  id: nonEmpty,
+  /** The tool call that made the change. */
+  toolCallId: nonEmpty,
+  /** Absolute real path. */
+  path: nonEmpty,
+  displayPath: nonEmpty,
+  beforeHash: sha256Hex.nullable(),
+  afterHash: sha256Hex.nullable(),
+  beforeStored: z.boolean(),
+});
+export type ChangeRecord = z.output<typeof changeRecordSchema>;
+
+/** Changes Keel put back to their before content (Undo, Restore files to here). */
+export const revertRecordSchema = z.object({
+  type: z.literal('revert'),
+  ts: isoTime,
+  changeIds: z.array(nonEmpty).min(1),
+  /** The person chose to revert over changes made since by someone else. */
+  forced: z.literal(true).optional(),
+});
+export type RevertRecord = z.output<typeof revertRecordSchema>;
+
 export const recordSchemas = {
   session: sessionHeaderSchema,
   message: messageRecordSchema,
@@ -142,6 +175,8 @@ export const recordSchemas = {
   usage: usageRecordSchema,
   compaction: compactionRecordSchema,
   branch: branchRecordSchema,
+  change: changeRecordSchema,
+  revert: revertRecordSchema,
 } as const;
 export type RecordType = keyof typeof recordSchemas;
 
@@ -151,7 +186,9 @@ export type SessionRecord =
   | ConfigRecord
   | UsageRecord
   | CompactionRecord
-  | BranchRecord;
+  | BranchRecord
+  | ChangeRecord
+  | RevertRecord;
 
 export function isRecordType(type: string): type is RecordType {
   return Object.hasOwn(recordSchemas, type);

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ApprovalMode } from '../config/configSchema';
-import type { CompactionRecord, MessageMeta, SessionHeaderRecord, SessionRecord } from './sessionRecords';
+import type { ChangeRecord, CompactionRecord, MessageMeta, SessionHeaderRecord, SessionRecord } from './sessionRecords';
 
 export interface MessageNode {
   id: string;
@@ -45,6 +45,9 @@ export class SessionState {
   promptTitle?: string;
   firstTs?: string;
   lastTs?: string;
+  /** The change journal: file changes Keel applied, in order, and the ids of those reverted since. */
+  readonly changes: ChangeRecord[] = [];
+  readonly revertedChanges = new Set<string>();
   private lastMessageId: string | null = null;
 
   /** Folds one record in; returns a warning when the record had to be skipped or repaired. */
@@ -115,6 +118,13 @@ export class SessionState {
           return `${at}branch to ${record.leafId}, which is missing; skipped`;
         }
         this.leafId = record.leafId;
+        return undefined;
+      case 'change':
+        if (this.changes.some((c) => c.id === record.id)) return `${at}change id ${record.id} appears twice; the later one is skipped`;
+        this.changes.push(record);
+        return undefined;
+      case 'revert':
+        for (const id of record.changeIds) this.revertedChanges.add(id);
         return undefined;
     }
   }

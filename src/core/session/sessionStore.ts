@@ -39,7 +39,8 @@ export interface ListOptions {
 
 /**
  * The sessions of one workspace, in `$KEEL_HOME/projects/<workspace-key>/sessions/`:
- * `<id>.jsonl` (the log), `<id>.meta.json` (listing summary), `<id>.lock` (who is writing).
+ * `<id>.jsonl` (the log), `<id>.meta.json` (listing summary), `<id>.lock` (who is writing),
+ * `<id>.blobs/` (file contents kept by the change journal, by sha256).
  */
 export class SessionStore {
   readonly workspace: WorkspaceIdentity;
@@ -176,6 +177,7 @@ export class SessionStore {
     if (holder) throw new SessionLockedError(id, describeLockOwner(holder));
     rmSync(path, { force: true });
     rmSync(summaryPath(path), { force: true });
+    rmSync(join(this.dir, `${id}.blobs`), { recursive: true, force: true });
     rmSync(this.lockPath(id), { force: true });
   }
 

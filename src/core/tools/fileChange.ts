@@ -41,11 +41,17 @@ export async function applyFileChange(
   if (ctx.approval && !ctx.approval.approved) {
     throw new FileChangeError(`The change to ${shown} was not approved; nothing was written.`);
   }
+  const proposed = ctx.preview?.change;
+  if (proposed && proposed.path !== absPath) {
+    // Resolved again at apply time: a link swapped since the preview must not redirect the write.
+    throw new FileChangeError(
+      `${shown} now resolves to ${absPath}, not to ${proposed.path} as when the change was proposed; nothing was written. Check the path and redo the change.`,
+    );
+  }
   const before = await currentText(absPath, shown);
   if (before !== null) await ctx.reads.assertFresh(absPath, before);
-  const proposed = ctx.preview?.change;
   let change: FileChange;
-  if (proposed && proposed.path === absPath && proposed.before === before) {
+  if (proposed && proposed.before === before) {
     change = proposed;
   } else if (ctx.approval?.content !== undefined) {
     throw new FileChangeError(`${shown} changed after the change was proposed; nothing was written. Read it again and redo the change.`);
