@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SessionHistory } from '../history/sessionHistory';
 import type { Host } from '../host';
 import type { Workspace } from '../workspace/workspace';
 import type { FileReadTracker } from './fileReadTracker';
@@ -60,6 +61,8 @@ export interface ToolContext {
   approval?: ApprovalOutcome;
   /** The preview computed before approval, when the tool has `preview`. */
   preview?: ToolPreview;
+  /** The conversation so far, whole (for history_search); absent outside a session. */
+  history?: SessionHistory;
 }
 
 export interface ToolDefinition<Input = unknown> {
