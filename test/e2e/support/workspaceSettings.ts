@@ -1,0 +1,46 @@
+// What the browser tests change on the server's side of the workspace: the model settings
+// (a workspace settings file, which VS Code watches, so the running extension host follows
+// it) and, afterwards, the conversations the run stored under KEEL_HOME.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { keelHome, projectDir, workspaceKey } from '../../../src/core/paths';
+
+export const SCRIPTED_MODEL = 'scripted-model';
+
+function settingsFile(workspace: string): string {
+  return join(workspace, '.vscode', 'settings.json');
+}
+
+function readSettings(workspace: string): Record<string, unknown> {
+  const file = settingsFile(workspace);
+  if (!existsSync(file)) return {};
+  const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${file} does not hold a JSON object`);
+  return { ...parsed };
+}
+
+/** Points Keel at an OpenAI-compatible endpoint (keel.baseUrl + keel.model), or with undefined removes both. */
+export function setModelSettings(workspace: string, endpoint: { baseURL: string; model?: string } | undefined): void {
+  const settings = readSettings(workspace);
+  delete settings['keel.baseUrl'];
+  delete settings['keel.model'];
+  if (endpoint) {
+    settings['keel.baseUrl'] = endpoint.baseURL;
+    settings['keel.model'] = endpoint.model ?? SCRIPTED_MODEL;
+  }
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(settingsFile(workspace), `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+/**
+ * The extension host runs with this process's environment (the runner passes it on), so it
+ * keeps sessions where keelHome() says; the workspace is a fresh copy per run, so its
+ * folder there holds only this run's conversations.
+ */
+export function workspaceKeelDir(workspace: string): string {
+  return projectDir(keelHome(process.env), workspaceKey({ root: workspace }));
+}
+
+export function removeStoredConversations(workspace: string): void {
+  rmSync(workspaceKeelDir(workspace), { recursive: true, force: true });
+}
