@@ -97,12 +97,16 @@ export function shrinkHistory(
   return { messages: dropped > 0 ? withNote(out, trimmedNote(dropped)) : out, dropped, elided };
 }
 
-/** Says at the start what was left out: inside the first user message, or as one before the first turn. */
+/**
+ * Says at the start what was left out: inside the first user message when that is an older
+ * one, else as a message of its own (the latest user message is sent exactly as written).
+ */
 function withNote(messages: ModelMessage[], note: string): ModelMessage[] {
   const first = messages.findIndex((m) => m.role !== 'system');
   if (first === -1) return messages;
   const head = messages[first];
-  if (head.role === 'user') {
+  const latestUser = messages.findLastIndex((m) => m.role === 'user');
+  if (head.role === 'user' && first !== latestUser) {
     const content: UserModelMessage['content'] =
       typeof head.content === 'string' ? `${note}\n\n${head.content}` : [{ type: 'text', text: note }, ...head.content];
     return [...messages.slice(0, first), { ...head, content }, ...messages.slice(first + 1)];

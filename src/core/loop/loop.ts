@@ -1,9 +1,11 @@
 import { experimental_streamTextLowMemory as streamText, jsonSchema, tool } from 'ai';
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, ToolSet } from 'ai';
 import { errorMessage } from '../errors';
+import { isContextOverflow, overflowSize } from '../history/contextOverflow';
+import { maxShrinkAttempts, shrinkHistory } from '../history/shrinkHistory';
 import type { ToolResult } from '../tools/tool';
 import { defaultRetryPolicy, isRetryable, retryDelayMs, sleep, statusOf } from './retry';
-import type { LoopOptions, LoopResult, LoopStatus, LoopToolCall, LoopToolSpec, RetryPolicy } from './loopTypes';
+import type { LoopError, LoopOptions, LoopResult, LoopStatus, LoopToolCall, LoopToolSpec, RetryPolicy } from './loopTypes';
 import { toDisplayText, toModelOutput } from './toolOutput';
 
 interface PendingCall extends LoopToolCall {
@@ -38,7 +40,8 @@ function sdkTools(tools: Record<string, LoopToolSpec>): ToolSet {
 export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...opts.retry };
   const tools = sdkTools(opts.tools);
-  const history: ModelMessage[] = [...opts.messages];
+  // What is sent: the given messages plus this run's, less what context recovery left out.
+  let history: ModelMessage[] = [...opts.messages];
   const produced: ModelMessage[] = [];
   const usage = { inputTokens: 0, outputTokens: 0 };
   let contextTokens = 0;
@@ -50,9 +53,10 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     produced.push(message);
     opts.onEvent(partial ? { type: 'message', message, partial } : { type: 'message', message });
   };
-  const finish = (status: LoopStatus, err?: unknown): LoopResult => {
+  const finish = (status: LoopStatus, err?: unknown, error?: LoopError): LoopResult => {
     const result: LoopResult = { status, turns, usage, contextTokens, text: lastText, messages: produced };
-    if (err !== undefined) result.error = { message: errorMessage(err), statusCode: statusOf(err) };
+    if (error) result.error = error;
+    else if (err !== undefined) result.error = { message: errorMessage(err), statusCode: statusOf(err) };
     return result;
   };
 
@@ -61,12 +65,26 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     if (turns >= opts.maxTurns) return finish('max_turns');
     turns++;
     opts.onEvent({ type: 'turn_start', turn: turns });
-    const sent = opts.prepareTurn ? opts.prepareTurn(history, turns) : history;
-    let turn: TurnOutput;
-    try {
-      turn = await streamTurnWithRetry(opts, policy, tools, sent);
-    } catch (err) {
-      return finish('error', err);
+    let turn: TurnOutput | undefined;
+    // A context-too-long answer: leave out older messages and try this turn again, at most maxShrinkAttempts times.
+    for (let attempt = 1; turn === undefined; attempt++) {
+      const sent = opts.prepareTurn ? opts.prepareTurn(history, turns) : history;
+      try {
+        turn = await streamTurnWithRetry(opts, policy, tools, sent);
+      } catch (err) {
+        if (!isContextOverflow(err)) return finish('error', err);
+        const shrunk = attempt <= maxShrinkAttempts ? shrinkHistory(history, attempt, overflowSize(err)) : undefined;
+        if (!shrunk) return finish('error', err, contextTooLong(err, attempt - 1));
+        history = shrunk.messages;
+        opts.onEvent({
+          type: 'context_trimmed',
+          attempt,
+          maxAttempts: maxShrinkAttempts,
+          droppedMessages: shrunk.dropped,
+          shortenedResults: shrunk.elided,
+          error: errorMessage(err),
+        });
+      }
     }
     usage.inputTokens += turn.inputTokens;
     usage.outputTokens += turn.outputTokens;
@@ -101,7 +119,7 @@ async function streamTurnWithRetry(
         out.aborted = true;
         return out;
       }
-      if (attempt >= policy.maxAttempts || !isRetryable(err)) throw err;
+      if (attempt >= policy.maxAttempts || !isRetryable(err) || isContextOverflow(err)) throw err;
       const delayMs = retryDelayMs(err, attempt, policy);
       opts.onEvent({ type: 'retry', attempt, maxAttempts: policy.maxAttempts, error: errorMessage(err), delayMs });
       try {
@@ -112,6 +130,18 @@ async function streamTurnWithRetry(
       }
     }
   }
+}
+
+/** What the person is told when the conversation cannot be made to fit. */
+function contextTooLong(err: unknown, attempts: number): LoopError {
+  const said = errorMessage(err);
+  const message =
+    attempts === 0
+      ? 'The latest message is too long for the model\'s context window on its own, so leaving out older messages cannot help. ' +
+        'Send a shorter message or attach less, or choose a model with a larger context window.'
+      : `The conversation is too long for the model's context window, even after leaving out older messages ${attempts} time${attempts === 1 ? '' : 's'}. ` +
+        'Nothing was lost: the session keeps every message. Compact the conversation, start a new one, or choose a model with a larger context window.';
+  return { message: `${message} (The model's answer: ${said})`, statusCode: statusOf(err), code: 'context_too_long' };
 }
 
 // The single-consumer stream: it keeps no replay buffer, which costs about a third less CPU per token.

@@ -25,6 +25,11 @@ export type LoopEvent =
   /** A failed attempt that will be retried; text streamed during it is discarded. */
   | { type: 'retry'; attempt: number; maxAttempts: number; error: string; delayMs: number }
   | { type: 'usage'; turn: number; inputTokens: number; outputTokens: number }
+  /**
+   * The model said the conversation does not fit its context window: older messages were
+   * left out of what is sent (the session keeps them) and the turn is tried again.
+   */
+  | { type: 'context_trimmed'; attempt: number; maxAttempts: number; droppedMessages: number; shortenedResults: number; error: string }
   /** A finished message to keep: the assistant's turn, or the tool results after it. */
   | { type: 'message'; message: ModelMessage; partial?: boolean };
 
@@ -61,5 +66,12 @@ export interface LoopResult {
   text: string;
   /** Messages produced by this run, in order (also delivered as `message` events). */
   messages: ModelMessage[];
-  error?: { message: string; statusCode?: number };
+  error?: LoopError;
+}
+
+export interface LoopError {
+  message: string;
+  statusCode?: number;
+  /** `context_too_long`: the conversation did not fit the model's window even after trimming. */
+  code?: 'context_too_long';
 }

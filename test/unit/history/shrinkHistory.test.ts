@@ -74,9 +74,11 @@ describe('shrinkHistory', () => {
       expect(JSON.stringify(out.messages)).toContain('do the task');
       expect(out.messages.at(-1)).toEqual(result('r3', 'newest'));
     }
-    // The last attempt keeps only what must stay: the latest user message and the newest turn.
+    // The last attempt keeps only what must stay: the latest user message (as written) and the newest turn, after the note.
     const last = shrinkHistory(messages, 3)!;
-    expect(last.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(last.messages.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'tool']);
+    expect(last.messages[0].content).toMatch(/^\[Keel left out the 16 oldest messages/);
+    expect(last.messages[1]).toBe(messages[12]);
   });
 
   it('shortens long tool results when leaving out messages is not enough', () => {
