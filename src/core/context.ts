@@ -1,4 +1,5 @@
 import type { Host } from './host';
+import { LlmsContext } from './llmsContext/llmsContext';
 import { keelHome, projectDir, sessionsDir, workspaceKey } from './paths';
 import { resolveConfig, userConfigPath, workspaceConfigPath } from './config/loadConfig';
 import { mergeLayers } from './config/loadConfig';
@@ -45,6 +46,11 @@ export class Context {
   readonly sessions: SessionStore;
   readonly host: Host;
   readonly workspaceTrusted: boolean;
+  /**
+   * What the model is told about the workspace with each request, cached across requests.
+   * Hosts with a file watcher call `llmsContext.invalidate()` when files change outside Keel.
+   */
+  readonly llmsContext: LlmsContext;
   /** Problems worth showing that did not stop Keel (ignored settings, skipped plugins). */
   readonly warnings: string[];
 
@@ -68,6 +74,7 @@ export class Context {
     this.host = init.host;
     this.workspaceTrusted = init.workspaceTrusted;
     this.warnings = init.warnings;
+    this.llmsContext = new LlmsContext({ workspace: init.workspace, host: init.host, home: init.paths.home });
   }
 
   static async create(opts: ContextOptions): Promise<Context> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { ModelMessage, UserContent } from 'ai';
 import { decideApproval } from './approval';
@@ -5,8 +6,15 @@ import type { ApprovalVerdict } from './approval';
 import type { ApprovalMode } from './config/configSchema';
 import type { Context } from './context';
 import { errorMessage } from './errors';
+import { sessionHistoryOf } from './history/sessionHistoryOf';
+import type { SessionHistory } from './history/sessionHistory';
+import { ConversationContext } from './llmsContext/conversationContext';
 import { runLoop } from './loop/loop';
 import type { LoopToolCall, LoopToolSpec } from './loop/loopTypes';
+import { toDisplayText } from './loop/toolOutput';
+import { attachMentions } from './mentions/attachMentions';
+import { expandMentions } from './mentions/expandMentions';
+import type { MentionBody } from './mentions/fileMentions';
 import type { ResolvedModel } from './model/modelRegistry';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
 import type { ApprovalAnswer, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
@@ -31,11 +39,16 @@ export class Project {
   /** Every file change this conversation applies, for undo and restore; absent on a read-only session. */
   readonly journal: ChangeJournal | undefined;
   private readonly prefetch = new TurnPrefetch<ResolvedCall, PreviewedCall, ApprovalAnswer>();
+  /** What the model is told about the workspace, and the folders this conversation touched. */
+  readonly context: ConversationContext;
+  private readonly history: SessionHistory;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: Context, session: Session) {
     this.ctx = ctx;
     this.session = session;
+    this.context = new ConversationContext({ llmsContext: ctx.llmsContext, plugins: ctx.plugins, host: ctx.host, sessionId: session.id });
+    this.history = sessionHistoryOf(session);
     this.journal = session.readOnly
       ? undefined
       : new ChangeJournal({ session, host: ctx.host, display: (p) => ctx.workspace.display(p) });
@@ -69,21 +82,33 @@ export class Project {
     const model: ResolvedModel = this.ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
     const tools = await this.toolsFor(mode);
     const offered = new Map(tools.map((t) => [t.name, t]));
+    const gathered = await this.context.gather(mode, signal);
+    if (gathered.gathered) {
+      const { sections, rules } = gathered.gathered;
+      emit({ type: 'context', sections: sections.map(({ id, title, tokens, budget, cut }) => ({ id, title, tokens, budget, cut })), rules });
+    }
     const system = await this.ctx.plugins.apply<string>({
       hook: 'systemPrompt',
-      memo: buildSystemPrompt({
-        mode,
-        host: this.ctx.host.kind,
-        folders: this.ctx.workspace.folders,
-        toolNames: [...offered.keys()],
-      }),
+      memo: buildSystemPrompt({ mode, toolNames: [...offered.keys()], context: gathered.text }),
       args: [{ mode }],
       type: 'SeriesLast',
     });
 
-    const content = await this.userContent(input);
+    let content = await this.userContent(input);
+    const mentions = opts.mentions ?? [];
+    if (mentions.length > 0) {
+      const expanded = await expandMentions(mentions, {
+        workspace: this.ctx.workspace,
+        host: this.ctx.host,
+        reads: this.reads,
+        signal,
+        fetchUrl: (url) => this.fetchForMention(url, mode, offered, signal, opts, emit),
+      });
+      emit({ type: 'mentions', outcomes: expanded.outcomes });
+      content = attachMentions(content, expanded.text);
+    }
     const userMessage: ModelMessage = { role: 'user', content };
-    const userId = this.session.appendMessage(userMessage, { model: model.id });
+    const userId = this.session.appendMessage(userMessage, mentions.length ? { model: model.id, mentions: [...mentions] } : { model: model.id });
     emit({ type: 'message', id: userId, message: userMessage });
 
     const specs: Record<string, LoopToolSpec> = {};
@@ -130,6 +155,21 @@ export class Project {
     };
     if (result.error) out.error = result.error;
     return out;
+  }
+
+  /** @url mentions go through the fetch tool like the model's own calls: its approval, its limits. */
+  private async fetchForMention(
+    url: string,
+    mode: RunMode,
+    offered: Map<string, AnyTool>,
+    signal: AbortSignal,
+    opts: RunOptions,
+    emit: (e: ProjectEvent) => void,
+  ): Promise<MentionBody> {
+    const call: LoopToolCall = { toolCallId: `mention-${randomUUID()}`, toolName: 'fetch', input: { url } };
+    const result = await this.executeTool(mode, offered, call, signal, opts, emit);
+    const text = toDisplayText(result);
+    return result.isError ? { ok: false, reason: text } : { ok: true, body: text, hint: `fetch ${url} for the rest` };
   }
 
   private async userContent(input: UserInput): Promise<UserContent> {
@@ -236,6 +276,7 @@ export class Project {
       reads: this.reads,
       todos: this.todos,
       toolCallId: call.toolCallId,
+      history: this.history,
     };
     let preview: ToolPreview | undefined;
     try {
@@ -314,6 +355,7 @@ export class Project {
     } catch (err) {
       result = fail(`Tool "${tool.name}" failed: ${errorMessage(err)}`);
     }
+    result = await this.context.afterTool(tool.category, p.preview?.paths ?? [], result);
     return this.ctx.plugins.apply<ToolResult>({ hook: 'toolResult', memo: result, args: [p.use], type: 'SeriesLast' });
   }
 }

@@ -1,7 +1,9 @@
 import type { ModelMessage, UserContent } from 'ai';
 import type { ApprovalMode } from './config/configSchema';
 import type { JournalEntry } from './journal/changeJournal';
-import type { LoopEvent, LoopStatus } from './loop/loopTypes';
+import type { RuleInEffect } from './llmsContext/contextTypes';
+import type { LoopError, LoopEvent, LoopStatus } from './loop/loopTypes';
+import type { Mention, MentionOutcome } from './mentions/mentionTypes';
 import type { RunMode } from './plugins/pluginTypes';
 import type { FileChange, ToolCategory } from './tools/tool';
 
@@ -48,7 +50,19 @@ export type ProjectEvent =
       reason?: string;
     }
   /** A file change was applied and recorded in the change journal (it can be undone). */
-  | { type: 'file_change'; change: JournalEntry; warning?: string };
+  | { type: 'file_change'; change: JournalEntry; warning?: string }
+  /** The workspace context gathered for this request: its sections' sizes and the rules in effect. */
+  | { type: 'context'; sections: ContextSectionInfo[]; rules: RuleInEffect[] }
+  /** What the message's @-mentions expanded to (included, cut, left out, failed). */
+  | { type: 'mentions'; outcomes: MentionOutcome[] };
+
+export interface ContextSectionInfo {
+  id: string;
+  title: string;
+  tokens: number;
+  budget: number;
+  cut: boolean;
+}
 
 export interface RunOptions {
   signal?: AbortSignal;
@@ -58,6 +72,11 @@ export interface RunOptions {
   /** A model id for this run instead of the configured one. */
   model?: string;
   maxTurns?: number;
+  /**
+   * The person's @-mentions: expanded into a text part of the user message (so the session
+   * log holds exactly what the model saw) and listed in the message's meta.
+   */
+  mentions?: readonly Mention[];
 }
 
 export interface RunResult {
@@ -68,7 +87,7 @@ export interface RunResult {
   usage: { inputTokens: number; outputTokens: number };
   contextTokens: number;
   text: string;
-  error?: { message: string; statusCode?: number };
+  error?: LoopError;
 }
 
 export type UserInput = string | UserContent;

@@ -1,18 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { platform, release } from 'node:os';
 import type { RunMode } from './plugins/pluginTypes';
 
 export interface PromptFacts {
   mode: RunMode;
-  host: 'vscode' | 'cli';
-  folders: readonly { name: string; path: string }[];
   toolNames: string[];
-  now?: Date;
+  /** The gathered workspace context (environment, git, structure, rules, README, editor), rendered. */
+  context: string;
 }
-
-const rulesFiles = ['AGENTS.md', 'CLAUDE.md'];
-const rulesCap = 20_000;
 
 const actPrompt = `You are Keel, a coding agent working in the person's workspace. You read, search and edit files and run commands through tools.
 
@@ -34,33 +27,8 @@ Produce the plan as a Markdown document with these sections:
 
 Read what you need to make the steps concrete. Then present the plan and stop: the person reviews it and decides whether to execute it.`;
 
-function readRules(root: string): string[] {
-  const out: string[] = [];
-  for (const name of rulesFiles) {
-    let text: string;
-    try {
-      text = readFileSync(join(root, name), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      text = `(could not read ${name}: ${(err as Error).message})`;
-    }
-    const cut = text.length > rulesCap ? `${text.slice(0, rulesCap)}\n[... ${name} cut at ${rulesCap} characters]` : text;
-    out.push(`<rules file="${name}">\n${cut.trim()}\n</rules>`);
-  }
-  return out;
-}
-
 export function buildSystemPrompt(f: PromptFacts): string {
-  const now = f.now ?? new Date();
-  const env = [
-    `Date: ${now.toISOString().slice(0, 10)}`,
-    `OS: ${platform()} ${release()}`,
-    `Running in: ${f.host === 'vscode' ? 'VS Code' : 'a terminal (keel CLI)'}`,
-    `Workspace folders:\n${f.folders.map((d) => `- ${d.name}: ${d.path}`).join('\n')}`,
-    `Tools available: ${f.toolNames.join(', ')}`,
-  ].join('\n');
-  const rules = f.folders.length ? readRules(f.folders[0].path) : [];
-  const parts = [f.mode === 'plan' ? planPrompt : actPrompt, `<environment>\n${env}\n</environment>`];
-  if (rules.length) parts.push(`The workspace's rules for agents (follow them):\n${rules.join('\n')}`);
+  const parts = [f.mode === 'plan' ? planPrompt : actPrompt, `Tools available: ${f.toolNames.join(', ')}`];
+  if (f.context.trim() !== '') parts.push(f.context);
   return parts.join('\n\n');
 }

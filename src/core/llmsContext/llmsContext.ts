@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { errorMessage } from '../errors';
 import type { EditorState } from '../editorState';
 import type { Host } from '../host';
@@ -234,11 +234,6 @@ export class LlmsContext {
   private clock(): number {
     return this.opts.clock ? this.opts.clock() : Date.now();
   }
-}
-
-/** The folder a touched path governs: itself for a folder, its parent for a file. */
-export function touchedFolder(path: string, isDir: boolean): string {
-  return isDir ? path : dirname(path);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

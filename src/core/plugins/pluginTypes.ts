@@ -1,4 +1,5 @@
 import type { ConfigLayer } from '../config/configSchema';
+import type { PluginContextSection } from '../llmsContext/contextTypes';
 import type { AnyTool, ToolResult } from '../tools/tool';
 import type { ProviderFactory } from '../model/modelRegistry';
 
@@ -26,6 +27,8 @@ export interface PluginHooks {
   initialized?(): void | Promise<void>;
   config?(): ConfigLayer | undefined | Promise<ConfigLayer | undefined>;
   systemPrompt?(prompt: string, info: { mode: RunMode }): string | undefined | Promise<string | undefined>;
+  /** Extra sections for the workspace context the model gets with each request; each is held to its own token budget. */
+  context?(info: { mode: RunMode; sessionId: string }): PluginContextSection[] | undefined | Promise<PluginContextSection[] | undefined>;
   tool?(info: { mode: RunMode }): AnyTool[] | undefined | Promise<AnyTool[] | undefined>;
   userPrompt?(text: string, info: { sessionId: string }): string | undefined | Promise<string | undefined>;
   toolUse?(use: ToolUse): ToolUse | undefined | Promise<ToolUse | undefined>;
@@ -46,6 +49,7 @@ export const hookTypes: Record<HookName, HookType> = {
   initialized: 'Series',
   config: 'SeriesMerge',
   systemPrompt: 'SeriesLast',
+  context: 'SeriesMerge',
   tool: 'SeriesMerge',
   userPrompt: 'SeriesLast',
   toolUse: 'SeriesLast',

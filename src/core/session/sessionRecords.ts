@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai';
 import * as z from 'zod';
 import { approvalModes } from '../config/configSchema';
 import type { ApprovalMode } from '../config/configSchema';
+import { mentionSchema } from '../mentions/mentionTypes';
 import { decodeMessage } from './messageCodec';
 
 /**
@@ -37,6 +38,8 @@ export const messageMetaSchema = z.object({
   /** The message was cut short (cancelled, or the stream broke) and holds what arrived. */
   partial: z.literal(true).optional(),
   projectName: z.string().optional(),
+  /** A user message's @-mentions; their expansion is a text part of the message itself. */
+  mentions: z.array(mentionSchema).optional(),
 });
 export type MessageMeta = z.output<typeof messageMetaSchema>;
 

@@ -3,6 +3,7 @@ import { editTool } from './editTool';
 import { fetchTool } from './fetchTool';
 import { createGlobTool } from './globTool';
 import { createGrepTool } from './grepTool';
+import { historySearchTool } from './historySearchTool';
 import { lsTool } from './lsTool';
 import { readTool } from './readTool';
 import type { AnyTool } from './tool';
@@ -23,8 +24,9 @@ export function builtinTools(): AnyTool[] {
     fetchTool,
     todoWriteTool,
     todoReadTool,
+    historySearchTool,
   ];
 }
 
 /** Tools allowed in plan mode: they look but change nothing outside the session. */
-export const readOnlyToolNames: readonly string[] = ['read', 'ls', 'glob', 'grep', 'fetch', 'todo_read'];
+export const readOnlyToolNames: readonly string[] = ['read', 'ls', 'glob', 'grep', 'fetch', 'todo_read', 'history_search'];

@@ -16,11 +16,12 @@ describe('builtinTools', () => {
       fetch: 'network',
       todo_write: 'read',
       todo_read: 'read',
+      history_search: 'read',
     });
   });
 
   it('allows only tools without side effects in plan mode', () => {
-    expect([...readOnlyToolNames].sort()).toEqual(['fetch', 'glob', 'grep', 'ls', 'read', 'todo_read']);
+    expect([...readOnlyToolNames].sort()).toEqual(['fetch', 'glob', 'grep', 'history_search', 'ls', 'read', 'todo_read']);
   });
 
   it('has input schemas that convert to JSON Schema with the documented parameter names', () => {
@@ -34,5 +35,6 @@ describe('builtinTools', () => {
     expect(props('grep').keys).toEqual(['-A', '-B', '-C', '-i', '-n', 'glob', 'head_limit', 'output_mode', 'path', 'pattern'].sort());
     expect(props('bash')).toEqual({ keys: ['command', 'cwd', 'description', 'timeout'], required: ['command'] });
     expect(props('todo_write')).toEqual({ keys: ['todos'], required: ['todos'] });
+    expect(props('history_search')).toEqual({ keys: ['last', 'query'], required: [] });
   });
 });

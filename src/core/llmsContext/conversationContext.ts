@@ -1,0 +1,103 @@
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { errorMessage } from '../errors';
+import type { Host } from '../host';
+import type { PluginManager } from '../plugins/pluginManager';
+import type { RunMode } from '../plugins/pluginTypes';
+import type { ToolCategory, ToolResult } from '../tools/tool';
+import type { GatheredContext, PluginContextSection } from './contextTypes';
+import type { LlmsContext } from './llmsContext';
+import { renderContext } from './renderContext';
+
+export interface ConversationContextDeps {
+  llmsContext: LlmsContext;
+  plugins: PluginManager;
+  host: Host;
+  sessionId: string;
+}
+
+/**
+ * The workspace context of one conversation: what LlmsContext gathers plus what plugins add,
+ * and the folders the agent touched, whose nested rules files then apply. A rules file that
+ * starts to apply mid-run is shown with the tool result that touched its folder.
+ */
+export class ConversationContext {
+  private readonly deps: ConversationContextDeps;
+  private readonly touched = new Set<string>();
+  /** Rules files the model has been shown, so each is shown once per request. */
+  private readonly shown = new Set<string>();
+
+  constructor(deps: ConversationContextDeps) {
+    this.deps = deps;
+  }
+
+  /** Gathers the context for a request; never fails the request (a failure becomes a note and a log line). */
+  async gather(mode: RunMode, signal?: AbortSignal): Promise<{ text: string; gathered?: GatheredContext }> {
+    const { llmsContext, plugins, host, sessionId } = this.deps;
+    const extra = await plugins.apply<unknown[]>({ hook: 'context', memo: [], args: [{ mode, sessionId }], type: 'SeriesMerge' });
+    let gathered: GatheredContext;
+    try {
+      gathered = await llmsContext.gather({ touched: this.touched, extra: this.validSections(extra), signal });
+    } catch (err) {
+      host.log('error', `Gathering the workspace context failed: ${errorMessage(err)}`);
+      return { text: `(Keel could not gather the workspace context: ${errorMessage(err)}. Look around with the tools.)` };
+    }
+    this.shown.clear();
+    for (const r of gathered.rules) if (r.status !== 'omitted') this.shown.add(r.path);
+    return { text: renderContext(gathered), gathered };
+  }
+
+  /**
+   * After a tool ran: writes and commands make the cached listing and git state stale; paths
+   * it touched may bring nested rules into effect, which are added to its result.
+   */
+  async afterTool(category: ToolCategory, paths: readonly string[], result: ToolResult): Promise<ToolResult> {
+    if (category === 'write' || category === 'command') this.deps.llmsContext.invalidate();
+    if (paths.length === 0) return result;
+    try {
+      return await this.withNewRules(paths, result);
+    } catch (err) {
+      // The tool did run: its result stands; only the rules lookup is lost, and said so in the log.
+      this.deps.host.log('warn', `Looking for rules files near ${paths.join(', ')} failed: ${errorMessage(err)}`);
+      return result;
+    }
+  }
+
+  private async withNewRules(paths: readonly string[], result: ToolResult): Promise<ToolResult> {
+    const { llmsContext } = this.deps;
+    const folders = await Promise.all(paths.map(folderOf));
+    const fresh = folders.filter((f) => !this.touched.has(f));
+    for (const f of fresh) this.touched.add(f);
+    if (fresh.length === 0 || result.isError) return result;
+    const rules = await llmsContext.newRulesFor(fresh, this.shown);
+    if (rules.length === 0) return result;
+    for (const r of rules) this.shown.add(r.rule.path);
+    const note = `\n\n${rules.length === 1 ? 'A rules file applies' : 'Rules files apply'} to files in this folder; follow ${rules.length === 1 ? 'it' : 'them'}:\n${rules.map((r) => r.block).join('\n')}`;
+    if (typeof result.output === 'string') return { ...result, output: result.output + note };
+    return { ...result, output: [...result.output, { type: 'text', text: note.trimStart() }] };
+  }
+
+  private validSections(values: unknown[]): PluginContextSection[] {
+    const out: PluginContextSection[] = [];
+    for (const v of values) {
+      const s = v as Partial<PluginContextSection> | null;
+      if (s && typeof s.title === 'string' && typeof s.text === 'string' && (s.budgetTokens === undefined || typeof s.budgetTokens === 'number')) {
+        out.push({ title: s.title, text: s.text, ...(s.budgetTokens !== undefined ? { budgetTokens: s.budgetTokens } : {}) });
+      } else {
+        this.deps.host.log('warn', 'A plugin returned a context section without a string title and text; it was left out.');
+      }
+    }
+    return out;
+  }
+}
+
+/** The folder a touched path governs: itself for a folder, its parent for a file (or one not there yet). */
+async function folderOf(path: string): Promise<string> {
+  try {
+    return (await stat(path)).isDirectory() ? path : dirname(path);
+  } catch (err) {
+    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return dirname(path);
+    throw err;
+  }
+}

@@ -1,0 +1,96 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
+import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
+import { projectBench, recorder } from './projectHarness';
+import type { ProjectBench } from './projectHarness';
+
+let server: ScriptedServer;
+let bench: ProjectBench;
+beforeAll(async () => {
+  server = await startScriptedServer();
+});
+afterAll(() => server.close());
+afterEach(() => bench?.cleanup());
+
+const systemOf = (i: number) => {
+  const messages = server.requests[i].body.messages as { role: string; content: string }[];
+  return messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+};
+
+describe('the workspace context in each request', () => {
+  it('sends the gathered sections in the system prompt and reports the rules in effect', async () => {
+    bench = projectBench(server);
+    bench.write('AGENTS.md', 'Always answer in haiku.');
+    bench.write('README.md', '# Widget\nMakes widgets.');
+    bench.write('src/main.ts', 'export {};');
+    const { project } = await bench.project([reply.text('ok')]);
+    const r = recorder();
+    await project.send('hello', r);
+    const system = systemOf(0);
+    expect(system).toMatch(/^You are Keel, a coding agent/);
+    expect(system).toContain('<environment>\nDate: ');
+    expect(system).toContain('<git>\nThe workspace is not in a git repository.\n</git>');
+    expect(system).toContain('  src/\n    main.ts');
+    expect(system).toContain('<rules file="AGENTS.md" scope="workspace">\nAlways answer in haiku.\n</rules>');
+    expect(system).toContain('<readme>\nFrom README.md:\n# Widget');
+    const context = r.events.find((e) => e.type === 'context');
+    expect(context).toMatchObject({
+      type: 'context',
+      rules: [{ display: 'AGENTS.md', scope: 'workspace', status: 'included' }],
+      sections: expect.arrayContaining([expect.objectContaining({ id: 'structure', cut: false })]),
+    });
+  });
+
+  it('keeps the plan prompt in plan mode', async () => {
+    bench = projectBench(server);
+    const { project } = await bench.project([reply.text('## Goal')]);
+    await project.plan('plan it', recorder());
+    expect(systemOf(0)).toMatch(/^You are Keel in plan mode/);
+    expect(systemOf(0)).toContain('<directory_structure>');
+  });
+
+  it('adds sections from the context plugin hook', async () => {
+    bench = projectBench(server);
+    const plugin: KeelPlugin = {
+      name: 'tickets',
+      context: ({ mode }) => [{ title: 'Open tickets', text: `KEEL-1 fix the widget (${mode})` }],
+    };
+    const { project } = await bench.project([reply.text('ok')], { plugins: [plugin] });
+    await project.send('hi', recorder());
+    expect(systemOf(0)).toContain('<plugin_context title="Open tickets">\nKEEL-1 fix the widget (act)\n</plugin_context>');
+  });
+
+  it('shows nested rules with the result of the tool that first touched their folder, then in the system prompt', async () => {
+    bench = projectBench(server);
+    bench.write('packages/api/AGENTS.md', 'API code uses snake_case.');
+    bench.write('packages/api/src/handler.ts', 'export const x = 1;\n');
+    const { project } = await bench.project([
+      reply.tool('read', { file_path: 'packages/api/src/handler.ts' }),
+      { ...reply.text('read it'), match: { lastToolResultIncludes: 'API code uses snake_case.' } },
+      reply.text('second answer'),
+    ]);
+    const r = recorder();
+    const first = await project.send('look at the handler', r);
+    expect(first.status).toBe('completed');
+    expect(systemOf(0)).not.toContain('snake_case');
+    await project.send('and again', r);
+    expect(systemOf(2)).toContain('<rules file="packages/api/AGENTS.md" scope="nested" applies_to="packages/api/">\nAPI code uses snake_case.');
+    const contexts = r.events.filter((e) => e.type === 'context');
+    expect(contexts.at(-1)).toMatchObject({ rules: [{ display: 'packages/api/AGENTS.md', scope: 'nested' }] });
+  });
+
+  it('sees a file the agent wrote in the next request (writes invalidate the cached listing)', async () => {
+    bench = projectBench(server);
+    bench.write('a.txt', 'a');
+    const { project } = await bench.project(
+      [reply.tool('write', { file_path: 'brand-new.txt', content: 'hi' }), reply.text('wrote'), reply.text('next')],
+      { overrides: [{ model: 'local/scripted', providers: { local: { baseURL: server.baseURL } }, approvalMode: 'yolo' }] },
+    );
+    await project.send('write it', recorder());
+    expect(systemOf(0)).not.toContain('brand-new.txt');
+    await project.send('again', recorder());
+    expect(systemOf(2)).toContain('brand-new.txt');
+  });
+});
