@@ -8,6 +8,8 @@ export interface ApprovalFacts {
   touchesProtected: boolean;
   /** The tool's own verdict for this input; undefined when it has none. */
   toolNeedsApproval?: boolean;
+  /** The person must decide unless in yolo (a command deny rule, a write outside the workspace). */
+  insist?: string;
   /** The person allowed this tool for the rest of the session. */
   allowedForSession: boolean;
 }
@@ -16,12 +18,14 @@ export type ApprovalVerdict = { decision: 'allow'; rule: string } | { decision: 
 
 /**
  * The approval order. Protected paths come first so that no mode, tool verdict or
- * session allowance can let the agent change its own rules or settings unasked.
+ * session allowance can let the agent change its own rules or settings unasked. Only an
+ * explicit yolo skips what a tool insists on (deny rules, writes outside the workspace).
  */
 export function decideApproval(f: ApprovalFacts): ApprovalVerdict {
   if (f.touchesProtected && f.category !== 'read') return { decision: 'ask', rule: 'protected path' };
   if (f.mode === 'yolo') return { decision: 'allow', rule: 'yolo mode' };
   if (f.category === 'read') return { decision: 'allow', rule: 'read-only tool' };
+  if (f.insist !== undefined) return { decision: 'ask', rule: f.insist };
   if (f.toolNeedsApproval === false) return { decision: 'allow', rule: 'tool says no approval needed' };
   if (f.category === 'write' && f.mode === 'autoEdit') return { decision: 'allow', rule: 'autoEdit mode' };
   if (f.allowedForSession) return { decision: 'allow', rule: 'allowed for this session' };

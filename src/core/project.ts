@@ -17,15 +17,17 @@ import { expandMentions } from './mentions/expandMentions';
 import type { MentionBody } from './mentions/fileMentions';
 import type { ResolvedModel } from './model/modelRegistry';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
-import type { ApprovalAnswer, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
+import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { ChangeJournal } from './journal/changeJournal';
 import type { Session } from './session/session';
 import { buildSystemPrompt } from './systemPrompt';
+import { commandRulesFor, readApprovalHint } from './toolApprovalHint';
+import { BackgroundJobs } from './tools/backgroundJobs';
 import { builtinTools, readOnlyToolNames } from './tools/builtinTools';
 import { FileReadTracker } from './tools/fileReadTracker';
 import { TodoStore } from './tools/todoStore';
 import { TurnPrefetch } from './turnPrefetch';
-import type { AnyTool, ToolContext, ToolPreview, ToolResult } from './tools/tool';
+import type { AnyTool, ApprovalHint, ToolContext, ToolPreview, ToolResult } from './tools/tool';
 
 /**
  * One conversation: `send()` runs with all tools and the approval rules, `plan()` with the
@@ -43,15 +45,27 @@ export class Project {
   readonly context: ConversationContext;
   private readonly history: SessionHistory;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Commands started with run_in_background: they outlive a run and stop with dispose(). */
+  readonly jobs: BackgroundJobs;
 
   constructor(ctx: Context, session: Session) {
     this.ctx = ctx;
     this.session = session;
+    this.jobs = new BackgroundJobs({ onError: (err) => ctx.host.log('error', `Could not stop a background command: ${err.message}`) });
     this.context = new ConversationContext({ llmsContext: ctx.llmsContext, plugins: ctx.plugins, host: ctx.host, sessionId: session.id });
     this.history = sessionHistoryOf(session);
     this.journal = session.readOnly
       ? undefined
       : new ChangeJournal({ session, host: ctx.host, display: (p) => ctx.workspace.display(p) });
+  }
+
+  /**
+   * Ends the conversation's life in this process: stops its background commands and every
+   * process they started. The host calls it when it drops the Project (another conversation,
+   * the view closing, shutdown); the session log stays as it is.
+   */
+  async dispose(): Promise<void> {
+    await this.jobs.stopAll();
   }
 
   get approvalMode(): ApprovalMode {
@@ -277,6 +291,8 @@ export class Project {
       todos: this.todos,
       toolCallId: call.toolCallId,
       history: this.history,
+      commandRules: commandRulesFor(this.ctx.config.commands, this.session.config().allowedCommands),
+      jobs: this.jobs,
     };
     let preview: ToolPreview | undefined;
     try {
@@ -285,14 +301,21 @@ export class Project {
       return done(errorMessage(err));
     }
     const touchesProtected = (preview?.paths ?? []).some((p) => this.ctx.workspace.isProtected(p));
+    let own: ReturnType<typeof readApprovalHint>;
+    try {
+      own = readApprovalHint(tool.needsApproval ? await tool.needsApproval(input, tctx) : undefined);
+    } catch (err) {
+      return done(errorMessage(err));
+    }
     const verdict = decideApproval({
       mode: this.approvalMode,
       category: tool.category,
       touchesProtected,
-      toolNeedsApproval: tool.needsApproval ? await tool.needsApproval(input, tctx) : undefined,
+      toolNeedsApproval: own.needsApproval,
+      insist: own.hint?.insist,
       allowedForSession: this.session.config().allowedTools.has(tool.name),
     });
-    return { kind: 'ok', previewed: { ...resolved, tctx, preview, touchesProtected, verdict } };
+    return { kind: 'ok', previewed: { ...resolved, tctx, preview, touchesProtected, verdict, hint: own.hint } };
   }
 
   /** The decision: a rule's, or the person's through `onToolApprove`. */
@@ -303,23 +326,27 @@ export class Project {
       return { approved: false, reason: `no one was there to approve it (${verdict.rule}; approval mode ${this.approvalMode})` };
     }
     let answer: ApprovalAnswer;
+    const request: ApprovalRequest = {
+      toolCallId: call.toolCallId,
+      name: tool.name,
+      category: tool.category,
+      input: p.input,
+      summary: preview?.summary ?? tool.name,
+      paths: (preview?.paths ?? []).map((path) => this.ctx.workspace.display(path)),
+      protected: touchesProtected,
+      change: preview?.change,
+      rule: verdict.rule,
+    };
+    if (p.hint?.allowPrefixes && !touchesProtected) request.allowPrefixes = p.hint.allowPrefixes;
     try {
-      answer = await opts.onToolApprove({
-        toolCallId: call.toolCallId,
-        name: tool.name,
-        category: tool.category,
-        input: p.input,
-        summary: preview?.summary ?? tool.name,
-        paths: (preview?.paths ?? []).map((path) => this.ctx.workspace.display(path)),
-        protected: touchesProtected,
-        change: preview?.change,
-        rule: verdict.rule,
-      });
+      answer = await opts.onToolApprove(request);
     } catch (err) {
       answer = { approved: false, reason: signal.aborted ? 'the run was cancelled' : `approval failed: ${errorMessage(err)}` };
     }
     if (answer.approved && answer.scope === 'session' && !touchesProtected) {
-      this.session.appendConfig('allowTool', tool.name);
+      // A tool with its own hint (bash) is allowed by prefix, never as a whole.
+      if (!p.hint) this.session.appendConfig('allowTool', tool.name);
+      for (const prefix of p.hint?.allowPrefixes ?? []) this.session.appendConfig('allowCommand', prefix);
     }
     return answer;
   }
@@ -371,6 +398,8 @@ interface PreviewedCall {
   preview: ToolPreview | undefined;
   touchesProtected: boolean;
   verdict: ApprovalVerdict;
+  /** The tool's detailed verdict, when it gave one. */
+  hint?: ApprovalHint;
 }
 
 /** Tools that change files and show the change before running (write, edit, plugin file tools). */

@@ -22,6 +22,11 @@ export interface ApprovalRequest {
   change?: FileChange;
   /** Which approval rule sent this to the person. */
   rule: string;
+  /**
+   * What "always allow" would remember instead of the whole tool: command prefixes such as
+   * `npm test` (bash). Absent for bash when no prefix could allow the call: approve once only.
+   */
+  allowPrefixes?: string[];
 }
 
 export interface ApprovalAnswer {

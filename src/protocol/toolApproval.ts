@@ -39,6 +39,12 @@ export const toolApprovalRequestSchema = z.strictObject({
   /** A protected path is involved: the UI must not offer `alwaysAllow`. */
   protected: z.boolean(),
   change: proposedChangeSchema.optional(),
+  /**
+   * For commands: the prefixes `alwaysAllow` adds to this session's allowed commands (e.g.
+   * `npm test`); the tool itself is never allowed as a whole. A bash request without it
+   * cannot be always-allowed: `alwaysAllow` then approves once.
+   */
+  allowPrefixes: z.array(z.string().min(1).max(500)).max(50).optional(),
 });
 
 /**

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode, ConfigLayer } from '../core/config/configSchema';
 import { CUSTOM_PROVIDER, endpointLayer } from '../core/config/endpointLayer';
+import { readCommandSettings } from './commandSettings';
 
 /** The `keel` section, as far as reading it goes (a WorkspaceConfiguration fits). */
 export type SettingsSection = Pick<vscode.WorkspaceConfiguration, 'inspect'>;
@@ -19,6 +20,9 @@ export interface KeelSettings {
   maxTurns?: number;
   autoCompact?: boolean;
   diffReveal?: DiffReveal;
+  /** keel.commands.allow / deny, all scopes together; left out when empty. */
+  commandsAllow?: string[];
+  commandsDeny?: string[];
 }
 
 export interface SettingsRead {
@@ -72,6 +76,9 @@ export function readKeelSettings(section: SettingsSection, workspaceTrusted: boo
     if (value === '') continue;
     Object.assign(settings, { [field.key]: value });
   }
+  const commands = readCommandSettings(section, workspaceTrusted, problems);
+  if (commands.allow.length > 0) settings.commandsAllow = commands.allow;
+  if (commands.deny.length > 0) settings.commandsDeny = commands.deny;
   return { settings, problems };
 }
 
@@ -113,6 +120,11 @@ export function settingsLayer(
   if (settings.approvalMode !== undefined) layer.approvalMode = settings.approvalMode;
   if (settings.maxTurns !== undefined) layer.maxTurns = settings.maxTurns;
   if (settings.autoCompact !== undefined) layer.autoCompact = settings.autoCompact;
+  if (settings.commandsAllow || settings.commandsDeny) {
+    layer.commands = {};
+    if (settings.commandsAllow) layer.commands.allow = settings.commandsAllow;
+    if (settings.commandsDeny) layer.commands.deny = settings.commandsDeny;
+  }
   return { layer, provider: endpoint.provider };
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { patternProblem } from '../shell/commandPatterns';
 
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
 export type ApprovalMode = (typeof approvalModes)[number];
@@ -17,6 +18,22 @@ export const providerSchema = z.strictObject({
 });
 export type ProviderConfig = z.infer<typeof providerSchema>;
 
+/** A command prefix such as `npm test` (shell words, one command, no operators). */
+const commandPattern = z.string().superRefine((pattern, ctx) => {
+  const problem = patternProblem(pattern);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/**
+ * Command approval rules. `allow`: a command line whose every command starts with one of these
+ * prefixes runs without asking. `deny`: any match asks in every mode but yolo, and beats allow.
+ * Layers add to each other; an untrusted workspace's `allow` is ignored.
+ */
+export const commandRulesSchema = z.strictObject({
+  allow: z.array(commandPattern).optional(),
+  deny: z.array(commandPattern).optional(),
+});
+
 /** Every field optional: each layer (user, workspace, options) sets only what it changes. */
 export const configLayerSchema = z.strictObject({
   model: z.string().min(1).optional(),
@@ -27,6 +44,7 @@ export const configLayerSchema = z.strictObject({
   autoCompact: z.boolean().optional(),
   providers: z.record(z.string().regex(/^[a-zA-Z0-9_.-]+$/, 'provider names use letters, digits, _ . -'), providerSchema).optional(),
   modelAliases: z.record(z.string(), z.string()).optional(),
+  commands: commandRulesSchema.optional(),
 });
 export type ConfigLayer = z.infer<typeof configLayerSchema>;
 
@@ -39,6 +57,8 @@ export interface KeelConfig {
   autoCompact: boolean;
   providers: Record<string, ProviderConfig>;
   modelAliases: Record<string, string>;
+  /** Command prefixes that run without asking / that always ask (see commandRulesSchema). */
+  commands: { allow: string[]; deny: string[] };
 }
 
 export const defaultConfig: KeelConfig = {
@@ -47,4 +67,5 @@ export const defaultConfig: KeelConfig = {
   autoCompact: true,
   providers: {},
   modelAliases: {},
+  commands: { allow: [], deny: [] },
 };

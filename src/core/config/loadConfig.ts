@@ -69,6 +69,11 @@ export function mergeLayers(base: KeelConfig, layer: ConfigLayer): KeelConfig {
     ...base,
     providers,
     modelAliases: { ...base.modelAliases, ...layer.modelAliases },
+    // Rules add up across layers: no layer can take away another's deny rules.
+    commands: {
+      allow: union(base.commands.allow, layer.commands?.allow),
+      deny: union(base.commands.deny, layer.commands?.deny),
+    },
   };
   if (layer.model !== undefined) out.model = layer.model;
   if (layer.planModel !== undefined) out.planModel = layer.planModel;
@@ -79,8 +84,20 @@ export function mergeLayers(base: KeelConfig, layer: ConfigLayer): KeelConfig {
   return out;
 }
 
-/** Strips what an untrusted workspace may not change: where requests go and what they carry. */
+function union(base: readonly string[], more: readonly string[] | undefined): string[] {
+  return more ? [...new Set([...base, ...more])] : [...base];
+}
+
+/**
+ * Strips what an untrusted workspace may not change: where requests go and what they carry,
+ * and which commands run without asking (its deny rules stay: they only ask more).
+ */
 function untrustedView(layer: ConfigLayer, warnings: string[], file: string): ConfigLayer {
+  if (layer.commands?.allow !== undefined) {
+    warnings.push(`${file}: commands.allow ignored because the workspace is not trusted`);
+    const { allow: _ignored, ...commands } = layer.commands;
+    layer = { ...layer, commands };
+  }
   if (!layer.providers) return layer;
   const providers: NonNullable<ConfigLayer['providers']> = {};
   for (const [name, p] of Object.entries(layer.providers)) {

@@ -71,13 +71,17 @@ export const messageRecordSchema = z.object({
 });
 export type MessageRecord = z.output<typeof messageRecordSchema>;
 
-/** Value type of each config key. `allowTool`/`revokeTool` add/remove one tool of the session allow-list. */
+/**
+ * Value type of each config key. `allowTool`/`revokeTool` add/remove one tool of the session
+ * allow-list; `allowCommand` adds a command prefix (`npm test`) that runs without asking.
+ */
 export interface ConfigValues {
   approvalMode: ApprovalMode;
   title: string;
   model: string;
   allowTool: string;
   revokeTool: string;
+  allowCommand: string;
 }
 export type ConfigKey = keyof ConfigValues;
 
@@ -87,6 +91,7 @@ const configValueSchemas: { [K in ConfigKey]: z.ZodType<ConfigValues[K]> } = {
   model: nonEmpty,
   allowTool: nonEmpty,
   revokeTool: nonEmpty,
+  allowCommand: nonEmpty,
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -99,6 +104,7 @@ export const configRecordSchema = z.discriminatedUnion('key', [
   configVariant('model'),
   configVariant('allowTool'),
   configVariant('revokeTool'),
+  configVariant('allowCommand'),
 ]);
 export type ConfigRecord = z.output<typeof configRecordSchema>;
 

@@ -18,6 +18,8 @@ export interface SessionConfig {
   title?: string;
   model?: string;
   allowedTools: ReadonlySet<string>;
+  /** Command prefixes allowed for this session ("always allow" on a command). */
+  allowedCommands: ReadonlySet<string>;
 }
 
 export interface UsageTotals {
@@ -41,6 +43,7 @@ export class SessionState {
   title?: string;
   model?: string;
   readonly allowedTools = new Set<string>();
+  readonly allowedCommands = new Set<string>();
   /** First line of the first user prompt that has text: the title until one is set. */
   promptTitle?: string;
   firstTs?: string;
@@ -100,6 +103,9 @@ export class SessionState {
             break;
           case 'revokeTool':
             this.allowedTools.delete(record.value);
+            break;
+          case 'allowCommand':
+            this.allowedCommands.add(record.value);
             break;
         }
         return undefined;
@@ -164,7 +170,7 @@ export class SessionState {
   }
 
   config(): SessionConfig {
-    const out: SessionConfig = { allowedTools: new Set(this.allowedTools) };
+    const out: SessionConfig = { allowedTools: new Set(this.allowedTools), allowedCommands: new Set(this.allowedCommands) };
     if (this.approvalMode !== undefined) out.approvalMode = this.approvalMode;
     if (this.title !== undefined) out.title = this.title;
     if (this.model !== undefined) out.model = this.model;

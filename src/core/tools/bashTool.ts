@@ -1,7 +1,10 @@
 import { stat } from 'node:fs/promises';
 import * as z from 'zod';
+import { bashApprovalHint, commandCheck } from './bashApproval';
+import { startBackground } from './bashBackground';
 import { findShell } from './process/findShell';
 import { runShell, type ShellRun } from './process/runShell';
+import { shellEnv } from './process/shellEnv';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
 
@@ -17,9 +20,16 @@ const inputSchema = z.object({
     .min(1)
     .max(bashMaxTimeoutMs)
     .optional()
-    .describe(`Milliseconds before the command is killed (default ${bashDefaultTimeoutMs}, at most ${bashMaxTimeoutMs}).`),
+    .describe(
+      `Milliseconds before the command is killed (default ${bashDefaultTimeoutMs}, at most ${bashMaxTimeoutMs}; ` +
+        'a background command runs until killed unless this is given).',
+    ),
   cwd: z.string().min(1).optional().describe('Working folder inside the workspace (default: the workspace root).'),
   description: z.string().optional().describe('A few words on what the command does, shown to the person.'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('Start the command in the background (a dev server, a watcher) and return at once with a job id and its first output.'),
 });
 
 export type BashInput = z.infer<typeof inputSchema>;
@@ -30,15 +40,19 @@ export const bashTool = defineTool<BashInput>({
     'Runs a shell command (bash -c) in the workspace and returns its combined stdout and stderr and exit code. ' +
     'stdin is closed, so interactive commands fail; pagers are disabled. The command and everything it starts are ' +
     `killed on timeout (default ${bashDefaultTimeoutMs / 1000} s) or cancel. Long output keeps its beginning and end. ` +
-    'Use read, grep, glob and edit instead of cat, grep, find and sed when they fit.',
+    'With run_in_background the command keeps running after the call returns: read its output with bash_output and ' +
+    'stop it with kill_bash. Use read, grep, glob and edit instead of cat, grep, find and sed when they fit.',
   category: 'command',
   inputSchema,
   async preview(input, ctx) {
     const cwd = await ctx.workspace.resolve(input.cwd ?? '.');
     const firstLine = input.command.split('\n')[0];
     const summary = firstLine.length < input.command.length ? `${firstLine} …` : firstLine;
-    return { summary, paths: [cwd] };
+    // Files it writes through redirections count too: `> .vscode/settings.json` is a protected path.
+    const check = await commandCheck(input, ctx);
+    return { summary: input.run_in_background ? `${summary} (in the background)` : summary, paths: [cwd, ...check.writesInside] };
   },
+  needsApproval: (input, ctx) => bashApprovalHint(input, ctx),
   async execute(input, ctx) {
     try {
       return await runBash(input, ctx);
@@ -56,12 +70,13 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
   if (!info.isDirectory()) return errorResult(`cwd ${ctx.workspace.display(cwd)} is not a folder.`);
   const shell = await findShell();
   if (!shell) return errorResult('No shell found: bash or sh must be installed and on PATH to run commands.');
+  if (input.run_in_background) return startBackground({ shell, command: input.command, cwd, timeoutMs: input.timeout }, ctx);
   const timeoutMs = input.timeout ?? bashDefaultTimeoutMs;
   const run = await runShell({
     shell,
     command: input.command,
     cwd,
-    env: { ...process.env, KEEL: '1', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+    env: shellEnv(),
     timeoutMs,
     signal: ctx.signal,
     maxOutputChars: bashMaxOutputChars,

@@ -1,9 +1,11 @@
+import { bashOutputTool } from './bashOutputTool';
 import { bashTool } from './bashTool';
 import { editTool } from './editTool';
 import { fetchTool } from './fetchTool';
 import { createGlobTool } from './globTool';
 import { createGrepTool } from './grepTool';
 import { historySearchTool } from './historySearchTool';
+import { killBashTool } from './killBashTool';
 import { lsTool } from './lsTool';
 import { readTool } from './readTool';
 import type { AnyTool } from './tool';
@@ -21,6 +23,8 @@ export function builtinTools(): AnyTool[] {
     editTool,
     writeTool,
     bashTool,
+    bashOutputTool,
+    killBashTool,
     fetchTool,
     todoWriteTool,
     todoReadTool,

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { SessionHistory } from '../history/sessionHistory';
 import type { Host } from '../host';
+import type { CommandRules } from '../shell/commandRules';
 import type { Workspace } from '../workspace/workspace';
+import type { BackgroundJobs } from './backgroundJobs';
 import type { FileReadTracker } from './fileReadTracker';
 import type { TodoStore } from './todoStore';
 
@@ -63,6 +65,22 @@ export interface ToolContext {
   preview?: ToolPreview;
   /** The conversation so far, whole (for history_search); absent outside a session. */
   history?: SessionHistory;
+  /** Command prefix rules (config and session allowances), for tools that run commands. */
+  commandRules?: CommandRules;
+  /** Background commands of this conversation; absent where they cannot outlive the call. */
+  jobs?: BackgroundJobs;
+}
+
+/**
+ * A tool's detailed verdict on one call. A tool that answers with one manages its own
+ * "always allow": only `allowPrefixes` are remembered, never the whole tool.
+ */
+export interface ApprovalHint {
+  needsApproval: boolean;
+  /** Why the person must decide in every mode but yolo, whatever else would allow the call. */
+  insist?: string;
+  /** Command prefixes "always allow" would add for this call; absent when it cannot be allowed that way. */
+  allowPrefixes?: string[];
 }
 
 export interface ToolDefinition<Input = unknown> {
@@ -70,8 +88,8 @@ export interface ToolDefinition<Input = unknown> {
   description: string;
   category: ToolCategory;
   inputSchema: z.ZodType<Input>;
-  /** Return false when this particular call needs no approval (step 3 of the approval order). */
-  needsApproval?(input: Input, ctx: ToolContext): boolean | Promise<boolean>;
+  /** Return false when this particular call needs no approval; an ApprovalHint says more. */
+  needsApproval?(input: Input, ctx: ToolContext): boolean | ApprovalHint | Promise<boolean | ApprovalHint>;
   /** Computes what the call would do, without side effects; errors here become tool errors. */
   preview?(input: Input, ctx: ToolContext): Promise<ToolPreview>;
   execute(input: Input, ctx: ToolContext): Promise<ToolResult>;

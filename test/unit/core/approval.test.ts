@@ -39,6 +39,15 @@ describe('approval order', () => {
     expect(decide({ category: 'write', allowedForSession: true, touchesProtected: true })).toBe('ask');
   });
 
+  it("a tool's insistence (deny rule, write outside the workspace) asks in every mode but yolo, whatever allows it", () => {
+    const insist = 'matches the deny rule "rm"';
+    for (const mode of ['manual', 'autoEdit'] as const) {
+      expect(decideApproval({ ...base, mode, category: 'command', insist, toolNeedsApproval: false, allowedForSession: true })).toEqual({ decision: 'ask', rule: insist });
+    }
+    expect(decide({ mode: 'yolo', category: 'command', insist })).toBe('allow');
+    expect(decideApproval({ ...base, category: 'command', insist, touchesProtected: true }).rule).toBe('protected path');
+  });
+
   it('protected paths ask in every mode, including autoEdit creates', () => {
     for (const mode of ['manual', 'autoEdit', 'yolo'] as const) {
       expect(decideApproval({ ...base, mode, touchesProtected: true }).rule).toBe('protected path');

@@ -76,8 +76,8 @@ describe('Project.send', () => {
 
   it('"always allow for this session" stops asking for that tool and is kept in the log', async () => {
     const { project: p, session, ctx } = await project([
-      reply.tool('bash', { command: 'echo one' }),
-      reply.tool('bash', { command: 'echo two' }),
+      reply.tool('write', { file_path: 'one.txt', content: '1' }),
+      reply.tool('write', { file_path: 'two.txt', content: '2' }),
       reply.text('done'),
     ]);
     const r = recorder([{ approved: true, scope: 'session' }]);
@@ -86,7 +86,7 @@ describe('Project.send', () => {
     expect(r.events.filter((e) => e.type === 'approval').map((e) => (e as { automatic: boolean }).automatic)).toEqual([false, true]);
     session.close();
     const reopened = ctx.sessions.open(session.id);
-    expect(reopened.config().allowedTools.has('bash')).toBe(true);
+    expect(reopened.config().allowedTools.has('write')).toBe(true);
     reopened.close();
   });
 

@@ -7,10 +7,10 @@ const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
 
 describe('session config', () => {
-  it('keeps the latest value per key and accumulates the tool allow-list, across a resume', () => {
+  it('keeps the latest value per key and accumulates the tool and command allow-lists, across a resume', () => {
     const { store } = sandbox(dirs);
     const s = store.create();
-    expect(s.config()).toEqual({ allowedTools: new Set() });
+    expect(s.config()).toEqual({ allowedTools: new Set(), allowedCommands: new Set() });
     s.appendConfig('approvalMode', 'autoEdit');
     s.appendConfig('allowTool', 'readFile');
     s.appendConfig('allowTool', 'runCommand');
@@ -20,11 +20,14 @@ describe('session config', () => {
     s.appendConfig('revokeTool', 'runCommand');
     s.appendConfig('title', 'Better title');
     s.appendConfig('model', 'openai/gpt-5');
+    s.appendConfig('allowCommand', 'npm test');
+    s.appendConfig('allowCommand', 'git status');
     const expected = {
       approvalMode: 'manual',
       title: 'Better title',
       model: 'openai/gpt-5',
       allowedTools: new Set(['readFile', 'editFile']),
+      allowedCommands: new Set(['npm test', 'git status']),
     };
     expect(s.config()).toEqual(expected);
     s.close();

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 
 function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
@@ -24,7 +25,34 @@ export function killProcessTree(pid: number, signal: NodeJS.Signals, onError: (e
   return signalGroup(pid, signal);
 }
 
-/** Whether any process of the group is still alive (always false on Windows, where taskkill forces). */
+/**
+ * Whether any process of the group is still alive (always false on Windows, where taskkill
+ * forces). On Linux, zombies do not count: killed processes whose parent is gone wait there
+ * for an init that may never reap them (as in many containers).
+ */
 export function processGroupAlive(pid: number): boolean {
-  return process.platform !== 'win32' && signalGroup(pid, 0);
+  if (process.platform === 'win32' || !signalGroup(pid, 0)) return false;
+  return process.platform === 'linux' ? groupHasLiveMember(pid) : true;
+}
+
+function errorCode(err: unknown): unknown {
+  return err instanceof Error && 'code' in err ? err.code : undefined;
+}
+
+function groupHasLiveMember(pgid: number): boolean {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch (err) {
+      // The process ended between listing and reading.
+      if (errorCode(err) === 'ENOENT' || errorCode(err) === 'ESRCH') continue;
+      throw err;
+    }
+    // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses, so split after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+  }
+  return false;
 }

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { MiddleTruncator } from '../text/middleTruncator';
 import { killProcessTree, processGroupAlive } from './killProcessTree';
+import { spawnShell } from './spawnShell';
 
 /** Time between SIGTERM and SIGKILL when stopping a command. */
 const killGraceMs = 2_000;
@@ -37,14 +37,7 @@ export interface ShellOptions {
 export function runShell(opts: ShellOptions): Promise<ShellRun> {
   return new Promise((resolve, reject) => {
     const output = new MiddleTruncator(opts.maxOutputChars);
-    // One pipe for both streams keeps their true interleaving (two pipes race each other).
-    const child = spawn(opts.shell, ['-c', `exec 2>&1; ${opts.command}`], {
-      cwd: opts.cwd,
-      env: opts.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
+    const child = spawnShell(opts.shell, opts.command, opts.cwd, opts.env);
     const run: ShellRun = { output: '', exitCode: null, signal: null, timedOut: false, cancelled: false, detachedOutput: false };
     const outDecoder = new StringDecoder('utf8');
     const errDecoder = new StringDecoder('utf8');

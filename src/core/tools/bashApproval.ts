@@ -1,0 +1,29 @@
+import { checkCommand } from '../shell/commandRules';
+import type { CommandCheck, CommandRules } from '../shell/commandRules';
+import type { ApprovalHint, ToolContext } from './tool';
+
+const noRules: CommandRules = { allow: [], deny: [] };
+/** One check per call: preview and needsApproval share the same ToolContext. */
+const checks = new WeakMap<ToolContext, Promise<CommandCheck>>();
+
+/** The command line checked against the rules in the context, from the folder it runs in. */
+export function commandCheck(input: { command: string; cwd?: string }, ctx: ToolContext): Promise<CommandCheck> {
+  let check = checks.get(ctx);
+  if (!check) {
+    check = (async () => {
+      const cwd = await ctx.workspace.resolve(input.cwd ?? '.');
+      return checkCommand(input.command, ctx.commandRules ?? noRules, { cwd, workspace: ctx.workspace });
+    })();
+    checks.set(ctx, check);
+  }
+  return check;
+}
+
+/** bash's verdict: allowed by the rules or not, what the person must see, what "always allow" adds. */
+export async function bashApprovalHint(input: { command: string; cwd?: string }, ctx: ToolContext): Promise<ApprovalHint> {
+  const check = await commandCheck(input, ctx);
+  const hint: ApprovalHint = { needsApproval: !check.allowed };
+  if (check.insist !== undefined) hint.insist = check.insist;
+  if (check.suggestions) hint.allowPrefixes = check.suggestions;
+  return hint;
+}

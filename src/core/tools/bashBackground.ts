@@ -1,0 +1,33 @@
+import { TooManyJobsError } from './backgroundJobs';
+import { jobStatus, shownOutput } from './jobReport';
+import { shellEnv } from './process/shellEnv';
+import { errorResult, textResult } from './tool';
+import type { ToolContext, ToolResult } from './tool';
+
+/** How long a new background job may run before the call returns with its first output. */
+export const backgroundSettleMs = 1_000;
+
+export interface BackgroundStart {
+  shell: string;
+  command: string;
+  cwd: string;
+  timeoutMs?: number;
+}
+
+/** Starts the command as a background job and returns at once with its id and first output. */
+export async function startBackground(spec: BackgroundStart, ctx: ToolContext): Promise<ToolResult> {
+  if (!ctx.jobs) return errorResult('Background commands are not available here; run the command without run_in_background.');
+  let job;
+  try {
+    job = ctx.jobs.start({ shell: spec.shell, command: spec.command, cwd: spec.cwd, env: shellEnv(), timeoutMs: spec.timeoutMs });
+  } catch (err) {
+    if (err instanceof TooManyJobsError) return errorResult(err.message);
+    throw err;
+  }
+  await job.waitForExit(backgroundSettleMs, ctx.signal);
+  const output = shownOutput(job.read(), '(no output yet)');
+  const next = job.isRunning
+    ? `Read its new output with bash_output (id "${job.id}"); stop it with kill_bash. It keeps running after this turn.`
+    : `Its output has been read; bash_output (id "${job.id}") shows anything that comes later.`;
+  return textResult(`Started background job ${job.id}.\n\n${output}\n\n${jobStatus(job)} ${next}`, job.startError !== undefined);
+}

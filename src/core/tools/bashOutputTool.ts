@@ -1,0 +1,49 @@
+import * as z from 'zod';
+import { jobStatus, shownOutput } from './jobReport';
+import { defineTool, errorResult, textResult } from './tool';
+
+const inputSchema = z.object({
+  id: z.string().min(1).describe('The job id bash returned for a run_in_background command, e.g. "bash_1".'),
+  filter: z
+    .string()
+    .optional()
+    .describe('A regular expression: only output lines that match are returned (the rest is still consumed).'),
+});
+
+export type BashOutputInput = z.infer<typeof inputSchema>;
+
+/** An elision note of MiddleTruncator: kept when filtering, so the model knows output was dropped. */
+const elisionNote = /^… \[\d+ characters \(\d+ lines?\) elided from the middle of the output\] …$/;
+
+export const bashOutputTool = defineTool<BashOutputInput>({
+  name: 'bash_output',
+  description:
+    'Returns the output a background command (bash with run_in_background) printed since the last read, and whether ' +
+    'it is still running or how it ended. Long output keeps its beginning and end.',
+  category: 'read',
+  inputSchema,
+  async execute(input, ctx) {
+    const job = ctx.jobs?.get(input.id);
+    if (!job) {
+      const known = ctx.jobs?.list().map((j) => j.id) ?? [];
+      return errorResult(`No background job "${input.id}". ${known.length ? `Jobs: ${known.join(', ')}.` : 'No background jobs were started.'}`);
+    }
+    let filter: RegExp | undefined;
+    if (input.filter !== undefined) {
+      try {
+        filter = new RegExp(input.filter);
+      } catch (err) {
+        return errorResult(`Invalid filter: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    let text = job.read();
+    if (filter && text !== '') {
+      const regex = filter;
+      text = text
+        .split('\n')
+        .filter((line) => regex.test(line) || elisionNote.test(line))
+        .join('\n');
+    }
+    return textResult(`${shownOutput(text, filter ? '(no new matching output)' : '(no new output)')}\n\n${jobStatus(job)}`);
+  },
+});

@@ -1,0 +1,32 @@
+import * as z from 'zod';
+import { jobStatus, shownOutput } from './jobReport';
+import { defineTool, errorResult, textResult } from './tool';
+
+const inputSchema = z.object({
+  id: z.string().min(1).describe('The job id bash returned for a run_in_background command.'),
+});
+
+export type KillBashInput = z.infer<typeof inputSchema>;
+
+export const killBashTool = defineTool<KillBashInput>({
+  name: 'kill_bash',
+  description:
+    'Stops a background command started with bash run_in_background, with every process it started, ' +
+    'and returns the output it printed since the last read.',
+  category: 'command',
+  inputSchema,
+  // It only stops what this conversation started in the background.
+  needsApproval: () => false,
+  async execute(input, ctx) {
+    const job = ctx.jobs?.get(input.id);
+    if (!job) {
+      const known = ctx.jobs?.list().map((j) => j.id) ?? [];
+      return errorResult(`No background job "${input.id}". ${known.length ? `Jobs: ${known.join(', ')}.` : 'No background jobs were started.'}`);
+    }
+    const wasAlive = job.isRunning || job.leftProcesses;
+    await job.stop('killed');
+    const output = shownOutput(job.read(), '(no new output)');
+    const head = wasAlive ? `Stopped job ${job.id}.` : `Job ${job.id} had already ended.`;
+    return textResult(`${head}\n\n${output}\n\n${jobStatus(job)}`);
+  },
+});
