@@ -37,8 +37,9 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
   // Resolve the model before opening a session so a configuration error leaves no empty log behind.
   ctx.models.resolve(a.plan ? 'planModel' : 'model', layer.model);
   const session = a.session ? ctx.sessions.open(a.session) : ctx.sessions.create({ cwd: resolve(a.cwd) });
+  let project: Project | undefined;
   try {
-    const project = new Project(ctx, session);
+    project = new Project(ctx, session);
     if (a.approval && project.approvalMode !== a.approval) project.setApprovalMode(a.approval);
     const run = a.plan ? project.plan.bind(project) : project.send.bind(project);
     const result = await run(a.prompt, {
@@ -54,6 +55,8 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
     printer.error('run_failed', errorMessage(err));
     return 1;
   } finally {
+    // Background commands end with the run: nothing of it outlives `keel run`.
+    await project?.dispose();
     session.close();
     await ctx.destroy();
   }
