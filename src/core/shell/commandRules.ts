@@ -1,5 +1,6 @@
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Workspace } from '../workspace/workspace';
 import { realpathAllowMissing } from '../workspace/realpathAllowMissing';
 import { analyzeCommand, shownCommand } from './commandAnalysis';
@@ -123,10 +124,25 @@ async function resolveWrites(targets: WriteTarget[], workspace: Workspace): Prom
       }
       if (isHarmless(real)) continue;
       if (workspace.folderOf(real)) inside.push(real);
-      else outside.push(`writes outside the workspace: ${t.shown} (${real})`);
+      else {
+        outside.push(`writes outside the workspace: ${t.shown} (${real})`);
+        continue;
+      }
+      // A folder the command line creates first may turn out to be a link to anywhere.
+      if (!(await folderExists(dirname(real)))) outside.push(`writes to ${t.shown}, in a folder that does not exist yet`);
     }
   }
   return { inside, outside };
+}
+
+async function folderExists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (err) {
+    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    throw err;
+  }
 }
 
 function isHarmless(path: string): boolean {

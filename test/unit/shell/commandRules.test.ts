@@ -170,6 +170,7 @@ describe('deny rules and writes outside the workspace', () => {
     '/usr/bin/time -o /tmp/t npm test',
     'find . -fprint /tmp/list',
     'while true; do cd ..; echo > x; done',
+    'echo x > not-yet/x',
   ])('%j must be approved by the person', async (command) => {
     const result = await check(command);
     expect(result.allowed).toBe(false);
@@ -179,6 +180,7 @@ describe('deny rules and writes outside the workspace', () => {
   it('reports writes inside the workspace so protected paths can be caught', async () => {
     const result = await check('echo "{}" > .vscode/settings.json');
     expect(result.writesInside).toEqual([join(root, '.vscode', 'settings.json')]);
+    expect(result.insist).toBe('writes to .vscode/settings.json, in a folder that does not exist yet');
   });
 
   it('resolves redirections against the command cwd', async () => {
