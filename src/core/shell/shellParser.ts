@@ -378,10 +378,9 @@ class Parser implements NestedParser {
       if (!doc) break;
       let body = '';
       while (!cur.eof) {
-        const end = cur.src.indexOf('\n', cur.pos);
-        const rawLine = cur.src.slice(cur.pos, end < 0 ? cur.src.length : end);
-        cur.pos = end < 0 ? cur.src.length : end + 1;
-        const line = doc.stripTabs ? rawLine.replace(/^\t+/, '') : rawLine;
+        let line = this.readLine(doc.stripTabs);
+        // In an unquoted here-doc a backslash-newline joins lines before the delimiter is looked for.
+        while (!doc.quoted && /(^|[^\\])(\\\\)*\\$/.test(line) && !cur.eof) line = line.slice(0, -1) + this.readLine(doc.stripTabs);
         if (line === doc.delimiter) break;
         body += `${line}\n`;
       }
@@ -394,6 +393,14 @@ class Parser implements NestedParser {
         doc.redirect.hereDoc = { quoted: false, body: parsed };
       }
     }
+  }
+
+  private readLine(stripTabs: boolean): string {
+    const cur = this.cur;
+    const end = cur.src.indexOf('\n', cur.pos);
+    const line = cur.src.slice(cur.pos, end < 0 ? cur.src.length : end);
+    cur.pos = end < 0 ? cur.src.length : end + 1;
+    return stripTabs ? line.replace(/^\t+/, '') : line;
   }
 
   /** Substitutions inside a here-doc body are parsed from the body's own text. */

@@ -86,6 +86,8 @@ describe('every command bash runs is found', () => {
     '! ka | kb',
     'timeout 5 ka; nice -n 1 kb; stdbuf -oL kc',
     'cd /; ka',
+    'cat <<EOF\nx\\\nEOF\nka\nEOF\nkb',
+    'cat <<\'EOF\'\nx\\\nEOF\nka\nEOF',
   ])('%j', (command) => {
     const ran = ranInBash(command);
     expect(ran.length).toBeGreaterThan(0);

@@ -96,6 +96,13 @@ describe('structure', () => {
     expect(script.items.map((i) => staticValue(simple(i.first.commands[0]).words[0]))).toEqual(['cat', 'echo', 'echo']);
   });
 
+  it('joins backslash-newline in an unquoted here-doc before looking for its end, as bash does', () => {
+    const script = parseShell('cat <<EOF\nx\\\nEOF\nin body\nEOF\nafter');
+    const cmd = simple(script.items[0].first.commands[0]);
+    expect(staticValue(cmd.redirects[0].hereDoc!.body)).toBe('xEOF\nin body\n');
+    expect(script.items.map((i) => staticValue(simple(i.first.commands[0]).words[0]))).toEqual(['cat', 'after']);
+  });
+
   it('parses compound commands', () => {
     const script = parseShell('if a; then b; elif c; then d; else e; fi; while f; do g; done; for x in 1 2; do h; done; (i); { j; }');
     expect(script.items.map((i) => i.first.commands[0].type)).toEqual(['if', 'while', 'for', 'subshell', 'group']);
