@@ -1,6 +1,7 @@
 import type { AndOrList, Assignment, Command, ForCommand, IfCommand, LoopCommand, Pipeline, Redirect, RedirectOp, Script, SimpleCommand, Word } from './shellAst';
 import { ShellCursor } from './shellCursor';
-import { readHereDocBody, readWord } from './shellWords';
+import { readHereDocs } from './hereDocs';
+import { readWord } from './shellWords';
 import type { NestedParser } from './shellWords';
 
 type Token =
@@ -372,43 +373,10 @@ class Parser implements NestedParser {
 
   /** Reads the bodies of here-docs whose operator was on the line just ended. */
   private readHereDocs(): void {
-    const cur = this.cur;
-    while (cur.pendingHereDocs.length > 0) {
-      const doc = cur.pendingHereDocs.shift();
-      if (!doc) break;
-      let body = '';
-      while (!cur.eof) {
-        let line = this.readLine(doc.stripTabs);
-        // In an unquoted here-doc a backslash-newline joins lines before the delimiter is looked for.
-        while (!doc.quoted && /(^|[^\\])(\\\\)*\\$/.test(line) && !cur.eof) line = line.slice(0, -1) + this.readLine(doc.stripTabs);
-        if (line === doc.delimiter) break;
-        body += `${line}\n`;
-      }
-      if (doc.quoted) {
-        doc.redirect.hereDoc = { quoted: true, body: { parts: body === '' ? [] : [{ kind: 'text', text: body }], raw: body } };
-      } else {
-        const bodyCursor = new ShellCursor(body);
-        bodyCursor.depth = cur.depth;
-        const parsed = readHereDocBody(bodyCursor, this.bodyParser(bodyCursor));
-        doc.redirect.hereDoc = { quoted: false, body: parsed };
-      }
-    }
-  }
-
-  private readLine(stripTabs: boolean): string {
-    const cur = this.cur;
-    const end = cur.src.indexOf('\n', cur.pos);
-    const line = cur.src.slice(cur.pos, end < 0 ? cur.src.length : end);
-    cur.pos = end < 0 ? cur.src.length : end + 1;
-    return stripTabs ? line.replace(/^\t+/, '') : line;
-  }
-
-  /** Substitutions inside a here-doc body are parsed from the body's own text. */
-  private bodyParser(bodyCursor: ShellCursor): NestedParser {
-    return {
+    readHereDocs(this.cur, (bodyCursor) => ({
       untilParen: (cur) => new Parser(cur).untilParen(cur),
       text: (src) => this.text(src, bodyCursor),
-    };
+    }));
   }
 }
 
