@@ -96,7 +96,7 @@ export class Project {
     const model: ResolvedModel = this.ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
     const tools = await this.toolsFor(mode);
     const offered = new Map(tools.map((t) => [t.name, t]));
-    const gathered = await this.context.gather(mode, signal);
+    const gathered = await this.context.gather(mode);
     if (gathered.gathered) {
       const { sections, rules } = gathered.gathered;
       emit({ type: 'context', sections: sections.map(({ id, title, tokens, budget, cut }) => ({ id, title, tokens, budget, cut })), rules });

@@ -32,12 +32,12 @@ export class ConversationContext {
   }
 
   /** Gathers the context for a request; never fails the request (a failure becomes a note and a log line). */
-  async gather(mode: RunMode, signal?: AbortSignal): Promise<{ text: string; gathered?: GatheredContext }> {
+  async gather(mode: RunMode): Promise<{ text: string; gathered?: GatheredContext }> {
     const { llmsContext, plugins, host, sessionId } = this.deps;
     const extra = await plugins.apply<unknown[]>({ hook: 'context', memo: [], args: [{ mode, sessionId }], type: 'SeriesMerge' });
     let gathered: GatheredContext;
     try {
-      gathered = await llmsContext.gather({ touched: this.touched, extra: this.validSections(extra), signal });
+      gathered = await llmsContext.gather({ touched: this.touched, extra: this.validSections(extra) });
     } catch (err) {
       host.log('error', `Gathering the workspace context failed: ${errorMessage(err)}`);
       return { text: `(Keel could not gather the workspace context: ${errorMessage(err)}. Look around with the tools.)` };

@@ -31,7 +31,7 @@ export interface LlmsContextOptions {
   /**
    * Longest a git snapshot is reused while nothing says the repository changed (HEAD, the
    * index and the reflog unchanged, no invalidate()). Edits made outside Keel only show up
-   * after this, unless the host calls invalidate() from a file watcher.
+   * after this, unless the host calls invalidate() from a file watcher (see markWatched()).
    */
   gitMaxAgeMs?: number;
   /** Milliseconds since the epoch; for tests. */
@@ -47,7 +47,6 @@ export interface GatherRequest {
   touched?: Iterable<string>;
   /** Sections plugins added through the `context` hook. */
   extra?: readonly PluginContextSection[];
-  signal?: AbortSignal;
 }
 
 /** A rules file that became relevant mid-run, with its text as the model should see it. */
@@ -71,7 +70,11 @@ export class LlmsContext {
   private readonly files = new FileTextCache();
   private tree?: { text: string; cut: boolean; stamps: Map<string, Stamp> };
   private git?: { snap: GitSnapshot; at: number; stamps: Map<string, Stamp> };
+  /** Work under way, shared by gatherings that overlap (two sessions, a warm-up and a request). */
+  private gitTaking?: { generation: number; promise: Promise<GitSnapshot> };
+  private treeTaking?: { generation: number; promise: Promise<ContextSection> };
   private generation = 0;
+  private watched = false;
   private shell?: Promise<string | undefined>;
 
   constructor(opts: LlmsContextOptions) {
@@ -86,11 +89,27 @@ export class LlmsContext {
     this.git = undefined;
   }
 
+  /**
+   * The host watches the workspace and calls invalidate() on every change, so a git snapshot
+   * can be kept until then (up to five minutes) instead of gitMaxAgeMs.
+   */
+  markWatched(): void {
+    this.watched = true;
+  }
+
+  /** Gathers once in the background so the first request finds the cache warm; failures are logged. */
+  warmUp(): Promise<void> {
+    return this.gather().then(
+      () => undefined,
+      (err: unknown) => this.opts.host.log('warn', `Warming up the workspace context failed: ${errorMessage(err)}`),
+    );
+  }
+
   async gather(req: GatherRequest = {}): Promise<GatheredContext> {
     const generation = this.generation;
     const [environment, git, structure, rules, readme, editor] = await Promise.all([
       this.environmentSection(),
-      this.gitSection(generation, req.signal),
+      this.gitSection(generation),
       this.structureSection(generation),
       this.rulesSection(req.touched ?? []),
       this.readmeSection(),
@@ -136,22 +155,34 @@ export class LlmsContext {
     return this.section('environment', 'Environment', text, this.budgets.environment, '');
   }
 
-  private async gitSection(generation: number, signal?: AbortSignal): Promise<ContextSection> {
-    const snap = await this.gitSnapshot(generation, signal);
+  private async gitSection(generation: number): Promise<ContextSection> {
+    const snap = await this.gitSnapshot(generation);
     return this.section('git', 'Git', renderGitSection(snap), this.budgets.git, 'run git yourself for more');
   }
 
-  private async gitSnapshot(generation: number, signal?: AbortSignal): Promise<GitSnapshot> {
+  private async gitSnapshot(generation: number): Promise<GitSnapshot> {
     const cached = this.git;
-    const maxAge = this.opts.gitMaxAgeMs ?? 10_000;
+    const maxAge = this.watched ? 300_000 : (this.opts.gitMaxAgeMs ?? 10_000);
     if (cached && this.clock() - cached.at < maxAge && (await stampsHold(cached.stamps))) return cached.snap;
+    if (this.gitTaking?.generation === generation) return this.gitTaking.promise;
+    const promise = this.takeGit(generation);
+    this.gitTaking = { generation, promise };
+    try {
+      return await promise;
+    } finally {
+      if (this.gitTaking?.promise === promise) this.gitTaking = undefined;
+    }
+  }
+
+  /** git is not cancelled with the request: it is bounded by its own timeout and its answer is cached. */
+  private async takeGit(generation: number): Promise<GitSnapshot> {
     const root = this.opts.workspace.root;
     const take = this.opts.gitSnapshot ?? takeGitSnapshot;
     const at = this.clock();
     // Stamps first: a change while git runs then shows up as a changed stamp next time.
     const repo = await findGitRepo(root);
     const stamps = await stampAll(repo ? gitStampPaths(repo) : []);
-    const snap = await take(root, signal);
+    const snap = await take(root);
     if (generation === this.generation) this.git = { snap, at, stamps };
     return snap;
   }
@@ -162,6 +193,18 @@ export class LlmsContext {
     if (cached && (await stampsHold(cached.stamps))) {
       return { id: 'structure', title: 'Directory structure', text: cached.text, tokens: estimateTokens(cached.text), budget, cut: cached.cut };
     }
+    if (this.treeTaking?.generation === generation) return this.treeTaking.promise;
+    const promise = this.listStructure(generation);
+    this.treeTaking = { generation, promise };
+    try {
+      return await promise;
+    } finally {
+      if (this.treeTaking?.promise === promise) this.treeTaking = undefined;
+    }
+  }
+
+  private async listStructure(generation: number): Promise<ContextSection> {
+    const budget = this.budgets.structure;
     const folders = this.opts.workspace.folders;
     const maxEntries = Math.max(20, Math.floor((this.opts.tree?.maxEntries ?? 400) / folders.length));
     const maxPerDir = this.opts.tree?.maxPerDir ?? 40;

@@ -240,3 +240,28 @@ describe('LlmsContext caching', () => {
     expect(section(await ctx.gather(), 'rules').text).toContain('version two, longer');
   });
 });
+
+describe('LlmsContext sharing and warm-up', () => {
+  it('gatherings that overlap share one git run and one listing', async () => {
+    t = tempTree();
+    t.git('init', '-q', '-b', 'main');
+    const { ctx, gitRuns } = await make();
+    const [a, b] = await Promise.all([ctx.gather(), ctx.gather(), ctx.warmUp()]);
+    expect(gitRuns()).toBe(1);
+    expect(section(a, 'git').text).toBe(section(b, 'git').text);
+  });
+
+  it('keeps a snapshot past gitMaxAgeMs once the host watches the files (and still drops it on invalidate)', async () => {
+    t = tempTree();
+    t.git('init', '-q', '-b', 'main');
+    const { ctx, gitRuns, advance } = await make({ gitMaxAgeMs: 1_000 });
+    ctx.markWatched();
+    await ctx.gather();
+    advance(60_000);
+    await ctx.gather();
+    expect(gitRuns()).toBe(1);
+    ctx.invalidate();
+    await ctx.gather();
+    expect(gitRuns()).toBe(2);
+  });
+});
