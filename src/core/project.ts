@@ -52,7 +52,14 @@ export class Project {
     this.ctx = ctx;
     this.session = session;
     this.jobs = new BackgroundJobs({ onError: (err) => ctx.host.log('error', `Could not stop a background command: ${err.message}`) });
-    this.context = new ConversationContext({ llmsContext: ctx.llmsContext, plugins: ctx.plugins, host: ctx.host, sessionId: session.id });
+    this.context = new ConversationContext({
+      llmsContext: ctx.llmsContext,
+      plugins: ctx.plugins,
+      host: ctx.host,
+      sessionId: session.id,
+      workspace: ctx.workspace,
+      entries: () => session.entries(),
+    });
     this.history = sessionHistoryOf(session);
     this.journal = session.readOnly
       ? undefined

@@ -4,16 +4,22 @@ import { errorMessage } from '../errors';
 import type { Host } from '../host';
 import type { PluginManager } from '../plugins/pluginManager';
 import type { RunMode } from '../plugins/pluginTypes';
+import type { SessionEntry } from '../session/session';
 import type { ToolCategory, ToolResult } from '../tools/tool';
-import type { GatheredContext, PluginContextSection } from './contextTypes';
+import type { Workspace } from '../workspace/workspace';
+import type { GatheredContext, PluginContextSection, RuleInEffect } from './contextTypes';
 import type { LlmsContext } from './llmsContext';
 import { renderContext } from './renderContext';
+import { touchedPathsIn } from './touchedPaths';
 
 export interface ConversationContextDeps {
   llmsContext: LlmsContext;
   plugins: PluginManager;
   host: Host;
   sessionId: string;
+  workspace: Workspace;
+  /** The session so far: the folders its tool calls touched count as touched after a resume. */
+  entries?: () => SessionEntry[];
 }
 
 /**
@@ -26,6 +32,7 @@ export class ConversationContext {
   private readonly touched = new Set<string>();
   /** Rules files the model has been shown, so each is shown once per request. */
   private readonly shown = new Set<string>();
+  private seeded = false;
 
   constructor(deps: ConversationContextDeps) {
     this.deps = deps;
@@ -37,6 +44,7 @@ export class ConversationContext {
     const extra = await plugins.apply<unknown[]>({ hook: 'context', memo: [], args: [{ mode, sessionId }], type: 'SeriesMerge' });
     let gathered: GatheredContext;
     try {
+      await this.seed();
       gathered = await llmsContext.gather({ touched: this.touched, extra: this.validSections(extra) });
     } catch (err) {
       host.log('error', `Gathering the workspace context failed: ${errorMessage(err)}`);
@@ -45,6 +53,20 @@ export class ConversationContext {
     this.shown.clear();
     for (const r of gathered.rules) if (r.status !== 'omitted') this.shown.add(r.path);
     return { text: renderContext(gathered), gathered };
+  }
+
+  /** The rules files in effect for this conversation now, for a view that shows them outside a run. */
+  async rulesInEffect(): Promise<RuleInEffect[]> {
+    await this.seed();
+    return (await this.deps.llmsContext.gather({ touched: this.touched })).rules;
+  }
+
+  /** Once per conversation: the folders an earlier part of the session touched (after a resume). */
+  private async seed(): Promise<void> {
+    if (this.seeded || !this.deps.entries) return;
+    this.seeded = true;
+    const paths = await touchedPathsIn(this.deps.entries(), this.deps.workspace);
+    for (const folder of await Promise.all(paths.map(folderOf))) this.touched.add(folder);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
+import { Project } from '../../../src/core/project';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
@@ -79,6 +80,21 @@ describe('the workspace context in each request', () => {
     expect(systemOf(2)).toContain('<rules file="packages/api/AGENTS.md" scope="nested" applies_to="packages/api/">\nAPI code uses snake_case.');
     const contexts = r.events.filter((e) => e.type === 'context');
     expect(contexts.at(-1)).toMatchObject({ rules: [{ display: 'packages/api/AGENTS.md', scope: 'nested' }] });
+  });
+
+  it('a resumed conversation keeps the nested rules of the folders it worked in', async () => {
+    bench = projectBench(server);
+    bench.write('packages/web/CLAUDE.md', 'Web code uses tabs.');
+    bench.write('packages/web/app.ts', 'export {};\n');
+    const { ctx, project } = await bench.project([reply.tool('read', { file_path: 'packages/web/app.ts' }), reply.text('read'), reply.text('resumed')]);
+    await project.send('look', recorder());
+    const id = project.session.id;
+    project.session.close();
+    const resumed = new Project(ctx, ctx.sessions.open(id));
+    expect((await resumed.context.rulesInEffect()).map((r) => r.display)).toEqual(['packages/web/CLAUDE.md']);
+    await resumed.send('go on', recorder());
+    expect(systemOf(2)).toContain('<rules file="packages/web/CLAUDE.md" scope="nested" applies_to="packages/web/">\nWeb code uses tabs.');
+    resumed.session.close();
   });
 
   it('sees a file the agent wrote in the next request (writes invalidate the cached listing)', async () => {
