@@ -51,7 +51,16 @@ const outputOps = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 const variableNameBuiltins = new Set([
   'printf', 'test', '[', 'read', 'declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'wait', 'mapfile', 'readarray', 'let', 'getopts',
 ]);
-const subscriptExpansion = /\[[^\]]*[$`]/;
+/** A `$` or backtick inside `[...]` (scanned: the regex for it backtracks quadratically). */
+function hasSubscriptExpansion(word: string): boolean {
+  let inBrackets = false;
+  for (const c of word) {
+    if (c === '[') inBrackets = true;
+    else if (c === ']') inBrackets = false;
+    else if (inBrackets && (c === '$' || c === '`')) return true;
+  }
+  return false;
+}
 const stdinOps = new Set(['<<', '<<-', '<<<']);
 
 /**
@@ -202,7 +211,7 @@ class Walker {
       return current;
     }
     const use: CommandUse = { words: [...prefix, ...current], forms };
-    if (!blocked && variableNameBuiltins.has(current[0] ?? '') && current.some((w) => w !== null && subscriptExpansion.test(w))) {
+    if (!blocked && variableNameBuiltins.has(current[0] ?? '') && current.some((w) => w !== null && hasSubscriptExpansion(w))) {
       blocked = 'an array subscript in its arguments could run commands';
     }
     if (blocked) use.blocked = blocked;

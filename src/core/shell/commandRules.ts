@@ -40,6 +40,9 @@ export interface CheckEnv {
 /** Longer command lines are not analysed (and so always ask). */
 export const maxCheckedCommandChars = 100_000;
 
+/** Most distinct files a command line may write through redirections and still be checked. */
+const maxCheckedWrites = 200;
+
 /** Writes that go nowhere or to the command's own output. */
 const harmlessTargets = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero']);
 
@@ -108,13 +111,19 @@ function describeUnmatched(use: CommandUse): string {
 async function resolveWrites(targets: WriteTarget[], workspace: Workspace): Promise<{ inside: string[]; outside: string[] }> {
   const inside: string[] = [];
   const outside: string[] = [];
+  const seen = new Set<string>();
   for (const t of targets) {
     if (!t.paths) {
       outside.push(`writes to ${t.shown}, which is not known before the command runs`);
       continue;
     }
     for (const path of t.paths) {
-      if (isHarmless(resolve(path))) continue;
+      if (isHarmless(resolve(path)) || seen.has(path)) continue;
+      seen.add(path);
+      if (seen.size > maxCheckedWrites) {
+        outside.push(`writes to more than ${maxCheckedWrites} files, too many to check`);
+        return { inside, outside };
+      }
       let real: string;
       try {
         real = await realpathAllowMissing(path, path);

@@ -15,7 +15,7 @@ export function readHereDocs(cur: ShellCursor, nested: (bodyCursor: ShellCursor)
     while (!cur.eof) {
       let line = readLine(cur, doc.stripTabs);
       // In an unquoted here-doc a backslash-newline joins lines before the delimiter is looked for.
-      while (!doc.quoted && /(^|[^\\])(\\\\)*\\$/.test(line) && !cur.eof) line = line.slice(0, -1) + readLine(cur, doc.stripTabs);
+      while (!doc.quoted && endsInEscape(line) && !cur.eof) line = line.slice(0, -1) + readLine(cur, doc.stripTabs);
       if (line === doc.delimiter) break;
       body += `${line}\n`;
     }
@@ -27,6 +27,13 @@ export function readHereDocs(cur: ShellCursor, nested: (bodyCursor: ShellCursor)
       doc.redirect.hereDoc = { quoted: false, body: readHereDocBody(bodyCursor, nested(bodyCursor)) };
     }
   }
+}
+
+/** An odd number of backslashes at the end: the last one escapes the newline. */
+function endsInEscape(line: string): boolean {
+  let n = 0;
+  while (n < line.length && line[line.length - 1 - n] === '\\') n++;
+  return n % 2 === 1;
 }
 
 function readLine(cur: ShellCursor, stripTabs: boolean): string {

@@ -121,11 +121,36 @@ export function readWord(cur: ShellCursor, nested: NestedParser): Word {
   const raw = cur.src.slice(start, cur.pos);
   const parts = out.parts;
   // `[...]` may match file names; `{a,b}` and `{1..3}` become several words (`{}` stays literal).
-  if (/\[[^\]]*\]/.test(shape) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(shape)) {
+  if (hasBracketPattern(shape) || hasBraceExpansion(shape)) {
     const nestedParts = parts.filter((p) => p.kind === 'commandSub' || p.kind === 'processSub');
     return { parts: [{ kind: 'pattern', text: raw }, ...nestedParts], raw };
   }
   return { parts, raw };
+}
+
+/** A `[` with a `]` somewhere after it (linear: regexes here backtrack quadratically). */
+function hasBracketPattern(shape: string): boolean {
+  const open = shape.indexOf('[');
+  return open >= 0 && shape.lastIndexOf(']') > open;
+}
+
+/** `{...}` with no brace inside and a `,` or `..` between: `{a,b}`, `{1..3}`. */
+function hasBraceExpansion(shape: string): boolean {
+  let open = -1;
+  let separated = false;
+  for (let i = 0; i < shape.length; i++) {
+    const c = shape[i];
+    if (c === '{') {
+      open = i;
+      separated = false;
+    } else if (c === '}') {
+      if (open >= 0 && separated) return true;
+      open = -1;
+    } else if (open >= 0 && (c === ',' || (c === '.' && shape[i + 1] === '.'))) {
+      separated = true;
+    }
+  }
+  return false;
 }
 
 function readDoubleQuoted(cur: ShellCursor, nested: NestedParser, out: PartList): void {

@@ -189,6 +189,26 @@ describe('deny rules and writes outside the workspace', () => {
   });
 });
 
+describe('pathological command lines', () => {
+  // Each is close to the length limit; a check that backtracks or touches the disk per word would not finish.
+  it.each([
+    ['printf ' + '['.repeat(99_000), true],
+    ['echo ' + '{,'.repeat(49_000), true],
+    ['echo ' + '"$(ls)"'.repeat(14_000), true],
+    ['cat <<EOF\n' + 'x\\\n'.repeat(30_000) + 'EOF', true],
+    ['echo ' + '\\'.repeat(99_000), true],
+    ['echo ' + '${'.repeat(49_000), false],
+    ['echo ' + '$('.repeat(49_000), false],
+  ])('%#', async (command, allowed) => {
+    expect((await check(command as string)).allowed).toBe(allowed);
+  });
+
+  it('stops resolving redirections after a few hundred files', async () => {
+    const result = await check(`echo ${Array.from({ length: 10_000 }, (_, i) => `>f${i}`).join(' ')}`);
+    expect(result.insist).toBe('writes to more than 200 files, too many to check');
+  });
+});
+
 describe('what "always allow" would add', () => {
   it.each([
     ['npm run build', ['npm run build']],
