@@ -144,12 +144,14 @@ async function resolveWrites(targets: WriteTarget[], workspace: Workspace): Prom
   return { inside, outside };
 }
 
+/** Whether the folder is there now (and visible). */
 async function folderExists(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
   } catch (err) {
     const code = err instanceof Error && 'code' in err ? err.code : undefined;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    // Missing, or hidden from Keel: either way nothing can be concluded about where it leads.
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'ELOOP') return false;
     throw err;
   }
 }
