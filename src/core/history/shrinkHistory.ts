@@ -60,10 +60,12 @@ function units(messages: readonly ModelMessage[]): Unit[] {
  * Returns undefined when nothing more can be cut. The messages themselves are not mutated.
  */
 export function shrinkHistory(
-  messages: readonly ModelMessage[],
+  given: readonly ModelMessage[],
   attempt: number,
   sizeHint?: { limit: number; actual: number },
 ): ShrinkOutcome | undefined {
+  // A note from an earlier attempt is replaced by one that counts everything left out.
+  const { messages, before } = withoutNote(given);
   const all = units(messages);
   const total = messages.reduce((n, m) => n + size(m), 0);
   const ratio = sizeHint && sizeHint.actual > 0 ? Math.min(0.8, Math.max(0.1, (sizeHint.limit / sizeHint.actual) * 0.8)) : 0.5;
@@ -94,7 +96,29 @@ export function shrinkHistory(
     }
   });
   if (dropped === 0 && elided === 0) return undefined;
-  return { messages: dropped > 0 ? withNote(out, trimmedNote(dropped)) : out, dropped, elided };
+  const leftOut = before + dropped;
+  return { messages: leftOut > 0 ? withNote(out, trimmedNote(leftOut)) : out, dropped, elided };
+}
+
+const notePattern = /^\[Keel left out the (\d+) oldest messages?[^\]]*\]/;
+
+/** The messages without a note of an earlier attempt, and how many that note said were left out. */
+function withoutNote(messages: readonly ModelMessage[]): { messages: readonly ModelMessage[]; before: number } {
+  const first = messages.findIndex((m) => m.role !== 'system');
+  const head = messages[first];
+  if (first === -1 || head.role !== 'user') return { messages, before: 0 };
+  const text = typeof head.content === 'string' ? head.content : head.content[0]?.type === 'text' ? head.content[0].text : '';
+  const match = notePattern.exec(text);
+  if (!match) return { messages, before: 0 };
+  const before = Number(match[1]);
+  const rest = text.slice(match[0].length).replace(/^\n\n/, '');
+  let replaced: ModelMessage[];
+  if (typeof head.content === 'string') replaced = rest === '' ? [] : [{ ...head, content: rest }];
+  else {
+    const parts = rest === '' ? head.content.slice(1) : [{ type: 'text' as const, text: rest }, ...head.content.slice(1)];
+    replaced = parts.length ? [{ ...head, content: parts }] : [];
+  }
+  return { messages: [...messages.slice(0, first), ...replaced, ...messages.slice(first + 1)], before };
 }
 
 /**

@@ -97,3 +97,16 @@ describe('shrinkHistory', () => {
     expect(shrinkHistory([user('a'), say('b')], 3)).toBeUndefined();
   });
 });
+
+describe('shrinkHistory over several attempts', () => {
+  it('counts everything left out so far in one note at the start', () => {
+    const messages = [...longConversation(12), { role: 'user', content: 'latest' } as ModelMessage];
+    const first = shrinkHistory(messages, 1)!;
+    const second = shrinkHistory(first.messages, 2)!;
+    const notes = second.messages.filter((m) => JSON.stringify(m.content).includes('Keel left out'));
+    expect(notes).toHaveLength(1);
+    expect(JSON.stringify(notes[0].content)).toContain(`left out the ${first.dropped + second.dropped} oldest messages`);
+    expect(second.messages.at(-1)).toEqual({ role: 'user', content: 'latest' });
+    assertNoOrphans(second.messages);
+  });
+});
