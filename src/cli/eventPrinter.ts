@@ -26,6 +26,8 @@ export function streamJsonPrinter(out: Write): Printer {
           return line({ type: 'tool_result', id: e.toolCallId, name: e.name, isError: e.isError, output: e.output });
         case 'retry':
           return line({ type: 'retry', attempt: e.attempt, error: e.error, delayMs: e.delayMs });
+        case 'context_trimmed':
+          return line({ type: 'context_trimmed', attempt: e.attempt, droppedMessages: e.droppedMessages, shortenedResults: e.shortenedResults });
         default:
           return;
       }
@@ -77,6 +79,11 @@ export function textPrinter(out: Write, err: Write): Printer {
           return;
         case 'retry':
           return note(`… model request failed (${e.error}); retry ${e.attempt + 1} of ${e.maxAttempts} in ${Math.round(e.delayMs)} ms`);
+        case 'context_trimmed':
+          return note(
+            `… the conversation is too long for the model: trying again without ${e.droppedMessages} older message(s)` +
+              `${e.shortenedResults ? ` and with ${e.shortenedResults} long tool result(s) shortened` : ''} (${e.attempt} of ${e.maxAttempts}; the session keeps everything)`,
+          );
         default:
           return;
       }
