@@ -48,10 +48,15 @@ export class Project {
   /** Commands started with run_in_background: they outlive a run and stop with dispose(). */
   readonly jobs: BackgroundJobs;
 
-  constructor(ctx: Context, session: Session) {
+  /**
+   * `jobs`: the background commands of the Project this one replaces for the same session
+   * (a host rebuilding its core after a settings change), so they stay reachable.
+   */
+  constructor(ctx: Context, session: Session, opts: { jobs?: BackgroundJobs } = {}) {
     this.ctx = ctx;
     this.session = session;
-    this.jobs = new BackgroundJobs({ onError: (err) => ctx.host.log('error', `Could not stop a background command: ${err.message}`) });
+    this.jobs =
+      opts.jobs ?? new BackgroundJobs({ onError: (err) => ctx.host.log('error', `Could not stop a background command: ${err.message}`) });
     this.context = new ConversationContext({
       llmsContext: ctx.llmsContext,
       plugins: ctx.plugins,

@@ -186,7 +186,12 @@ describe('command rules through Project', () => {
     await p.send('how is it?', recorder());
     expect(toolResults().at(-1)).toContain('Job bash_1 is running.');
     expect(() => process.kill(pid, 0)).not.toThrow();
-    await p.dispose();
+    // A host that rebuilds its Project for the session (settings changed) hands the jobs over.
+    const rebuilt = new Project(p.ctx, p.session, { jobs: p.jobs });
+    server.load({ turns: [reply.tool('kill_bash', { id: 'bash_1' }), reply.text('stopped')] });
+    await rebuilt.send('stop it', recorder());
+    expect(toolResults().at(-1)).toContain('Stopped job bash_1.');
     expect(p.jobs.get('bash_1')?.isRunning).toBe(false);
+    await p.dispose();
   });
 });
