@@ -115,6 +115,23 @@ const afterWrite: Bench<Repo> = {
   },
 };
 
+/** Everything but git (tree, rules, README, environment) from cold: what gathering adds to git. */
+const coldWithoutGit: Bench<Repo> = {
+  name: 'gather on 50,000 files, cold, git left out (tree, rules, README, environment only)',
+  target: 'reference',
+  limit: Number.POSITIVE_INFINITY,
+  runs: 7,
+  setup: makeRepo,
+  async run(repo) {
+    const ctx = new LlmsContext({ workspace: repo.workspace, host: createFsHost(), home: repo.home, gitSnapshot: async () => ({ kind: 'none' }) });
+    const g = await ctx.gather();
+    if (!g.sections.some((s) => s.id === 'structure' && s.text.includes('packages/'))) throw new Error('no directory structure');
+  },
+  async teardown(repo) {
+    await rm(repo.base, { recursive: true, force: true });
+  },
+};
+
 /** What git alone costs on the same tree: the floor for any gathering that runs it. */
 const gitAlone: Bench<Repo> = {
   name: 'reference: git status --porcelain --branch alone on the same 50,000 files',
@@ -130,4 +147,4 @@ const gitAlone: Bench<Repo> = {
   },
 };
 
-export const suite: BenchSuite = { name: 'llmsContext', benches: [cold, warm, afterWrite, gitAlone] };
+export const suite: BenchSuite = { name: 'llmsContext', benches: [cold, warm, afterWrite, coldWithoutGit, gitAlone] };

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createFsHost } from '../../../src/core/fsHost';
 import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
 import { Project } from '../../../src/core/project';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -61,6 +62,19 @@ describe('the workspace context in each request', () => {
     const { project } = await bench.project([reply.text('ok')], { plugins: [plugin] });
     await project.send('hi', recorder());
     expect(systemOf(0)).toContain('<plugin_context title="Open tickets">\nKEEL-1 fix the widget (act)\n</plugin_context>');
+  });
+
+  it('leaves out a malformed plugin section and says so in the log', async () => {
+    bench = projectBench(server);
+    const logs: string[] = [];
+    const plugin = { name: 'broken', context: () => [{ title: 42, text: null }, { title: 'Fine', text: 'kept' }] } as unknown as KeelPlugin;
+    const { project } = await bench.project([reply.text('ok')], {
+      plugins: [plugin],
+      host: createFsHost({ log: (_l, m) => logs.push(m) }),
+    });
+    await project.send('hi', recorder());
+    expect(systemOf(0)).toContain('<plugin_context title="Fine">\nkept\n</plugin_context>');
+    expect(logs.join('\n')).toContain('without a string title and text');
   });
 
   it('shows nested rules with the result of the tool that first touched their folder, then in the system prompt', async () => {
