@@ -51,7 +51,9 @@ function texts(err: unknown): string[] {
       try {
         out.push(JSON.stringify(e));
       } catch (jsonErr) {
-        out.push(String(jsonErr));
+        // A circular object cannot be stringified; its own string form is all there is to search.
+        if (!(jsonErr instanceof TypeError)) throw jsonErr;
+        out.push(String(e));
       }
     }
   }
