@@ -22,6 +22,12 @@ const sendParams = z
     message: 'Write a message or attach an image',
   });
 
+/** What putting files back did; `conflict` wrote nothing (files changed since): ask, then send again with `force`. */
+const revertResult = z.strictObject({
+  status: z.enum(['reverted', 'conflict', 'nothing', 'failed']),
+  message: z.string(),
+});
+
 /** Requests the host answers (webview → host). One line each: what it does, then what follows. */
 export const hostMethods = {
   /** Send a message (mode defaults to the current one); queued if a run is going; the reply streams as events. */
@@ -79,6 +85,16 @@ export const hostMethods = {
   },
   /** Show a pending approval's change in VS Code's diff editor, without taking focus from the chat. */
   'diff.open': { params: z.strictObject({ approvalId: z.string().min(1) }), result: opened },
+  /** Undo one applied file change (a tool card's Undo): the file goes back to before it; `message` events follow. */
+  'change.undo': {
+    params: z.strictObject({ changeId: z.string().min(1), force: z.boolean().optional() }),
+    result: revertResult,
+  },
+  /** Put back every file Keel changed from this message on ("Restore files to here"); `message` events follow. */
+  'changes.restore': {
+    params: z.strictObject({ messageId: z.string().min(1), force: z.boolean().optional() }),
+    result: revertResult,
+  },
   /** Open the Settings editor filtered by a query (the host defaults it to Keel's settings). */
   'settings.open': { params: z.strictObject({ query: z.string().max(200).optional() }), result: opened },
   /** Run one allow-listed editor command (e.g. "Keel: Set API Key" from the first-run panel). */

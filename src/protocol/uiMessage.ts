@@ -72,6 +72,18 @@ export const imagePartSchema = z.strictObject({
 
 export const mentionPartSchema = z.strictObject({ type: z.literal('mention'), mention: mentionSchema });
 
+/** A file change the call applied, as recorded in the change journal (the card offers Undo). */
+export const appliedChangeSchema = z.strictObject({
+  /** Journal id, for `change.undo`. */
+  id: z.string().min(1),
+  displayPath: z.string().min(1),
+  kind: z.enum(['create', 'edit', 'delete']),
+  /** False when Keel could not keep the earlier content (journal full). */
+  undoable: z.boolean(),
+  /** Put back since (Undo, Restore files to here). */
+  reverted: z.boolean(),
+});
+
 /** A tool call inside an assistant message; its result lands here once known. */
 export const toolCallPartSchema = z.strictObject({
   type: z.literal('toolCall'),
@@ -82,6 +94,8 @@ export const toolCallPartSchema = z.strictObject({
   summary: z.string(),
   state: toolCallStateSchema,
   result: toolOutputSchema.optional(),
+  /** The file change it applied, once applied. */
+  change: appliedChangeSchema.optional(),
 });
 
 /** A result shown on its own, in a `tool` message, when its call is not in view. */
@@ -126,6 +140,7 @@ export type TextPart = z.infer<typeof textPartSchema>;
 export type ReasoningPart = z.infer<typeof reasoningPartSchema>;
 export type ImagePart = z.infer<typeof imagePartSchema>;
 export type MentionPart = z.infer<typeof mentionPartSchema>;
+export type AppliedChange = z.infer<typeof appliedChangeSchema>;
 export type ToolCallPart = z.infer<typeof toolCallPartSchema>;
 export type ToolResultPart = z.infer<typeof toolResultPartSchema>;
 export type UiPart = z.infer<typeof uiPartSchema>;

@@ -51,6 +51,14 @@ export class ApprovalBook {
     return true;
   }
 
+  /** Settles an approval with an answer already in the core's terms (from the diff editor or a command). */
+  settleWith(id: string, answer: ApprovalAnswer): boolean {
+    const entry = this.open.get(id);
+    if (!entry) return false;
+    this.settle(entry, answer);
+    return true;
+  }
+
   /** Rejects every open approval (the run stopped); returns how many there were. */
   rejectAll(reason: string): number {
     const entries = [...this.open.values()];

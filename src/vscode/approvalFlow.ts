@@ -4,13 +4,24 @@ import type { FileChange } from '../core/tools/tool';
 import { isBusError } from '../protocol/busError';
 import type { LogFn } from '../protocol/log';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';
-import { ApprovalBook } from './approvalBook';
+import { ApprovalBook, toApprovalAnswer } from './approvalBook';
 import type { OpenApproval } from './approvalBook';
 import type { ViewLink } from './chatController';
 import type { ConversationState } from './conversationState';
 
 /** Bus errors that only mean the view went away; the next `ready` asks again. */
 const VIEW_GONE = new Set(['peer_reset', 'not_ready', 'disposed', 'aborted']);
+
+/**
+ * What shows and reviews file changes outside the chat (the diff editor): told when a change
+ * approval opens and closes, and asked to complete an approving answer with what the person
+ * settled on there (accepted hunks, their edits) before the core gets it.
+ */
+export interface ChangeApprovalHooks {
+  opened(approvalId: string, request: ApprovalRequest): void;
+  amend(approvalId: string, answer: ApprovalAnswer): Promise<ApprovalAnswer>;
+  closed(approvalId: string): void;
+}
 
 export interface ApprovalFlowOptions {
   state: Pick<ConversationState, 'awaitingApproval' | 'error'>;
@@ -21,6 +32,8 @@ export interface ApprovalFlowOptions {
   onChange(): void;
   /** An approval is waiting: bring the view into sight. */
   onNeeded?(): void;
+  /** The diff editor side of file changes. */
+  changes?: ChangeApprovalHooks;
 }
 
 /**
@@ -30,6 +43,8 @@ export interface ApprovalFlowOptions {
  */
 export class ApprovalFlow {
   private readonly book = new ApprovalBook();
+  /** Approvals whose answer is being completed (see ChangeApprovalHooks.amend): a second answer is ignored. */
+  private readonly deciding = new Set<string>();
 
   constructor(private readonly opts: ApprovalFlowOptions) {}
 
@@ -56,13 +71,42 @@ export class ApprovalFlow {
     };
     signal.addEventListener('abort', onAbort, { once: true });
     this.opts.state.awaitingApproval(request.toolCallId);
+    if (request.change) this.opts.changes?.opened(approval.request.id, request);
     this.show(approval);
     this.opts.onChange();
     this.opts.onNeeded?.();
     return answer.finally(() => {
       signal.removeEventListener('abort', onAbort);
+      if (request.change) this.opts.changes?.closed(approval.request.id);
       this.opts.onChange();
     });
+  }
+
+  /**
+   * Settles an open approval as the person decided outside the chat card (the diff editor,
+   * a command); the card is withdrawn. False when it was no longer open.
+   */
+  async decide(id: string, answer: ApprovalAnswer): Promise<boolean> {
+    const approval = this.book.get(id);
+    if (!approval || this.deciding.has(id)) return false;
+    this.deciding.add(id);
+    try {
+      let final = answer;
+      if (answer.approved && approval.change && this.opts.changes) {
+        try {
+          final = await this.opts.changes.amend(id, answer);
+        } catch (err) {
+          // Without the reviewed content, writing the raw proposal could undo the person's choices.
+          const problem = `Keel could not read the reviewed change to ${approval.change.displayPath} (${errorMessage(err)}); nothing was written.`;
+          this.opts.log('error', problem);
+          this.opts.state.error({ code: 'internal', message: problem, retryable: false });
+          final = { approved: false, reason: problem };
+        }
+      }
+      return this.book.settleWith(id, final);
+    } finally {
+      this.deciding.delete(id);
+    }
   }
 
   /** After a snapshot: the new page gets every open approval again. */
@@ -80,9 +124,12 @@ export class ApprovalFlow {
     if (!view || approval.settled.aborted) return;
     view.outbox.request('toolApproval', approval.request, { signal: approval.settled }).then(
       (result) => {
-        if (!this.book.answer(approval.request.id, result)) {
-          this.opts.log('debug', `approval ${approval.request.id} was answered after it was settled`);
-        }
+        void this.decide(approval.request.id, toApprovalAnswer(result, approval.request.protected)).then(
+          (settled) => {
+            if (!settled) this.opts.log('debug', `approval ${approval.request.id} was answered after it was settled`);
+          },
+          (err: unknown) => this.opts.log('error', `settling approval ${approval.request.id} failed: ${errorMessage(err)}`),
+        );
       },
       (err: unknown) => {
         if (isBusError(err) && VIEW_GONE.has(err.code)) return;

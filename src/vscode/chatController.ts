@@ -2,7 +2,8 @@ import type { Context } from '../core/context';
 import { errorMessage } from '../core/errors';
 import type { ResolvedModel } from '../core/model/modelRegistry';
 import { Project } from '../core/project';
-import type { ApprovalMode, ProjectEvent, RunResult } from '../core/projectTypes';
+import type { ChangeJournal, RevertOutcome } from '../core/journal/changeJournal';
+import type { ApprovalAnswer, ApprovalMode, ProjectEvent, RunResult } from '../core/projectTypes';
 import type { FileChange } from '../core/tools/tool';
 import { BusError } from '../protocol/busError';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
@@ -11,6 +12,7 @@ import type { LogFn } from '../protocol/log';
 import type { AgentMode, ConfigSummary, SessionInfo, UiError } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
 import { ApprovalFlow } from './approvalFlow';
+import type { ChangeApprovalHooks } from './approvalFlow';
 import type { BuiltCore } from './coreLoader';
 import { ConversationState } from './conversationState';
 import type { ConversationStateOptions, EventSink } from './conversationState';
@@ -41,6 +43,8 @@ export interface ChatControllerOptions {
   onApprovalNeeded?(): void;
   /** The conversation in view changed (saved for the first time, resumed, or a new empty one: null). */
   onSessionChange?(id: string | null): void;
+  /** The diff editor side of file-change approvals. */
+  changes?: ChangeApprovalHooks;
   state?: ConversationStateOptions;
 }
 
@@ -88,6 +92,7 @@ export class ChatController {
       log: opts.log,
       onChange: () => this.activity(),
       onNeeded: opts.onApprovalNeeded,
+      changes: opts.changes,
     });
   }
 
@@ -198,6 +203,7 @@ export class ChatController {
     const totals = session.usageTotals();
     const info: SessionInfo = { id: session.id, title: session.summary().title || null };
     this.state.replace(entriesToUiMessages(entries), info, totals.inputTokens + totals.outputTokens > 0 ? totals : null, project.todos.get());
+    this.state.attachChanges(project.journal?.entries() ?? []);
     this.state.setRun({ approvalMode: project.approvalMode });
     this.opts.onSessionChange?.(session.id);
     this.sendSnapshot();
@@ -224,6 +230,40 @@ export class ChatController {
   /** The full proposed change of an open approval, for the diff editor. */
   approvalChange(id: string): FileChange | undefined {
     return this.approvals.change(id);
+  }
+
+  /** Settles an open approval from outside the chat card (the diff editor, a command). */
+  decideApproval(id: string, answer: ApprovalAnswer): Promise<boolean> {
+    return this.approvals.decide(id, answer);
+  }
+
+  // ---- the change journal ----
+
+  async undoChange(params: RequestParams<'change.undo'>): Promise<RequestResult<'change.undo'>> {
+    const journal = this.journalForRevert();
+    if ('status' in journal) return journal;
+    return this.reverted(await journal.undo(params.changeId, { force: params.force === true }));
+  }
+
+  async restoreFiles(params: RequestParams<'changes.restore'>): Promise<RequestResult<'changes.restore'>> {
+    const journal = this.journalForRevert();
+    if ('status' in journal) return journal;
+    const calls = this.state.toolCallIdsFrom(params.messageId);
+    if (!calls) return { status: 'nothing', message: 'That message is not in this conversation.' };
+    return this.reverted(await journal.restoreFrom(calls, { force: params.force === true }));
+  }
+
+  private journalForRevert(): ChangeJournal | { status: 'failed'; message: string } {
+    const journal = this.project?.journal;
+    if (!journal) return { status: 'failed', message: 'This conversation has no record of file changes it can put back (it is open read-only or not started).' };
+    if (this.running) return { status: 'failed', message: 'Keel is working in this conversation: stop it or let it finish, then put files back.' };
+    return journal;
+  }
+
+  private reverted(outcome: RevertOutcome): RequestResult<'change.undo'> {
+    if (outcome.status === 'reverted') this.state.markReverted(new Set(outcome.reverted.map((e) => e.id)));
+    this.opts.log(outcome.status === 'reverted' || outcome.status === 'nothing' ? 'info' : 'warn', `change journal: ${outcome.message}`);
+    return { status: outcome.status, message: outcome.message };
   }
 
   // ---- settings ----

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
+import { registerDiffCommands } from './diff/diffCommands';
 import type { KeelRuntime } from './keelRuntime';
 
 export interface CommandDeps {
@@ -44,5 +45,6 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.setApiKey', async () => (await deps.runtime()).setApiKey()),
     command('keel.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.context.extension.id}`)),
     command('keel.showLog', () => deps.log.show()),
+    ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
   ];
 }

@@ -1,3 +1,4 @@
+import type { JournalEntry } from '../core/journal/changeJournal';
 import type { ProjectEvent } from '../core/projectTypes';
 import type { HostSide } from '../protocol/catalogue';
 import type { HostEventName } from '../protocol/catalogue';
@@ -5,7 +6,7 @@ import type { EventIn } from '../protocol/side';
 import type { ConfigSummary, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';
 import { appendDelta } from '../protocol/uiMessage';
-import type { MessageStatus, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
+import type { AppliedChange, MessageStatus, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
 import { capToolOutput } from '../protocol/limits';
 import { assistantParts, toolCallPart } from './uiMessages';
 
@@ -55,6 +56,8 @@ export class ConversationState {
   private readonly announced = new Map<string, { name: string; input: unknown }>();
   private readonly rejected = new Set<string>();
   private readonly touched = new Set<string>();
+  /** Calls asked about before their card exists (file changes of a turn are asked together). */
+  private readonly awaiting = new Set<string>();
 
   constructor(sink: EventSink, opts: ConversationStateOptions = {}) {
     this.sink = sink;
@@ -170,7 +173,41 @@ export class ConversationState {
 
   /** A tool call is now waiting for the person. */
   awaitingApproval(toolCallId: string): void {
+    this.awaiting.add(toolCallId);
     this.setToolState(toolCallId, 'awaitingApproval');
+  }
+
+  /** Journal entries of a resumed conversation onto their tool cards; the caller sends a snapshot. */
+  attachChanges(changes: readonly JournalEntry[]): void {
+    for (const change of changes) {
+      for (const id of this.order) {
+        const message = this.byId.get(id)!;
+        if (!message.parts.some((p) => p.type === 'toolCall' && p.toolCallId === change.toolCallId)) continue;
+        this.byId.set(id, withChange(message, change));
+        break;
+      }
+    }
+  }
+
+  /** Changes were put back: their cards say so. */
+  markReverted(changeIds: ReadonlySet<string>): void {
+    for (const id of this.order) {
+      const message = this.byId.get(id)!;
+      let changed = false;
+      const parts = message.parts.map((p): UiPart => {
+        if (p.type !== 'toolCall' || !p.change || !changeIds.has(p.change.id) || p.change.reverted) return p;
+        changed = true;
+        return { ...p, change: { ...p.change, reverted: true } };
+      });
+      if (changed) this.put({ ...message, parts });
+    }
+  }
+
+  /** Tool calls of this message and every later one, in order ("Restore files to here"). */
+  toolCallIdsFrom(messageId: string): string[] | undefined {
+    const at = this.order.indexOf(messageId);
+    if (at < 0) return undefined;
+    return this.order.slice(at).flatMap((id) => this.byId.get(id)!.parts.flatMap((p) => (p.type === 'toolCall' ? [p.toolCallId] : [])));
   }
 
   apply(event: ProjectEvent, cancelled: () => boolean): void {
@@ -207,7 +244,15 @@ export class ConversationState {
       case 'tool_use':
         this.showCall(event.toolCallId, event.name, event.input, 'running');
         return;
+      case 'file_change': {
+        const owner = this.callOwner.get(event.change.toolCallId);
+        const message = owner === undefined ? undefined : this.byId.get(owner);
+        if (message) this.put(withChange(message, event.change));
+        if (event.warning) this.error({ code: 'internal', message: event.warning, retryable: false });
+        return;
+      }
       case 'approval':
+        this.awaiting.delete(event.toolCallId);
         if (!event.approved) this.rejected.add(event.toolCallId);
         else if (this.toolPart(event.toolCallId)?.state === 'awaitingApproval') this.setToolState(event.toolCallId, 'running');
         return;
@@ -298,7 +343,7 @@ export class ConversationState {
 
   private showCall(toolCallId: string, name: string, input: unknown, state: ToolCallState): void {
     const messageId = this.turnMessageId ?? this.createTurnMessage();
-    const part = toolCallPart(toolCallId, name, input, state);
+    const part = toolCallPart(toolCallId, name, input, this.awaiting.has(toolCallId) ? 'awaitingApproval' : state);
     const message = this.byId.get(messageId)!;
     this.byId.set(messageId, { ...message, parts: [...message.parts, part] });
     this.callOwner.set(toolCallId, messageId);
@@ -369,7 +414,23 @@ export class ConversationState {
     this.announced.clear();
     this.rejected.clear();
     this.touched.clear();
+    this.awaiting.clear();
   }
+}
+
+/** The message with the journal entry on the card of the call that made it. */
+function withChange(message: UiMessage, change: JournalEntry): UiMessage {
+  const applied: AppliedChange = {
+    id: change.id,
+    displayPath: change.displayPath,
+    kind: change.kind,
+    undoable: change.undoable,
+    reverted: change.reverted,
+  };
+  return {
+    ...message,
+    parts: message.parts.map((p) => (p.type === 'toolCall' && p.toolCallId === change.toolCallId ? { ...p, change: applied } : p)),
+  };
 }
 
 function sameRecord<T extends object>(a: T, b: T): boolean {

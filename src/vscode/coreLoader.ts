@@ -40,8 +40,11 @@ export interface BuiltCore {
  */
 export class CoreLoader {
   private current: BuiltCore | undefined;
-  private building: Promise<BuiltCore> | undefined;
+  /** The build in flight, and the invalidation count it started from. */
+  private building: { promise: Promise<BuiltCore>; generation: number } | undefined;
   private stale = false;
+  /** Counts invalidations: a build that started before the latest one is out of date. */
+  private generation = 0;
 
   constructor(
     private readonly inputs: CoreInputs,
@@ -51,10 +54,18 @@ export class CoreLoader {
 
   get(): Promise<BuiltCore> {
     if (this.current && (!this.stale || this.busy())) return Promise.resolve(this.current);
-    this.building ??= this.build().finally(() => {
-      this.building = undefined;
+    if (this.building?.generation === this.generation) return this.building.promise;
+    // A build that started before the latest change read the old settings: build again after it.
+    const previous = this.building?.promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    const generation = this.generation;
+    const promise: Promise<BuiltCore> = (previous ?? Promise.resolve()).then(() => this.build(generation)).finally(() => {
+      if (this.building?.promise === promise) this.building = undefined;
     });
-    return this.building;
+    this.building = { promise, generation };
+    return promise;
   }
 
   /** The core as last built, without building. */
@@ -70,6 +81,7 @@ export class CoreLoader {
   invalidate(reason: string): void {
     this.log('debug', `core: rebuild pending (${reason})`);
     this.stale = true;
+    this.generation++;
   }
 
   async dispose(): Promise<void> {
@@ -78,12 +90,13 @@ export class CoreLoader {
     if (current) await current.ctx.destroy();
   }
 
-  private async build(): Promise<BuiltCore> {
-    this.stale = false;
+  /** `generation`: the invalidations this build has seen; the core stays stale until one that saw them all is done. */
+  private async build(generation: number): Promise<BuiltCore> {
     const old = this.current;
     try {
       const built = await this.create();
       this.current = built;
+      if (generation === this.generation) this.stale = false;
       return built;
     } catch (err) {
       // Broken settings must not leave the previous endpoint in use.
@@ -136,7 +149,7 @@ export class CoreLoader {
       plugins,
       apiKeys,
     });
-    this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'})`);
+    this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'}, approvals: ${ctx.config.approvalMode})`);
     for (const problem of read.problems) this.log('warn', problem);
     return { ctx, problems: read.problems, secrets, plugins };
   }

@@ -6,7 +6,11 @@ import { DiagnosticsWatch } from './diagnosticsWatch';
 /**
  * Writes a whole file through VS Code instead of behind its back: a WorkspaceEdit (so Undo
  * works and open editors follow), then a save. An editor with unsaved changes that differ
- * from the disk is never overwritten. Returns the errors the change introduced, if any.
+ * from the disk is never overwritten. Where an edit of the document could not give exactly
+ * `content`'s bytes (VS Code has not yet reloaded a change made on disk, or the content's
+ * line endings differ from the document's, which an edit would convert), the bytes are
+ * written through VS Code's file service instead and open editors reload them.
+ * Returns the errors the change introduced, if any.
  */
 export async function writeThroughEditor(
   absPath: string,
@@ -23,25 +27,75 @@ export async function writeThroughEditor(
   }
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open?.isDirty) await refuseUnsavedChanges(open, absPath, displayPath);
-  if (await exists(uri)) {
+  const disk = await readDisk(absPath);
+  let direct = false;
+  if (disk !== null) {
     const document = open ?? (await vscode.workspace.openTextDocument(uri));
-    const all = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
-    edit.replace(uri, all, content);
+    const exact = editGivesBytes(document, content);
+    if (document.isDirty && !exact) {
+      throw new Error(`${displayPath} is open with unsaved edits in an encoding or line ending the new content does not use; nothing was written. Ask the person to save or revert it, then retry.`);
+    }
+    direct = !document.isDirty && (!holdsText(document, disk) || !exact);
+    if (direct) {
+      log(`${displayPath}: written directly (its editor lags the disk, or an edit of it could not give these exact bytes)`);
+    } else {
+      const all = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
+      edit.replace(uri, all, documentText(document, content));
+    }
   } else {
     edit.createFile(uri, { overwrite: false, contents: new TextEncoder().encode(content) });
   }
   const watch = new DiagnosticsWatch(uri);
   try {
-    await apply(edit, absPath);
-    const document = await vscode.workspace.openTextDocument(uri);
-    if (document.isDirty && !(await document.save())) {
-      throw new Error(`VS Code did not save ${displayPath}; the change is in its editor but not on disk.`);
+    if (direct) {
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
+    } else {
+      await apply(edit, absPath);
+      const document = await vscode.workspace.openTextDocument(uri);
+      if (document.isDirty && !(await document.save())) {
+        throw new Error(`VS Code did not save ${displayPath}; the change is in its editor but not on disk.`);
+      }
     }
-    const diagnostics = await watch.newErrors(document, displayPath, log);
+    const diagnostics = await watch.newErrors(await vscode.workspace.openTextDocument(uri), displayPath, log);
     return diagnostics ? { diagnostics } : {};
   } finally {
     watch.dispose();
   }
+}
+
+async function readDisk(absPath: string): Promise<string | null> {
+  try {
+    return await readFile(absPath, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+const BOM = '\uFEFF';
+
+/** Whether the document's text is `fileText` (a file's decoded content) as VS Code shows it. */
+function holdsText(document: vscode.TextDocument, fileText: string): boolean {
+  const shown = document.encoding === 'utf8bom' && fileText.startsWith(BOM) ? fileText.slice(1) : fileText;
+  return document.getText() === shown;
+}
+
+/**
+ * Whether replacing the document's text and saving writes exactly `content`'s UTF-8 bytes:
+ * VS Code keeps a BOM in the document's encoding (utf8bom), not in its text, saves other
+ * encodings as themselves, and converts the line endings of inserted text to the document's.
+ */
+function editGivesBytes(document: vscode.TextDocument, content: string): boolean {
+  if (document.encoding === 'utf8bom' ? !content.startsWith(BOM) : document.encoding !== 'utf8') return false;
+  const lf = (content.match(/\n/g) ?? []).length;
+  if (lf === 0) return true;
+  const crlf = (content.match(/\r\n/g) ?? []).length;
+  return document.eol === vscode.EndOfLine.CRLF ? crlf === lf : crlf === 0;
+}
+
+/** `content` as the document must hold it (see editGivesBytes). */
+function documentText(document: vscode.TextDocument, content: string): string {
+  return document.encoding === 'utf8bom' ? content.slice(1) : content;
 }
 
 async function apply(edit: vscode.WorkspaceEdit, absPath: string): Promise<void> {
@@ -56,17 +110,7 @@ async function refuseUnsavedChanges(document: vscode.TextDocument, absPath: stri
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     disk = '';
   }
-  if (document.getText() !== disk) {
+  if (!holdsText(document, disk)) {
     throw new Error(`${displayPath} has unsaved changes in an editor; nothing was written. Ask the person to save or revert it, then read it again.`);
-  }
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch (err) {
-    if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return false;
-    throw err;
   }
 }

@@ -9,7 +9,8 @@ import { ChatController } from './chatController';
 import type { CoreAccess } from './chatController';
 import type { BuiltCore } from './coreLoader';
 import { CoreLoader } from './coreLoader';
-import { DiffPreview } from './diffPreview';
+import { ChangeReview } from './diff/changeReview';
+import { registerHunkLenses } from './diff/hunkLenses';
 import { FileIndex } from './fileIndex';
 import { connectChatView } from './nodeBridge';
 import type { PluginRegistry } from './pluginRegistry';
@@ -30,6 +31,8 @@ const OPEN_SESSION_KEY = 'keel.openSession';
  */
 export class KeelRuntime {
   readonly controller: ChatController;
+  /** File changes waiting for approval, as diff editors (Accept/Reject commands act on them). */
+  readonly changes: ChangeReview;
   private readonly loader: CoreLoader;
   private readonly services: VscodeServices;
   private readonly disposables: vscode.Disposable[] = [];
@@ -79,9 +82,15 @@ export class KeelRuntime {
       },
       peek: () => loader.peek(),
     };
+    const changes = new ChangeReview({
+      log,
+      reveal: () => readKeelSettings(vscode.workspace.getConfiguration('keel'), vscode.workspace.isTrusted).settings.diffReveal ?? 'background',
+    });
+    this.changes = changes;
     this.controller = new ChatController({
       core,
       log,
+      changes,
       trusted: () => vscode.workspace.isTrusted,
       onActivity: (activity) => status.update(activity),
       onApprovalNeeded: () => this.revealForApproval(),
@@ -91,19 +100,20 @@ export class KeelRuntime {
         );
       },
     });
+    changes.attach(this.controller);
     plugins.onBuiltInRemoved = () => this.invalidate('a plugin was removed');
-    const diff = new DiffPreview();
     const files = new FileIndex();
     this.services = new VscodeServices({
       config: new UiConfigBridge(keys, loader, (mode) => this.controller.applyApprovalMode(mode)),
       files,
-      diff,
+      diff: changes,
       core,
       extensionId: context.extension.id,
     });
     this.disposables.push(
       status,
-      diff,
+      changes,
+      registerHunkLenses(changes),
       files,
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('keel')) this.invalidate('settings changed');

@@ -78,6 +78,8 @@ function registerHandlers(bus: HostBus, controller: ChatController, services: Ed
     const change = controller.approvalChange(approvalId);
     return { opened: change ? await services.openDiff(approvalId, change) : false };
   });
+  bus.handle('change.undo', (params) => controller.undoChange(params));
+  bus.handle('changes.restore', (params) => controller.restoreFiles(params));
   bus.handle('settings.open', async ({ query }) => ({ opened: await services.openSettings(query) }));
   bus.handle('command.run', async ({ command }) => ({ ran: await services.runCommand(command) }));
 }

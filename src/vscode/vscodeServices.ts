@@ -1,10 +1,9 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { FileChange } from '../core/tools/tool';
 import type { ConfigSetParams, UiConfig } from '../protocol/uiConfig';
 import type { LineRange } from '../protocol/uiMessage';
 import type { CoreAccess } from './chatController';
-import type { DiffPreview } from './diffPreview';
+import type { ChangeReview } from './diff/changeReview';
 import type { EditorServices, FileSearchResult, UiCommand } from './editorServices';
 import type { FileIndex } from './fileIndex';
 import type { UiConfigBridge } from './uiConfigBridge';
@@ -15,7 +14,7 @@ export class VscodeServices implements EditorServices {
     private readonly deps: {
       config: UiConfigBridge;
       files: FileIndex;
-      diff: DiffPreview;
+      diff: Pick<ChangeReview, 'get' | 'open'>;
       core: Pick<CoreAccess, 'get'>;
       extensionId: string;
     },
@@ -72,8 +71,10 @@ export class VscodeServices implements EditorServices {
     return done;
   }
 
-  openDiff(approvalId: string, change: FileChange): Promise<boolean> {
-    return this.deps.diff.open(approvalId, change);
+  /** The pending change's diff (the same editable proposal the editor commands act on), without taking focus. */
+  async openDiff(approvalId: string): Promise<boolean> {
+    const entry = this.deps.diff.get(approvalId);
+    return entry ? this.deps.diff.open(entry, false) : false;
   }
 
   async openSettings(query?: string): Promise<boolean> {

@@ -1,0 +1,22 @@
+import * as vscode from 'vscode';
+
+/** The proposed side of a Keel diff: an editable in-memory document (see ProposedFileSystem). */
+export const PROPOSED_SCHEME = 'keel-proposed';
+/** The current side: a read-only snapshot of the file as the agent saw it. */
+export const ORIGINAL_SCHEME = 'keel-original';
+
+/**
+ * `keel-proposed:/<approvalId>/<displayPath>`: the approval comes first so two proposals for
+ * one file never share a document, and the file name stays last so the editor picks the
+ * file's language.
+ */
+export function proposalUri(scheme: typeof PROPOSED_SCHEME | typeof ORIGINAL_SCHEME, approvalId: string, displayPath: string): vscode.Uri {
+  return vscode.Uri.from({ scheme, path: `/${approvalId}/${displayPath.replace(/^\/+/, '')}` });
+}
+
+/** The approval a Keel diff document belongs to, or undefined for any other document. */
+export function approvalIdOf(uri: vscode.Uri): string | undefined {
+  if (uri.scheme !== PROPOSED_SCHEME && uri.scheme !== ORIGINAL_SCHEME) return undefined;
+  const id = uri.path.split('/')[1];
+  return id ? id : undefined;
+}

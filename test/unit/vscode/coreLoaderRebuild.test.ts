@@ -1,0 +1,87 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFsHost } from '../../../src/core/fsHost';
+import { CoreLoader } from '../../../src/vscode/coreLoader';
+import type { KeelSettings } from '../../../src/vscode/settingsLayer';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function loader(settings: () => KeelSettings, apiKey: () => Promise<undefined> = async () => undefined): CoreLoader {
+  const root = mkdtempSync(join(tmpdir(), 'keel-loader-'));
+  made.push(root);
+  mkdirSync(join(root, 'ws'));
+  return new CoreLoader(
+    {
+      folders: () => [{ path: join(root, 'ws'), name: 'ws' }],
+      workspaceFile: () => undefined,
+      trusted: () => true,
+      settings: () => ({ settings: settings(), problems: [] }),
+      apiKey,
+      plugins: () => [],
+      host: createFsHost(),
+      env: { KEEL_HOME: join(root, 'home') },
+    },
+    () => false,
+    () => undefined,
+  );
+}
+
+describe('CoreLoader', () => {
+  it('a settings change while a build is in flight is not lost: the next core has it', async () => {
+    let settings: KeelSettings = { approvalMode: 'manual' };
+    let reads = 0;
+    let release!: () => void;
+    const keysAsked = new Promise<void>((resolve) => (release = resolve));
+    // The build reads the settings, then waits for the API keys (SecretStorage is async).
+    const core = loader(
+      () => (reads++, settings),
+      async () => {
+        await keysAsked;
+        return undefined;
+      },
+    );
+    const first = core.get();
+    while (reads === 0) await new Promise((r) => setImmediate(r));
+    // The person changes a setting while that build is still running.
+    settings = { approvalMode: 'autoEdit' };
+    core.invalidate('settings changed');
+    const second = core.get();
+    release();
+    expect((await first).ctx.config.approvalMode).toBe('manual');
+    expect((await second).ctx.config.approvalMode).toBe('autoEdit');
+    expect((await core.get()).ctx.config.approvalMode).toBe('autoEdit');
+  });
+
+  it('while the core is being rebuilt, callers wait for the new one instead of getting the old one', async () => {
+    let settings: KeelSettings = { approvalMode: 'manual' };
+    let gate: Promise<void> = Promise.resolve();
+    const core = loader(
+      () => settings,
+      async () => {
+        await gate;
+        return undefined;
+      },
+    );
+    expect((await core.get()).ctx.config.approvalMode).toBe('manual');
+    let release!: () => void;
+    gate = new Promise<void>((resolve) => (release = resolve));
+    settings = { approvalMode: 'autoEdit' };
+    core.invalidate('settings changed');
+    const rebuilding = core.get();
+    const meanwhile = core.get();
+    release();
+    expect((await rebuilding).ctx.config.approvalMode).toBe('autoEdit');
+    expect((await meanwhile).ctx.config.approvalMode).toBe('autoEdit');
+  });
+
+  it('callers during one build share it', async () => {
+    const core = loader(() => ({}));
+    const [a, b] = await Promise.all([core.get(), core.get()]);
+    expect(a).toBe(b);
+  });
+});
