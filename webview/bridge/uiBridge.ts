@@ -25,6 +25,7 @@ export interface SendInput {
 }
 
 export type UiCommand = ParamsIn<HostSide, 'command.run'>['command'];
+export type RevertResult = ResultOut<HostSide, 'change.undo'>;
 
 /**
  * What the components may do. Every action that fails puts a clear error in the store
@@ -46,6 +47,10 @@ export interface UiBridge {
   insertCode(code: string, language?: string): Promise<void>;
   openFile(path: string, range?: LineRange): Promise<void>;
   openDiff(approvalId: string): Promise<void>;
+  /** Undo one applied file change; a `conflict` result wrote nothing and may be sent again with `force`. */
+  undoChange(changeId: string, force?: boolean): Promise<RevertResult | undefined>;
+  /** Put back every file Keel changed from this message on; same `conflict` rule. */
+  restoreFiles(messageId: string, force?: boolean): Promise<RevertResult | undefined>;
   openSettings(query?: string): Promise<void>;
   runCommand(command: UiCommand): Promise<void>;
   respondToApproval(id: string, result: ToolApprovalResult): void;
@@ -154,6 +159,12 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     },
     async openDiff(approvalId) {
       await call('diff.open', { approvalId }, 'Showing the diff');
+    },
+    undoChange(changeId, force) {
+      return call('change.undo', force ? { changeId, force } : { changeId }, 'Undoing the change');
+    },
+    restoreFiles(messageId, force) {
+      return call('changes.restore', force ? { messageId, force } : { messageId }, 'Restoring files');
     },
     async openSettings(query) {
       await call('settings.open', query ? { query } : {}, 'Opening settings');

@@ -61,8 +61,13 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
           <span className="diff-removed" aria-label={`${change.removed} lines removed`}>
             −{change.removed}
           </span>
-          <Button appearance="secondary" onClick={() => void bridge.openDiff(request.id)} testId="open-diff">
-            Show diff
+          <Button
+            appearance="secondary"
+            onClick={() => void bridge.openDiff(request.id)}
+            testId="open-diff"
+            title="Review it in the diff editor: edit the proposal, accept or reject hunk by hunk"
+          >
+            Open diff
           </Button>
         </div>
       ) : null}
@@ -76,8 +81,8 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
         onEnter={() => answer('reject')}
       />
       <div className="approval-card-actions">
-        <Button onClick={() => answer('approve')} testId="approve" title="Allow this call once">
-          Approve
+        <Button onClick={() => answer('approve')} testId="approve" title={change ? 'Apply the change as the diff shows it' : 'Allow this call once'}>
+          {change ? 'Accept' : 'Approve'}
         </Button>
         <Button appearance="secondary" onClick={() => answer('reject')} testId="reject" title="Refuse this call">
           Reject

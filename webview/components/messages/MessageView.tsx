@@ -8,6 +8,7 @@ import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
 import { Markdown } from './Markdown';
 import { MentionChip } from './MentionChip';
+import { RevertAction } from './RevertAction';
 import { ToolCard } from './ToolCard';
 
 const ROLE_LABEL: Record<UiMessage['role'], string> = { user: 'You', assistant: 'Keel', tool: 'Tool', system: 'System' };
@@ -32,6 +33,7 @@ export const MessageView = memo(function MessageView({ id }: { id: string }) {
         <span className="message-author">{ROLE_LABEL[role]}</span>
         {status === 'queued' ? <Badge title="Sent when the current run finishes">queued</Badge> : null}
         {status === 'cancelled' ? <span className="message-note">stopped</span> : null}
+        {role === 'user' && status !== 'queued' ? <RestoreFiles messageId={id} /> : null}
       </header>
       <div className="message-body">
         {parts.map((part, index) => (
@@ -80,7 +82,14 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
       return <MentionChip mention={part.mention} />;
     case 'toolCall':
       return (
-        <ToolCard name={part.name} summary={part.summary} input={part.input} state={part.state} result={part.result} />
+        <ToolCard
+          name={part.name}
+          summary={part.summary}
+          input={part.input}
+          state={part.state}
+          result={part.result}
+          change={part.change}
+        />
       );
     case 'toolResult':
       return (
@@ -92,6 +101,21 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
         />
       );
   }
+}
+
+/** "Restore files to here": every file Keel changed from this message on goes back (shown on hover). */
+function RestoreFiles({ messageId }: { messageId: string }) {
+  const bridge = useBridge();
+  return (
+    <span className="message-actions">
+      <RevertAction
+        label="Restore files to here"
+        title="Put back every file Keel changed from this message on, as it was when you sent it"
+        testId="restore-files"
+        run={(force) => bridge.restoreFiles(messageId, force)}
+      />
+    </span>
+  );
 }
 
 function MessageError({ message, offerRetry }: { message: UiMessage; offerRetry: boolean }) {

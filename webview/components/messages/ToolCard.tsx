@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
-import type { ToolCallState, ToolOutput } from '../../../src/protocol/uiMessage';
+import type { AppliedChange, ToolCallState, ToolOutput } from '../../../src/protocol/uiMessage';
+import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
+import { RevertAction } from './RevertAction';
 import { TOOL_STATE_DISPLAY, toolCallHeadline } from './toolCallDisplay';
 
 export interface ToolCardProps {
@@ -10,10 +12,12 @@ export interface ToolCardProps {
   input?: unknown;
   state: ToolCallState;
   result: ToolOutput | undefined;
+  /** The file change the call applied (offers Undo). */
+  change?: AppliedChange;
 }
 
 /** A tool call as one compact line; expanding it shows the input and the (capped) output. */
-export function ToolCard({ name, summary, input, state, result }: ToolCardProps) {
+export function ToolCard({ name, summary, input, state, result, change }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const display = TOOL_STATE_DISPLAY[state];
@@ -37,6 +41,7 @@ export function ToolCard({ name, summary, input, state, result }: ToolCardProps)
         <span className="tool-card-name">{name}</span>
         <span className="tool-card-headline">{headline}</span>
       </button>
+      {change ? <AppliedChangeRow change={change} /> : null}
       {open ? (
         <div className="tool-card-body" id={bodyId}>
           {input === undefined ? null : (
@@ -58,6 +63,34 @@ export function ToolCard({ name, summary, input, state, result }: ToolCardProps)
           ) : null}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+const CHANGE_VERB = { create: 'Created', edit: 'Changed', delete: 'Deleted' } as const;
+
+/** What the call did to a file, and Undo while that can still be done. */
+function AppliedChangeRow({ change }: { change: AppliedChange }) {
+  const bridge = useBridge();
+  return (
+    <div className="tool-card-change" data-testid="applied-change" data-reverted={change.reverted}>
+      <span>
+        {CHANGE_VERB[change.kind]} <span className="approval-card-path">{change.displayPath}</span>
+      </span>
+      {change.reverted ? (
+        <span className="tool-card-change-note" data-testid="change-undone">
+          undone
+        </span>
+      ) : change.undoable ? (
+        <RevertAction
+          label="Undo"
+          title={`Put ${change.displayPath} back as it was before this change`}
+          testId="undo-change"
+          run={(force) => bridge.undoChange(change.id, force)}
+        />
+      ) : (
+        <span className="tool-card-change-note">cannot be undone from the chat (the change journal was full)</span>
+      )}
     </div>
   );
 }
