@@ -4,7 +4,6 @@ import {
   vsCodeDivider,
   vsCodeDropdown,
   vsCodeOption,
-  vsCodeProgressRing,
   vsCodeTextField,
 } from '@vscode/webview-ui-toolkit';
 
@@ -22,7 +21,6 @@ export function registerToolkit(): void {
     vsCodeDivider(),
     vsCodeDropdown(),
     vsCodeOption(),
-    vsCodeProgressRing(),
     vsCodeTextField(),
   );
 }

@@ -10,7 +10,6 @@ declare module 'react' {
       'vscode-text-field': ElementProps<{ value?: string; placeholder?: string; disabled?: boolean; maxlength?: number }>;
       'vscode-dropdown': ElementProps<{ value?: string; disabled?: boolean }>;
       'vscode-option': ElementProps<{ value?: string; selected?: boolean }>;
-      'vscode-progress-ring': ElementProps<object>;
       'vscode-divider': ElementProps<{ role?: 'separator' | 'presentation' }>;
     }
   }
