@@ -404,7 +404,8 @@ export class ChatController {
     if (current && current.ctx === ctx) return current;
     if (current && current.ctx.sessions.key === ctx.sessions.key) {
       // The settings changed between runs: same conversation, new configuration.
-      const next = new Project(ctx, current.session);
+      // Background commands started in this conversation stay reachable under the new Project.
+      const next = new Project(ctx, current.session, { jobs: current.jobs });
       next.todos.set(current.todos.get());
       this.setProject(next);
       return next;
@@ -430,6 +431,8 @@ export class ChatController {
     const project = this.project;
     this.project = undefined;
     if (!project) return;
+    // Its background commands end with the conversation (the log stays as it is).
+    project.dispose().catch((err: unknown) => this.opts.log('warn', `stopping background commands failed: ${errorMessage(err)}`));
     try {
       project.session.close();
     } catch (err) {
