@@ -117,6 +117,7 @@ export function toApprovalRequest(id: string, core: ApprovalRequest): ToolApprov
     protected: core.protected,
   };
   if (core.change) request.change = proposedChange(core.change);
+  if (core.allowPrefixes?.length) request.allowPrefixes = [...core.allowPrefixes];
   return request;
 }
 

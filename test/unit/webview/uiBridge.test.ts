@@ -124,6 +124,24 @@ describe('uiBridge with the rendered view', () => {
     await expect(answer).resolves.toEqual({ decision: 'alwaysAllow' });
   });
 
+  it('offers a command only by its prefix, and no blanket "always allow" for commands without one', async () => {
+    const mounted = await start();
+    mounted.host.emit('snapshot', snapshot());
+    await settle();
+    const bash = { ...approvalRequest, id: 'ap-2', tool: 'bash', category: 'command' as const, summary: 'npm test -- --watch', change: undefined };
+    const first = mounted.host.request('toolApproval', { ...bash, allowPrefixes: ['npm test'] });
+    await settle();
+    expect(mounted.byTestId('always-allow').textContent).toContain('npm test');
+    await click(mounted.byTestId('always-allow'));
+    await expect(first).resolves.toEqual({ decision: 'alwaysAllow' });
+
+    const second = mounted.host.request('toolApproval', { ...bash, id: 'ap-3' });
+    await settle();
+    expect(mounted.queryByTestId('always-allow')).toBeNull();
+    await click(mounted.byTestId('approve'));
+    await expect(second).resolves.toEqual({ decision: 'approve' });
+  });
+
   it('removes the card when the host withdraws the request', async () => {
     const mounted = await start();
     mounted.host.emit('snapshot', snapshot());

@@ -87,17 +87,27 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
         <Button appearance="secondary" onClick={() => answer('reject')} testId="reject" title="Refuse this call">
           Reject
         </Button>
-        {request.protected ? null : (
+        {alwaysAllowLabel(request) === null ? null : (
           <Button
             appearance="secondary"
             onClick={() => answer('alwaysAllow')}
             testId="always-allow"
-            title={`Allow ${request.tool} without asking for the rest of this session`}
+            title={`Allow ${alwaysAllowLabel(request)} without asking for the rest of this session`}
           >
-            Always allow {request.tool}
+            Always allow {alwaysAllowLabel(request)}
           </Button>
         )}
       </div>
     </section>
   );
+}
+
+/**
+ * What "Always allow" would allow: commands are allowed by prefix (`npm test`), never the whole
+ * tool, so a command without a prefix to offer gets no such button; protected paths never do.
+ */
+function alwaysAllowLabel(request: ToolApprovalRequest): string | null {
+  if (request.protected) return null;
+  if (request.allowPrefixes?.length) return request.allowPrefixes.map((p) => `“${p}”`).join(', ');
+  return request.category === 'command' ? null : request.tool;
 }
