@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionHistoryOf } from '../../../src/core/history/sessionHistoryOf';
 import { historySearchTool } from '../../../src/core/tools/historySearchTool';
 import type { Session } from '../../../src/core/session/session';
@@ -10,7 +10,11 @@ import { sandbox, TempDirs } from '../session/sessionFixtures';
 const dirs = new TempDirs();
 let env: ToolEnv;
 let session: Session;
-afterEach(async () => {
+// One 1,200-message session for the whole file; only the last test adds to it (a compaction).
+beforeAll(async () => {
+  await longSession();
+});
+afterAll(async () => {
   session?.close();
   dirs.cleanup();
   await env?.cleanup();
@@ -38,7 +42,6 @@ async function search(input: Record<string, unknown>): Promise<{ text: string; i
 
 describe('history_search', () => {
   it('finds an old message and its tool result by keywords, with position, exchange and id', async () => {
-    await longSession();
     const { text, isError } = await search({ query: 'flux capacitor' });
     expect(isError).toBe(false);
     expect(text).toMatch(/^2 messages of 1200 contain "flux capacitor" \(oldest first\):/);
@@ -46,19 +49,7 @@ describe('history_search', () => {
     expect(text).toMatch(/--- #167 tool · exchange 42 .*\n\[grep result\] src\/config\/flux\.ts:3: capacitor = 1\.21 gigawatts/);
   });
 
-  it('finds messages that compaction removed from what the model sees', async () => {
-    await longSession();
-    const entries = session.entries();
-    session.appendCompaction('We talked about many things.', entries[800].id);
-    expect(session.history().length).toBeLessThan(500);
-    const { text } = await search({ query: 'gigawatts' });
-    expect(text).toContain('capacitor = 1.21 gigawatts');
-    const summary = await search({ query: 'talked about many' });
-    expect(summary.text).toContain('summary');
-  });
-
   it('returns the last N messages', async () => {
-    await longSession();
     const { text } = await search({ last: 3 });
     expect(text).toMatch(/^The last 3 of 1200 messages/);
     expect(text).toContain('#1198 assistant');
@@ -67,7 +58,6 @@ describe('history_search', () => {
   });
 
   it('caps the number of matches and says how many there were', async () => {
-    await longSession();
     const { text } = await search({ query: 'anything else' });
     expect(text).toMatch(/^299 messages of 1200 contain "anything else"; showing 20, the newest/);
     expect(text.match(/^--- #/gm)).toHaveLength(20);
@@ -75,13 +65,21 @@ describe('history_search', () => {
   });
 
   it('falls back to messages with some of the keywords, and says when nothing matches', async () => {
-    await longSession();
     expect((await search({ query: 'capacitor unicorn' })).text).toMatch(/contain some of "capacitor unicorn"/);
     expect((await search({ query: 'unicorn' })).text).toBe('No message of this conversation (1200 messages) contains "unicorn".');
   });
 
   it('asks for a query or a count', async () => {
-    await longSession();
     await expect(env.run(historySearchTool, {}, { history: sessionHistoryOf(session) })).rejects.toThrow(/query/);
+  });
+
+  it('finds messages that compaction removed from what the model sees', async () => {
+    const entries = session.entries();
+    session.appendCompaction('We talked about many things.', entries[800].id);
+    expect(session.history().length).toBeLessThan(500);
+    const { text } = await search({ query: 'gigawatts' });
+    expect(text).toContain('capacitor = 1.21 gigawatts');
+    const summary = await search({ query: 'talked about many' });
+    expect(summary.text).toContain('summary');
   });
 });
