@@ -134,6 +134,9 @@ export class KeelRuntime {
   connectView(view: vscode.WebviewView, webview: HostWebview, channel: vscode.LogOutputChannel): vscode.Disposable {
     this.view = view;
     const connection = connectChatView(view, webview, this.controller, this.services, (level, message) => channel[level](message));
+    // The page's first snapshot needs the core: build it while the page loads, not after its `ready`
+    // (configSummary never rejects; a core that cannot start is reported with the snapshot).
+    void this.controller.configSummary();
     return new vscode.Disposable(() => {
       connection.dispose();
       if (this.view === view) this.view = undefined;
