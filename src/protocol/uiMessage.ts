@@ -29,14 +29,28 @@ export const lineRangeSchema = z.strictObject({
 });
 
 /**
- * An @-mention: a path as `files.search` returned it (relative to its workspace folder,
- * prefixed by the folder name in a multi-root workspace), optionally narrowed to lines.
+ * A file or folder @-mention: a path as `files.search` returned it (relative to its workspace
+ * folder, prefixed by the folder name in a multi-root workspace), optionally narrowed to lines.
  */
-export const mentionSchema = z.strictObject({
+export const pathMentionSchema = z.strictObject({
   kind: z.enum(['file', 'folder']),
   path: z.string().min(1),
   range: lineRangeSchema.optional(),
 });
+
+/**
+ * An @-mention: a file or folder, or something the editor or git knows: every problem in the
+ * workspace, the active selection, the working tree's diff, the last command in Keel's
+ * terminal, a web page (fetched with approval).
+ */
+export const mentionSchema = z.union([
+  pathMentionSchema,
+  z.strictObject({ kind: z.literal('problems') }),
+  z.strictObject({ kind: z.literal('selection') }),
+  z.strictObject({ kind: z.literal('git') }),
+  z.strictObject({ kind: z.literal('terminal') }),
+  z.strictObject({ kind: z.literal('url'), url: z.url({ protocol: /^https?$/ }).max(2048) }),
+]);
 
 /**
  * streaming: the model is still writing the input; awaitingApproval: a toolApproval
@@ -134,6 +148,7 @@ export type MessageStatus = z.infer<typeof messageStatusSchema>;
 export type ImageAttachment = z.infer<typeof imageAttachmentSchema>;
 export type LineRange = z.infer<typeof lineRangeSchema>;
 export type Mention = z.infer<typeof mentionSchema>;
+export type PathMention = z.infer<typeof pathMentionSchema>;
 export type ToolCallState = z.infer<typeof toolCallStateSchema>;
 export type ToolOutput = z.infer<typeof toolOutputSchema>;
 export type TextPart = z.infer<typeof textPartSchema>;

@@ -339,6 +339,7 @@ export class ChatController {
       const run = item.mode === 'plan' ? project.plan.bind(project) : project.send.bind(project);
       const result = await run(userContent(item.params), {
         signal,
+        ...(item.params.mentions?.length ? { mentions: item.params.mentions } : {}),
         onEvent: (event) => {
           if (event.type === 'message' && event.message.role === 'user') recorded = true;
           this.onProjectEvent(event, project, model, signal);

@@ -1,10 +1,13 @@
 import type { AssistantModelMessage, ModelMessage, ToolResultPart, UserContent } from 'ai';
+import { isMentionExpansion } from '../core/mentions/mentionBlock';
 import type { SessionEntry } from '../core/session/session';
 import { capToolOutput } from '../protocol/limits';
+import { mentionSchema } from '../protocol/uiMessage';
 import type {
   ImageAttachment,
   ImagePart,
   Mention,
+  MentionPart,
   ToolCallPart,
   ToolCallState,
   ToolOutput,
@@ -12,7 +15,7 @@ import type {
   UiPart,
 } from '../protocol/uiMessage';
 import { toJsonValue } from './jsonValue';
-import { formatMentions, parseMentions } from './mentionText';
+import { parseMentions } from './mentionText';
 import { toolSummary } from './toolSummary';
 
 /**
@@ -32,17 +35,18 @@ export interface ConversionOptions {
 
 export const DEFAULT_MAX_SNAPSHOT_IMAGE_CHARS = 350_000;
 
-/** What the person typed, as the model receives it: text, then images, then the mention list. */
-export function userContent(input: { text: string; images?: readonly ImageAttachment[]; mentions?: readonly Mention[] }): UserContent {
+/**
+ * What the person typed, as the model receives it: text, then images. Mentions are not part
+ * of it: the Project expands them (`send(content, { mentions })`) and records what they became.
+ */
+export function userContent(input: { text: string; images?: readonly ImageAttachment[] }): UserContent {
   const images = input.images ?? [];
-  const mentions = input.mentions ?? [];
-  if (images.length === 0 && mentions.length === 0) return input.text;
+  if (images.length === 0) return input.text;
   const content: Exclude<UserContent, string> = [];
   if (input.text.trim() !== '') content.push({ type: 'text', text: input.text });
   for (const image of images) {
     content.push({ type: 'file', mediaType: image.mediaType, data: { type: 'data', data: image.data } });
   }
-  if (mentions.length > 0) content.push({ type: 'text', text: formatMentions(mentions) });
   return content;
 }
 
@@ -65,6 +69,8 @@ export function userParts(content: UserContent, opts: ConversionOptions = {}): U
   const parts: UiPart[] = [];
   for (const part of content) {
     if (part.type === 'text') {
+      // The expansion is what the model saw; the view shows the mentions as chips instead.
+      if (isMentionExpansion(part.text)) continue;
       const mentions = parseMentions(part.text);
       if (mentions) for (const mention of mentions) parts.push({ type: 'mention', mention });
       else parts.push({ type: 'text', text: part.text });
@@ -167,9 +173,11 @@ export function entriesToUiMessages(entries: readonly SessionEntry[], opts: Conv
       case 'system':
         messages.push({ ...base, role: 'system', parts: [{ type: 'text', text: message.content }], status: 'done' });
         break;
-      case 'user':
-        messages.push({ ...base, role: 'user', parts: userParts(message.content, opts), status: 'done' });
+      case 'user': {
+        const chips = mentionParts(entry.meta?.mentions ?? []);
+        messages.push({ ...base, role: 'user', parts: [...userParts(message.content, opts), ...chips], status: 'done' });
         break;
+      }
       case 'assistant': {
         const parts = assistantParts(message.content, () => 'cancelled');
         for (const part of parts) if (part.type === 'toolCall') calls.set(part.toolCallId, part);
@@ -186,6 +194,16 @@ export function entriesToUiMessages(entries: readonly SessionEntry[], opts: Conv
     }
   }
   return messages;
+}
+
+/** Chips for the mentions a user message's meta lists; one the view cannot show is left out. */
+export function mentionParts(mentions: readonly unknown[]): MentionPart[] {
+  const parts: MentionPart[] = [];
+  for (const candidate of mentions) {
+    const parsed = mentionSchema.safeParse(candidate);
+    if (parsed.success) parts.push({ type: 'mention', mention: parsed.data });
+  }
+  return parts;
 }
 
 /** Puts results on their calls' cards (mutating them); returns results whose call is not in view. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendDelta, messageText } from '../../../src/protocol/uiMessage';
+import { appendDelta, mentionSchema, messageText } from '../../../src/protocol/uiMessage';
 import type { UiPart } from '../../../src/protocol/uiMessage';
 
 describe('appendDelta', () => {
@@ -37,5 +37,26 @@ describe('messageText', () => {
         ],
       }),
     ).toBe('Hello world');
+  });
+});
+
+describe('mentionSchema', () => {
+  it('still accepts the file and folder mentions older views send', () => {
+    const file = { kind: 'file', path: 'src/a.ts', range: { startLine: 2, endLine: 5 } };
+    expect(mentionSchema.parse(file)).toEqual(file);
+    expect(mentionSchema.parse({ kind: 'folder', path: 'lib' })).toEqual({ kind: 'folder', path: 'lib' });
+  });
+
+  it('accepts the editor, git, terminal and web mentions', () => {
+    for (const mention of [{ kind: 'problems' }, { kind: 'selection' }, { kind: 'git' }, { kind: 'terminal' }, { kind: 'url', url: 'https://example.com/a' }]) {
+      expect(mentionSchema.parse(mention)).toEqual(mention);
+    }
+  });
+
+  it('refuses a path on a keyword mention, a missing path, and an address that is not http(s)', () => {
+    expect(mentionSchema.safeParse({ kind: 'git', path: 'x' }).success).toBe(false);
+    expect(mentionSchema.safeParse({ kind: 'file' }).success).toBe(false);
+    expect(mentionSchema.safeParse({ kind: 'url', url: 'file:///etc/passwd' }).success).toBe(false);
+    expect(mentionSchema.safeParse({ kind: 'url', url: 'not a url' }).success).toBe(false);
   });
 });

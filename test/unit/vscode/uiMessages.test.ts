@@ -4,7 +4,8 @@ import type { SessionEntry } from '../../../src/core/session/session';
 import type { MessageMeta } from '../../../src/core/session/sessionRecords';
 import { uiMessageSchema } from '../../../src/protocol/uiMessage';
 import type { ToolCallPart } from '../../../src/protocol/uiMessage';
-import { formatMentions, parseMentions } from '../../../src/vscode/mentionText';
+import { mentionBlock, mentionsHeader } from '../../../src/core/mentions/mentionBlock';
+import { parseMentions } from '../../../src/vscode/mentionText';
 import { entriesToUiMessages, toolOutputOf, userContent, userParts, userUiMessage } from '../../../src/vscode/uiMessages';
 
 let n = 0;
@@ -22,23 +23,15 @@ describe('userContent / userUiMessage', () => {
     expect(userContent({ text: 'hi' })).toBe('hi');
   });
 
-  it('puts images as file parts and mentions in one recognisable text part', () => {
-    const content = userContent({
-      text: 'look',
-      images: [{ mediaType: 'image/png', data: PNG }],
-      mentions: [{ kind: 'file', path: 'src/a.ts', range: { startLine: 3, endLine: 9 } }, { kind: 'folder', path: 'lib' }],
-    });
-    expect(Array.isArray(content)).toBe(true);
-    const parts = content as Exclude<typeof content, string>;
-    expect(parts[0]).toEqual({ type: 'text', text: 'look' });
-    expect(parts[1]).toEqual({ type: 'file', mediaType: 'image/png', data: { type: 'data', data: PNG } });
-    expect(parts[2]?.type).toBe('text');
-    // The same parts read back as the view shows them.
+  it('puts images as file parts after the text, and leaves mentions to the Project', () => {
+    const content = userContent({ text: 'look', images: [{ mediaType: 'image/png', data: PNG }] });
+    expect(content).toEqual([
+      { type: 'text', text: 'look' },
+      { type: 'file', mediaType: 'image/png', data: { type: 'data', data: PNG } },
+    ]);
     expect(userParts(content)).toEqual([
       { type: 'text', text: 'look' },
       { type: 'image', mediaType: 'image/png', data: PNG },
-      { type: 'mention', mention: { kind: 'file', path: 'src/a.ts', range: { startLine: 3, endLine: 9 } } },
-      { type: 'mention', mention: { kind: 'folder', path: 'lib' } },
     ]);
   });
 
@@ -49,13 +42,13 @@ describe('userContent / userUiMessage', () => {
   });
 });
 
-describe('mention text', () => {
-  it('round-trips, including paths with spaces and ranges', () => {
-    const mentions = [
-      { kind: 'file' as const, path: 'my dir/file (1).ts', range: { startLine: 1, endLine: 2 } },
-      { kind: 'folder' as const, path: 'root/sub' },
-    ];
-    expect(parseMentions(formatMentions(mentions))).toEqual(mentions);
+describe('mention text of earlier builds', () => {
+  it('reads the file list back as mentions, including paths with spaces and ranges', () => {
+    const text = 'Files and folders the person mentioned (read them as needed):\n- file my dir/file (1).ts (lines 1-2)\n- folder root/sub';
+    expect(parseMentions(text)).toEqual([
+      { kind: 'file', path: 'my dir/file (1).ts', range: { startLine: 1, endLine: 2 } },
+      { kind: 'folder', path: 'root/sub' },
+    ]);
   });
 
   it('leaves other text alone', () => {
@@ -65,6 +58,44 @@ describe('mention text', () => {
 });
 
 describe('entriesToUiMessages', () => {
+  it('shows a resumed message\'s mentions as chips from its meta, not the expansion the model saw', () => {
+    const expansion = [
+      mentionsHeader,
+      mentionBlock({ kind: 'problems' }, 'src/a.ts:3:1 error: x is not defined'),
+      mentionBlock({ kind: 'file', path: 'src/a.ts' }, 'const y = x;'),
+    ].join('\n\n');
+    const [message] = entriesToUiMessages([
+      entry(
+        { role: 'user', content: [{ type: 'text', text: 'fix these' }, { type: 'text', text: expansion }] },
+        {
+          model: 'm',
+          mentions: [
+            { kind: 'problems' },
+            { kind: 'file', path: 'src/a.ts', range: { startLine: 1, endLine: 4 } },
+            { kind: 'url', url: 'https://example.com/doc' },
+            { kind: 'git' },
+          ],
+        },
+      ),
+    ]);
+    expect(message!.parts).toEqual([
+      { type: 'text', text: 'fix these' },
+      { type: 'mention', mention: { kind: 'problems' } },
+      { type: 'mention', mention: { kind: 'file', path: 'src/a.ts', range: { startLine: 1, endLine: 4 } } },
+      { type: 'mention', mention: { kind: 'url', url: 'https://example.com/doc' } },
+      { type: 'mention', mention: { kind: 'git' } },
+    ]);
+    expect(uiMessageSchema.parse(message)).toEqual(message);
+  });
+
+  it('shows a message that was only mentions as chips alone, and leaves out a mention the view cannot show', () => {
+    const expansion = `${mentionsHeader}\n\n${mentionBlock({ kind: 'selection' }, 'let a = 1;')}`;
+    const [message] = entriesToUiMessages([
+      entry({ role: 'user', content: [{ type: 'text', text: expansion }] }, { mentions: [{ kind: 'selection' }, { kind: 'url', url: 'ftp://old.example' }] }),
+    ]);
+    expect(message!.parts).toEqual([{ type: 'mention', mention: { kind: 'selection' } }]);
+  });
+
   it('folds tool results into the calling message and keeps order, model and status', () => {
     const entries: SessionEntry[] = [
       entry({ role: 'user', content: 'list files' }),

@@ -162,6 +162,48 @@ describe('composer', () => {
     );
   });
 
+  it('offers @problems, @selection, @git and @url beside files, and sends them as mentions', async () => {
+    const { send, input, mounted } = await ready();
+    mounted.host.handle('files.search', () => ({ results: [{ path: 'src/print.ts', kind: 'file' as const }] }));
+
+    await typeInto(input, 'Fix @pr');
+    await settle();
+    expect(mounted.allByTestId('completion-item').map((item) => item.textContent)).toEqual([
+      expect.stringContaining('@problems'),
+      expect.stringContaining('src/print.ts'),
+    ]);
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    expect(input.value).toBe('Fix @problems ');
+    expect(mounted.byTestId('mention-chip').textContent).toContain('@problems');
+
+    await typeInto(input, 'Fix @problems as in @u');
+    await settle();
+    expect(mounted.allByTestId('completion-item')[0]?.textContent).toContain('@url <address>');
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    // The address is typed after it; only then is there something to attach.
+    expect(input.value).toBe('Fix @problems as in @https://');
+    expect(mounted.allByTestId('mention-chip')).toHaveLength(1);
+
+    await typeInto(input, 'Fix @problems as in @https://example.com/style');
+    await settle();
+    expect(mounted.allByTestId('completion-item')[0]?.textContent).toContain('https://example.com/style');
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    expect(input.value).toBe('Fix @problems as in @https://example.com/style ');
+
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    expect(send).toHaveBeenCalledWith(
+      {
+        text: 'Fix @problems as in @https://example.com/style ',
+        mentions: [{ kind: 'problems' }, { kind: 'url', url: 'https://example.com/style' }],
+      },
+      expect.anything(),
+    );
+  });
+
   it('attaches a pasted image with a thumbnail and sends it', async () => {
     const { send, input, mounted } = await ready();
     const image = new File([new Uint8Array([1, 2, 3])], 'shot.png', { type: 'image/png' });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readImageFile } from '../../../webview/components/composer/imageFiles';
 import { composerKeyIntent } from '../../../webview/components/composer/keyIntent';
 import type { KeyLike } from '../../../webview/components/composer/keyIntent';
+import { contextChoices, sameMention } from '../../../webview/components/composer/contextMentions';
 import { findMentionQuery, insertMention } from '../../../webview/components/composer/mentionQuery';
 import { parseSlashCommand, slashCompletions } from '../../../webview/components/composer/slashCommands';
 import { contextUsage } from '../../../webview/components/footer/contextUsage';
@@ -84,6 +85,32 @@ describe('@ mentions', () => {
     const result = insertMention('read @ap please', at ?? { start: 0, query: '' }, 'src/app.ts');
     expect(result.text).toBe('read @src/app.ts please');
     expect(result.caret).toBe('read @src/app.ts '.length);
+  });
+});
+
+describe('@ context entries', () => {
+  it('offers the keywords a query starts, and @url', () => {
+    expect(contextChoices('').map((c) => c.label)).toEqual(['@problems', '@selection', '@git', '@url <address>']);
+    expect(contextChoices('SEL').map((c) => c.mention)).toEqual([{ kind: 'selection' }]);
+    expect(contextChoices('src/a')).toEqual([]);
+  });
+
+  it('attaches an http(s) address only once it is one', () => {
+    expect(contextChoices('https://')).toEqual([]);
+    expect(contextChoices('https://example.com/a?b=1')[0]?.mention).toEqual({ kind: 'url', url: 'https://example.com/a?b=1' });
+    expect(contextChoices('ftp://example.com/a').map((c) => c.mention)).toEqual([]);
+  });
+
+  it('leaves the @-query open after @url so the address can be typed', () => {
+    const at = findMentionQuery('see @u', 6) ?? { start: 0, query: '' };
+    const url = contextChoices('u').find((c) => c.mention === undefined);
+    expect(insertMention('see @u', at, url?.insert ?? '', { open: true })).toEqual({ text: 'see @https://', caret: 13 });
+  });
+
+  it('tells the same mention apart from a different one', () => {
+    expect(sameMention({ kind: 'git' }, { kind: 'git' })).toBe(true);
+    expect(sameMention({ kind: 'file', path: 'a' }, { kind: 'folder', path: 'a' })).toBe(true);
+    expect(sameMention({ kind: 'url', url: 'https://a.io' }, { kind: 'url', url: 'https://b.io' })).toBe(false);
   });
 });
 

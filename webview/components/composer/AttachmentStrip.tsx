@@ -1,7 +1,7 @@
 import type { ImageAttachment, Mention } from '../../../src/protocol/uiMessage';
 import { Icon } from '../../ui/Icon';
 import { IconButton } from '../../ui/IconButton';
-import { mentionLabel } from '../messages/MentionChip';
+import { mentionIcon, mentionLabel } from '../messages/MentionChip';
 
 export interface AttachmentStripProps {
   mentions: readonly Mention[];
@@ -25,10 +25,10 @@ export function AttachmentStrip(props: AttachmentStripProps) {
         </span>
       ) : null}
       {mentions.map((mention, index) => (
-        <span key={`${mention.path}-${index}`} className="attachment-chip" data-testid="mention-chip">
-          <Icon name={mention.kind === 'file' ? 'file' : 'folder'} />
+        <span key={`${mentionLabel(mention)}-${index}`} className="attachment-chip" data-testid="mention-chip">
+          <Icon name={mentionIcon(mention)} />
           {mentionLabel(mention)}
-          <IconButton icon="close" label={`Remove ${mention.path}`} onClick={() => props.onRemoveMention(index)} />
+          <IconButton icon="close" label={`Remove ${mentionLabel(mention)}`} onClick={() => props.onRemoveMention(index)} />
         </span>
       ))}
       {images.map((image, index) => (

@@ -17,6 +17,8 @@ import { composerKeyIntent } from './keyIntent';
 import { findMentionQuery, insertMention } from './mentionQuery';
 import { parseSlashCommand, slashCompletions } from './slashCommands';
 import type { ParsedSlash, SlashCommandInfo } from './slashCommands';
+import { contextChoices, fileChoice, sameMention } from './contextMentions';
+import type { MentionChoice } from './contextMentions';
 import { useFileSearch } from './useFileSearch';
 import type { FileHit } from './useFileSearch';
 
@@ -31,7 +33,7 @@ const EMPTY_DRAFT: Draft = { text: '', mentions: [], images: [], mode: undefined
 
 type Popup =
   | { kind: 'slash'; commands: readonly SlashCommandInfo[] }
-  | { kind: 'mention'; hits: readonly FileHit[] }
+  | { kind: 'mention'; choices: readonly MentionChoice[] }
   | null;
 
 /**
@@ -57,7 +59,7 @@ export function Composer() {
 
   const mentionQuery = findMentionQuery(draft.text, caret);
   const hits = useFileSearch(mentionQuery ? mentionQuery.query : null);
-  const popup = choosePopup(draft.text, hits, mentionQuery !== null, closedFor);
+  const popup = choosePopup(draft.text, hits, mentionQuery ? mentionQuery.query : null, closedFor);
   const items = popupItems(popup);
   const activeIndex = items.length > 0 ? Math.min(active, items.length - 1) : 0;
 
@@ -157,11 +159,13 @@ export function Composer() {
       return;
     }
     if (popup?.kind === 'mention' && mentionQuery) {
-      const hit = popup.hits[index];
-      if (!hit) return;
-      const next = insertMention(draft.text, mentionQuery, hit.path);
-      const known = draft.mentions.some((mention) => mention.path === hit.path);
-      update({ text: next.text, mentions: known ? draft.mentions : [...draft.mentions, hit] });
+      const choice = popup.choices[index];
+      if (!choice) return;
+      const { mention } = choice;
+      // Without a mention (@url) the text stays open for the address to be typed after it.
+      const next = insertMention(draft.text, mentionQuery, choice.insert, { open: mention === undefined });
+      const known = mention === undefined || draft.mentions.some((m) => sameMention(m, mention));
+      update({ text: next.text, mentions: known ? draft.mentions : [...draft.mentions, mention] });
       // The caret moves in the same render as the text, or the old caret would read a bogus @-query.
       setCaret(next.caret);
       pendingCaret.current = next.caret;
@@ -269,11 +273,13 @@ export function Composer() {
   );
 }
 
-function choosePopup(text: string, hits: readonly FileHit[], inMention: boolean, closedFor: string | null): Popup {
+function choosePopup(text: string, hits: readonly FileHit[], mentionQuery: string | null, closedFor: string | null): Popup {
   if (closedFor === text) return null;
   const commands = slashCompletions(text);
   if (commands.length > 0) return { kind: 'slash', commands };
-  if (inMention && hits.length > 0) return { kind: 'mention', hits };
+  if (mentionQuery === null) return null;
+  const choices = [...contextChoices(mentionQuery), ...hits.map(fileChoice)];
+  if (choices.length > 0) return { kind: 'mention', choices };
   return null;
 }
 
@@ -287,9 +293,5 @@ function popupItems(popup: Popup): CompletionItem[] {
       detail: command.description,
     }));
   }
-  return popup.hits.map((hit) => ({
-    key: `${hit.kind}:${hit.path}`,
-    icon: hit.kind === 'file' ? 'file' : 'folder',
-    label: hit.path,
-  }));
+  return popup.choices.map(({ key, icon, label, detail }) => (detail === undefined ? { key, icon, label } : { key, icon, label, detail }));
 }

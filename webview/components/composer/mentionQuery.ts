@@ -17,10 +17,13 @@ export function findMentionQuery(text: string, caret: number): MentionQuery | nu
   return { start: caret - query.length - 1, query };
 }
 
-/** Replaces the @-query with `@path ` and puts the caret after it. */
-export function insertMention(text: string, at: MentionQuery, path: string): { text: string; caret: number } {
+/**
+ * Replaces the @-query with `@value ` and puts the caret after it. `open` leaves out the
+ * space, so the caret stays in the @-query (to type an address after `@https://`).
+ */
+export function insertMention(text: string, at: MentionQuery, value: string, opts: { open?: boolean } = {}): { text: string; caret: number } {
   const end = at.start + 1 + at.query.length;
-  const inserted = `@${path} `;
-  const rest = text.slice(end).replace(/^ /, '');
+  const inserted = opts.open ? `@${value}` : `@${value} `;
+  const rest = opts.open ? text.slice(end) : text.slice(end).replace(/^ /, '');
   return { text: text.slice(0, at.start) + inserted + rest, caret: at.start + inserted.length };
 }

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import type { Mention } from '../../../src/protocol/uiMessage';
+import type { PathMention } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 
-export type FileHit = Pick<Mention, 'kind' | 'path'>;
+export type FileHit = Pick<PathMention, 'kind' | 'path'>;
 
 /**
  * Files matching the @-query, as the host finds them. Answers to older queries are

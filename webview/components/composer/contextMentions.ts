@@ -1,0 +1,78 @@
+import type { Mention } from '../../../src/protocol/uiMessage';
+import type { FileHit } from './useFileSearch';
+
+/** One entry of the @-popup. */
+export interface MentionChoice {
+  key: string;
+  icon: string;
+  label: string;
+  detail?: string;
+  /** The chip it adds; absent for the @url entry, which only starts the address. */
+  mention?: Mention;
+  /** What replaces the @-query, without the '@'. */
+  insert: string;
+}
+
+interface Keyword {
+  name: 'problems' | 'selection' | 'git';
+  icon: string;
+  detail: string;
+}
+
+const KEYWORDS: readonly Keyword[] = [
+  { name: 'problems', icon: 'warning', detail: 'Every problem in the workspace' },
+  { name: 'selection', icon: 'selection', detail: "The active editor's selection" },
+  { name: 'git', icon: 'git-compare', detail: 'Uncommitted changes (diff against HEAD)' },
+];
+
+const URL_START = 'https://';
+
+/**
+ * The non-file entries for an @-query: the keywords it is a prefix of, `@url` (which leaves
+ * `@https://` to type the address after), and the typed address itself once it is one.
+ */
+export function contextChoices(query: string): MentionChoice[] {
+  if (isWebAddress(query)) {
+    return [{ key: `url:${query}`, icon: 'globe', label: query, detail: 'Fetch this page (asks first)', mention: { kind: 'url', url: query }, insert: query }];
+  }
+  const q = query.toLowerCase();
+  const choices: MentionChoice[] = KEYWORDS.filter((k) => k.name.startsWith(q)).map((k) => ({
+    key: k.name,
+    icon: k.icon,
+    label: `@${k.name}`,
+    detail: k.detail,
+    mention: { kind: k.name },
+    insert: k.name,
+  }));
+  if ('url'.startsWith(q)) {
+    choices.push({ key: 'url', icon: 'globe', label: '@url <address>', detail: 'A web page (asks before fetching)', insert: URL_START });
+  }
+  return choices;
+}
+
+export function fileChoice(hit: FileHit): MentionChoice {
+  return { key: `${hit.kind}:${hit.path}`, icon: hit.kind === 'file' ? 'file' : 'folder', label: hit.path, mention: hit, insert: hit.path };
+}
+
+/** Two mentions that name the same thing (a chip is added once). */
+export function sameMention(a: Mention, b: Mention): boolean {
+  return mentionKey(a) === mentionKey(b);
+}
+
+function mentionKey(m: Mention): string {
+  switch (m.kind) {
+    case 'file':
+    case 'folder':
+      return `path:${m.path}`;
+    case 'url':
+      return `url:${m.url}`;
+    default:
+      return m.kind;
+  }
+}
+
+/** An http(s) address with a host, as the protocol accepts it. */
+function isWebAddress(text: string): boolean {
+  if (!/^https?:\/\/[^/\s]+\.[^/\s]/i.test(text) || !URL.canParse(text)) return false;
+  return new URL(text).hostname !== '';
+}
