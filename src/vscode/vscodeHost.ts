@@ -1,10 +1,15 @@
 import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { Host, WriteReport } from '../core/host';
+import { readEditorState, readWorkspaceProblems } from './editorStateReader';
 import { writeThroughEditor } from './editorWrite';
 import { bundledRipgrep } from './ripgrepPath';
 
-/** The core's view of VS Code: writes go through the editor, logs to the "Keel" channel. */
+/**
+ * The core's view of VS Code: writes go through the editor, logs to the "Keel" channel, the
+ * editor's state and problems for the context and @-mentions. No @terminal until Keel's
+ * terminal records commands (the core says so when it is asked for).
+ */
 export function createVscodeHost(log: vscode.LogOutputChannel): Host {
   const ripgrepPath = bundledRipgrep(vscode.env.appRoot);
   log.info(ripgrepPath ? `search: using VS Code's ripgrep at ${ripgrepPath}` : "search: VS Code's ripgrep not found; using rg from PATH or the built-in search");
@@ -17,6 +22,8 @@ export function createVscodeHost(log: vscode.LogOutputChannel): Host {
     writeFile(absPath: string, content: string | null): Promise<WriteReport> {
       return writeThroughEditor(absPath, content, displayPath(absPath), (message) => log.debug(message));
     },
+    editorState: () => Promise.resolve(readEditorState()),
+    workspaceProblems: () => Promise.resolve(readWorkspaceProblems()),
   };
 }
 
