@@ -105,29 +105,29 @@ describe('tool approvals', () => {
     assert.strictEqual(page.text(page.last('assistant')), 'Understood, I left it alone.');
   });
 
-  it('"Always allow" stops asking for that tool for the rest of the conversation', async () => {
+  it('"Always allow" stops asking for that command prefix for the rest of the conversation', async () => {
     server.load({
       turns: [
-        reply.tool('bash', { command: 'echo first-call' }),
-        reply.tool('bash', { command: 'echo second-call' }, { match: { lastToolResultIncludes: 'first-call' } }),
-        reply.text('both ran', { match: { lastToolResultIncludes: 'second-call' } }),
-        reply.tool('bash', { command: 'echo in-a-new-chat' }),
+        reply.tool('bash', { command: 'pwd' }),
+        reply.tool('bash', { command: 'pwd -P' }, { match: { lastToolResultIncludes: 'workspace' } }),
+        reply.text('both ran', { match: { lastToolResultIncludes: 'workspace' } }),
+        reply.tool('bash', { command: 'pwd' }),
         reply.text('not run', { match: { lastToolResultIncludes: 'declined' } }),
       ],
     });
     const from = page.events.length;
-    await page.send('run two commands');
+    await page.send('where am I, twice');
     const first = await page.nextApproval();
     assert.strictEqual(first.request.tool, 'bash');
     assert.strictEqual(first.request.category, 'command');
-    assert.strictEqual(first.request.summary, 'echo first-call');
+    assert.strictEqual(first.request.summary, 'pwd');
+    assert.deepStrictEqual(first.request.allowPrefixes, ['pwd'], 'the card can name what "always allow" adds');
     first.answer({ decision: 'alwaysAllow' });
     await page.runEnded(from);
 
-    assert.strictEqual(page.approvals.at(-1), first, 'the second bash call was not asked about');
+    assert.strictEqual(page.approvals.at(-1), first, '"pwd -P" was not asked about');
     const outputs = page.toolCalls().map((c) => c.result?.output ?? '');
-    assert.ok(outputs.some((o) => o.includes('first-call')), 'the first command ran');
-    assert.ok(outputs.some((o) => o.includes('second-call')), 'the second command ran');
+    assert.strictEqual(outputs.filter((o) => o.includes(folder)).length, 2, `both commands ran in ${folder}: ${JSON.stringify(outputs)}`);
     assert.strictEqual(page.text(page.last('assistant')), 'both ran');
 
     // The allowance belongs to that conversation: a new chat asks again.
@@ -135,7 +135,7 @@ describe('tool approvals', () => {
     const next = page.events.length;
     await page.send('one more');
     const again = await page.nextApproval();
-    assert.strictEqual(again.request.summary, 'echo in-a-new-chat');
+    assert.strictEqual(again.request.summary, 'pwd');
     again.answer({ decision: 'reject' });
     await page.runEnded(next);
     assert.strictEqual(server.pendingTurns(), 0);

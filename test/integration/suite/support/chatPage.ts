@@ -108,8 +108,9 @@ export class ChatPage {
     );
   }
 
-  /** A new, empty conversation (what "New Chat" does). */
+  /** A new, empty conversation (what "New Chat" does); approvals asked before it are not handed out any more. */
   async newChat(): Promise<void> {
+    this.approvalsTaken = this.approvals.length;
     const from = this.snapshots.length;
     await this.bus.request('session.new', {});
     await this.waitFor(() => this.snapshots.length > from, 'the snapshot of the new chat');
