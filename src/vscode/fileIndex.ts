@@ -14,13 +14,12 @@ const FRESH_MS = 10_000;
 export class FileIndex implements vscode.Disposable {
   private cache: { at: number; candidates: PathCandidate[] } | undefined;
   private listing: Promise<PathCandidate[]> | undefined;
-  private readonly watcher: vscode.FileSystemWatcher;
+  private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  /** `watcher`: the runtime's one workspace watcher (not owned here). */
+  constructor(watcher: vscode.FileSystemWatcher) {
     // Files appearing or going away make the listing stale; content changes do not matter.
-    this.watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
-    this.watcher.onDidCreate(() => this.invalidate());
-    this.watcher.onDidDelete(() => this.invalidate());
+    this.subscriptions = [watcher.onDidCreate(() => this.invalidate()), watcher.onDidDelete(() => this.invalidate())];
   }
 
   async search(query: string, limit: number, signal: AbortSignal): Promise<FileSearchResult[]> {
@@ -33,7 +32,7 @@ export class FileIndex implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.watcher.dispose();
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
   }
 
   private async candidates(signal: AbortSignal): Promise<PathCandidate[]> {

@@ -5,6 +5,7 @@ import type { LogFn } from '../protocol/log';
 import { ActivityStatus } from './activityStatus';
 import { setApiKeyInteractively } from './apiKeyCommand';
 import { ApiKeyStore } from './apiKeyStore';
+import { BurstThrottle } from './burstThrottle';
 import { ChatController } from './chatController';
 import type { CoreAccess } from './chatController';
 import type { BuiltCore } from './coreLoader';
@@ -21,6 +22,9 @@ import { VscodeServices } from './vscodeServices';
 
 export const CHAT_VIEW_ID = 'keel.chat';
 
+/** How often, at most, a burst of file changes invalidates the workspace context. */
+const CONTEXT_INVALIDATE_MS = 500;
+
 /** workspaceState key: the conversation this window shows, reopened when the extension host restarts (a window reload). */
 const OPEN_SESSION_KEY = 'keel.openSession';
 
@@ -34,6 +38,7 @@ export class KeelRuntime {
   /** File changes waiting for approval, as diff editors (Accept/Reject commands act on them). */
   readonly changes: ChangeReview;
   private readonly loader: CoreLoader;
+  private readonly core: CoreAccess;
   private readonly services: VscodeServices;
   private readonly disposables: vscode.Disposable[] = [];
   private view: vscode.WebviewView | undefined;
@@ -77,11 +82,14 @@ export class KeelRuntime {
         if (built !== attached) {
           attached = built;
           plugins.attach(built.ctx.plugins, built.plugins);
+          // The workspace watcher below invalidates its context on every change.
+          built.ctx.llmsContext.markWatched();
         }
         return built;
       },
       peek: () => loader.peek(),
     };
+    this.core = core;
     const changes = new ChangeReview({
       log,
       reveal: () => readKeelSettings(vscode.workspace.getConfiguration('keel'), vscode.workspace.isTrusted).settings.diffReveal ?? 'background',
@@ -102,7 +110,10 @@ export class KeelRuntime {
     });
     changes.attach(this.controller);
     plugins.onBuiltInRemoved = () => this.invalidate('a plugin was removed');
-    const files = new FileIndex();
+    // One watcher for the workspace: the @-file listing and the context gathered for each request.
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    const contextStale = new BurstThrottle(() => loader.peek()?.ctx.llmsContext.invalidate(), CONTEXT_INVALIDATE_MS);
+    const files = new FileIndex(watcher);
     this.services = new VscodeServices({
       config: new UiConfigBridge(keys, loader, (mode) => this.controller.applyApprovalMode(mode)),
       files,
@@ -115,6 +126,11 @@ export class KeelRuntime {
       changes,
       registerHunkLenses(changes),
       files,
+      watcher.onDidCreate(() => contextStale.signal()),
+      watcher.onDidChange(() => contextStale.signal()),
+      watcher.onDidDelete(() => contextStale.signal()),
+      contextStale,
+      watcher,
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('keel')) this.invalidate('settings changed');
         if (event.affectsConfiguration('keel.approvalMode')) this.followApprovalSetting();
@@ -137,6 +153,7 @@ export class KeelRuntime {
     // The page's first snapshot needs the core: build it while the page loads, not after its `ready`
     // (configSummary never rejects; a core that cannot start is reported with the snapshot).
     void this.controller.configSummary();
+    void this.warmUpContext();
     return new vscode.Disposable(() => {
       connection.dispose();
       if (this.view === view) this.view = undefined;
@@ -156,6 +173,19 @@ export class KeelRuntime {
     } catch (err) {
       this.log('warn', `could not reopen the conversation ${id} this window showed before: ${errorMessage(err)}`);
     }
+  }
+
+  /** Gathers the workspace context in the background so the first message does not wait for it. */
+  private async warmUpContext(): Promise<void> {
+    let built: BuiltCore;
+    try {
+      built = await this.core.get();
+    } catch (err) {
+      // The view reports a core that cannot start; there is no context to warm without one.
+      this.log('debug', `context warm-up skipped: ${errorMessage(err)}`);
+      return;
+    }
+    await built.ctx.llmsContext.warmUp();
   }
 
   setApiKey(): Promise<void> {
