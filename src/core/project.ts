@@ -133,6 +133,8 @@ export class Project {
       emit({ type: 'mentions', outcomes: expanded.outcomes });
       content = attachMentions(content, expanded.text);
     }
+    const undone = this.journal?.takeRevertNote() ?? '';
+    if (undone) content = attachMentions(content, undone);
     const userMessage: ModelMessage = { role: 'user', content };
     const userId = this.session.appendMessage(userMessage, mentions.length ? { model: model.id, mentions: [...mentions] } : { model: model.id });
     emit({ type: 'message', id: userId, message: userMessage });

@@ -83,6 +83,8 @@ interface FileGroup {
  */
 export class ChangeJournal {
   private readonly blobs: BlobStore;
+  /** Files put back since the model last heard about it (told with the next message). */
+  private readonly untold = new Set<string>();
 
   constructor(private readonly opts: ChangeJournalOptions) {
     this.blobs = new BlobStore(journalBlobDir(opts.session.path), opts.capBytes ?? DEFAULT_JOURNAL_CAP_BYTES);
@@ -141,6 +143,20 @@ export class ChangeJournal {
     const targets = start < 0 ? [] : all.slice(start).filter((c) => !this.opts.session.isReverted(c.id));
     if (targets.length === 0) return { status: 'nothing', message: 'Keel has changed no files since this message (or they were already put back).' };
     return this.revert(targets, opts.force === true);
+  }
+
+  /**
+   * What the model should hear before its next turn: the files put back since it was last
+   * told (it would otherwise believe its changes are still there). Empty when nothing was.
+   */
+  takeRevertNote(): string {
+    if (this.untold.size === 0) return '';
+    const files = [...this.untold].sort();
+    this.untold.clear();
+    return (
+      `[Keel] Since your last turn the person undid Keel's changes to ${files.join(', ')}: ` +
+      `${files.length === 1 ? 'it is' : 'they are'} back as before those changes. Read ${files.length === 1 ? 'it' : 'them'} again before changing ${files.length === 1 ? 'it' : 'them'}.`
+    );
   }
 
   private async record(toolCallId: string, absPath: string, before: Buffer | null): Promise<RecordedChange | undefined> {
@@ -216,6 +232,7 @@ export class ChangeJournal {
       }
     }
     if (done.length > 0) this.opts.session.appendRevert(done.flatMap((g) => g.ids), force && conflicts.length > 0);
+    for (const group of done) this.untold.add(group.displayPath);
     const reverted = done.flatMap((g) => g.ids.map((id) => this.entryOf(targets.find((t) => t.id === id)!)));
     const problemText = problems.length ? `\nNot put back:\n${problems.map((p) => `- ${p}`).join('\n')}` : '';
     if (done.length === 0) return { status: 'failed', message: `Nothing was put back.${problemText}` };

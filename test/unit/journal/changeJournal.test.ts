@@ -75,6 +75,16 @@ describe('ChangeJournal', () => {
     expect((await env.journal.undo(id)).status).toBe('nothing');
   });
 
+  it('the model hears once which files were put back', async () => {
+    const env = setup();
+    writeFileSync(env.file('a.ts'), 'v1\n');
+    await env.tool('call-1').writeFile(env.file('a.ts'), 'v2\n');
+    expect(env.journal.takeRevertNote()).toBe('');
+    await env.journal.undo(env.recorded[0]!.entry.id);
+    expect(env.journal.takeRevertNote()).toMatch(/undid Keel's changes to a\.ts: it is back as before those changes\. Read it again/);
+    expect(env.journal.takeRevertNote()).toBe('');
+  });
+
   it('undoing a created file removes it', async () => {
     const env = setup();
     await env.tool('call-1').writeFile(env.file('made.ts'), 'x\n');

@@ -144,6 +144,10 @@ describe('file changes of one turn', () => {
     expect(announced[0]!.change).toMatchObject({ displayPath: 'a.txt', kind: 'edit', undoable: true, reverted: false });
     expect((await p.journal!.undo(announced[0]!.change.id)).status).toBe('reverted');
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('alpha\n');
+    // The next message tells the model, so it does not build on a change that is gone.
+    server.load({ turns: [reply.text('noted')] });
+    await p.send('carry on', g);
+    expect(JSON.stringify(server.requests.at(-1)?.body.messages.at(-1))).toMatch(/undid Keel's changes to a\.txt/);
   });
 });
 
