@@ -3,6 +3,8 @@ import { MAX_TOOL_OUTPUT_CHARS } from './limits';
 import {
   agentModeSchema,
   configSummarySchema,
+  contextTrimmedSchema,
+  ruleInEffectSchema,
   runStateSchema,
   sessionInfoSchema,
   snapshotSchema,
@@ -57,6 +59,10 @@ export const hostEvents = {
     error: z.string(),
     delayMs: z.number().int().nonnegative(),
   }),
+  /** The rules files the agent follows for the request just made (replaces the earlier list). */
+  rules: z.strictObject({ rules: z.array(ruleInEffectSchema) }),
+  /** The conversation did not fit the model's window: the oldest part was left out and the call is tried again. */
+  contextTrimmed: contextTrimmedSchema,
   /** Something the person must see (not tied to one message); says what to do next. */
   error: uiErrorSchema,
   /** Running / mode / approval mode / model / queue length changed. */

@@ -62,6 +62,25 @@ export const sessionSummarySchema = z.strictObject({
  * Everything the webview needs to draw itself from nothing. Sent on every `ready` and
  * when the whole conversation changes (new or resumed session); never for small changes.
  */
+/** A rules file the agent follows (AGENTS.md, CLAUDE.md, .keel/rules/*.md), for "Rules in effect". */
+export const ruleInEffectSchema = z.strictObject({
+  /** Relative to its workspace folder, or `~keel/AGENTS.md` for the person's global one. */
+  display: z.string().min(1),
+  scope: z.enum(['global', 'workspace', 'nested']),
+  /** For nested rules: the folder whose files they govern. */
+  appliesTo: z.string().optional(),
+  /** cut: only its start fit the rules budget; omitted: the budget was used up before it. */
+  status: z.enum(['included', 'cut', 'omitted']),
+});
+
+/** The oldest part of the conversation was left out of a request so it fits the model's window. */
+export const contextTrimmedSchema = z.strictObject({
+  attempt: z.number().int().min(1),
+  maxAttempts: z.number().int().min(1),
+  droppedMessages: z.number().int().nonnegative(),
+  shortenedResults: z.number().int().nonnegative(),
+});
+
 export const snapshotSchema = z.strictObject({
   session: sessionInfoSchema,
   messages: z.array(uiMessageSchema),
@@ -70,6 +89,8 @@ export const snapshotSchema = z.strictObject({
   pendingApprovals: z.array(toolApprovalRequestSchema),
   todos: z.array(todoItemSchema),
   config: configSummarySchema,
+  /** The rules files of the latest request; absent until one ran. */
+  rules: z.array(ruleInEffectSchema).optional(),
 });
 
 /** Error codes the UI can act on (e.g. offer "Configure model"); `internal` for the rest. */
@@ -103,5 +124,7 @@ export type ConfigSummary = z.infer<typeof configSummarySchema>;
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 export type Snapshot = z.infer<typeof snapshotSchema>;
+export type RuleInEffectInfo = z.infer<typeof ruleInEffectSchema>;
+export type ContextTrimmed = z.infer<typeof contextTrimmedSchema>;
 export type UiErrorCode = z.infer<typeof uiErrorCodeSchema>;
 export type UiError = z.infer<typeof uiErrorSchema>;

@@ -1,9 +1,10 @@
 import type { JournalEntry } from '../core/journal/changeJournal';
+import type { RuleInEffect } from '../core/llmsContext/contextTypes';
 import type { ProjectEvent } from '../core/projectTypes';
 import type { HostSide } from '../protocol/catalogue';
 import type { HostEventName } from '../protocol/catalogue';
 import type { EventIn } from '../protocol/side';
-import type { ConfigSummary, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
+import type { ConfigSummary, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';
 import { appendDelta } from '../protocol/uiMessage';
 import type { AppliedChange, MessageStatus, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
@@ -51,6 +52,8 @@ export class ConversationState {
 
   // The run in progress.
   private turnMessageId: string | undefined;
+  /** The rules files of the latest request in this conversation. */
+  private rules: RuleInEffectInfo[] | undefined;
   private runModel: string | undefined;
   private readonly callOwner = new Map<string, string>();
   private readonly announced = new Map<string, { name: string; input: unknown }>();
@@ -82,6 +85,7 @@ export class ConversationState {
       pendingApprovals: [...pendingApprovals],
       todos: [...this.todos],
       config: { ...this.config },
+      ...(this.rules ? { rules: [...this.rules] } : {}),
     };
   }
 
@@ -93,6 +97,7 @@ export class ConversationState {
     this.session = { ...session };
     this.usage = usage;
     this.todos = [...todos];
+    this.rules = undefined;
     this.resetRun();
   }
 
@@ -277,6 +282,21 @@ export class ConversationState {
       case 'usage':
         // Totals and the context meter need the session and the model: the controller sends them.
         return;
+      case 'context':
+        this.rules = event.rules.map(ruleInfo);
+        this.sink.emit('rules', { rules: [...this.rules] });
+        return;
+      case 'context_trimmed':
+        this.sink.emit('contextTrimmed', {
+          attempt: event.attempt,
+          maxAttempts: event.maxAttempts,
+          droppedMessages: event.droppedMessages,
+          shortenedResults: event.shortenedResults,
+        });
+        return;
+      case 'mentions':
+        // The message shows its mentions as chips; what they expanded to is in the session log.
+        return;
     }
   }
 
@@ -439,4 +459,10 @@ function sameRecord<T extends object>(a: T, b: T): boolean {
     if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return false;
   }
   return true;
+}
+
+function ruleInfo(rule: RuleInEffect): RuleInEffectInfo {
+  const info: RuleInEffectInfo = { display: rule.display, scope: rule.scope, status: rule.status };
+  if (rule.appliesTo !== undefined) info.appliesTo = rule.appliesTo;
+  return info;
 }

@@ -14,9 +14,17 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
 }
 
 /** A model request that failed after the loop's own retries, as the view explains it. */
-export function runFailure(error: { message: string; statusCode?: number }, secrets: readonly string[] = []): UiError {
+export function runFailure(error: { message: string; statusCode?: number; code?: 'context_too_long' }, secrets: readonly string[] = []): UiError {
   const detail = redactSecrets(error.message, secrets);
   const status = error.statusCode;
+  if (error.code === 'context_too_long') {
+    // The loop already left out the oldest part of the conversation and tried again.
+    return uiError(
+      'context_too_long',
+      `The conversation no longer fits this model's context window, even with its oldest part left out: ${detail} Nothing is lost (the whole conversation stays in its log). Start a new chat, or choose a model with a larger context window.`,
+      false,
+    );
+  }
   if (status === 401 || status === 403) {
     return uiError('auth_failed', `The model server refused the API key (${status}): ${detail} Set it again with "Keel: Set API Key".`, false);
   }

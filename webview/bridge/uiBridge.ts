@@ -83,6 +83,8 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     bus.on('toolResult', (event) => store.setToolResult(event)),
     bus.on('usage', (usage) => store.setUsage(usage)),
     bus.on('retry', ({ attempt, maxAttempts, error }) => store.setRetry({ attempt, maxAttempts, error })),
+    bus.on('rules', ({ rules }) => store.setRules(rules)),
+    bus.on('contextTrimmed', (trimmed) => store.setTrimmed(trimmed)),
     bus.on('error', (error) => store.addError(error)),
     bus.on('state', (state) => store.setRunState(state)),
     bus.on('todos', ({ items }) => store.setTodos(items)),

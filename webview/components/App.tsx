@@ -5,6 +5,7 @@ import { Footer } from './footer/Footer';
 import { Header } from './Header';
 import { MessageList } from './messages/MessageList';
 import { EmptyState } from './panels/EmptyState';
+import { RulesInEffect, TrimmedNote } from './panels/ContextNotes';
 import { ErrorBanners } from './panels/ErrorBanners';
 import { FirstRunPanel } from './panels/FirstRunPanel';
 import { RetryNote } from './panels/RetryNote';
@@ -41,7 +42,9 @@ export function App() {
         <>
           {modelConfigured ? null : <FirstRunPanel />}
           {empty ? <EmptyState /> : <MessageList />}
+          <RulesInEffect />
           <TodoPanel />
+          <TrimmedNote />
           <RetryNote />
           <ErrorBanners />
           <ApprovalDock />

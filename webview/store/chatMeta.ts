@@ -1,6 +1,8 @@
 import type {
   AgentMode,
   ConfigSummary,
+  ContextTrimmed,
+  RuleInEffectInfo,
   RunState,
   SessionInfo,
   TodoItem,
@@ -49,6 +51,10 @@ export interface ChatMeta {
   approvals: readonly ToolApprovalRequest[];
   errors: readonly ShownError[];
   retry: RetryNote | null;
+  /** The rules files the agent followed for the latest request. */
+  rules: readonly RuleInEffectInfo[];
+  /** The latest run left the oldest part of the conversation out of a request to fit the model. */
+  trimmed: ContextTrimmed | null;
   panel: Panel;
   prefill: ComposerPrefill | null;
 }
@@ -64,6 +70,8 @@ export function initialMeta(): ChatMeta {
     approvals: [],
     errors: [],
     retry: null,
+    rules: [],
+    trimmed: null,
     panel: 'chat',
     prefill: null,
   };

@@ -1,5 +1,5 @@
 import type { EventData } from '../../src/protocol/catalogue';
-import type { RunState, Snapshot, UiError } from '../../src/protocol/sessionState';
+import type { ContextTrimmed, RuleInEffectInfo, RunState, Snapshot, UiError } from '../../src/protocol/sessionState';
 import type { ToolApprovalRequest, ToolApprovalResult } from '../../src/protocol/toolApproval';
 import { appendDelta } from '../../src/protocol/uiMessage';
 import type { ToolCallPart, UiMessage, UiPart } from '../../src/protocol/uiMessage';
@@ -83,6 +83,8 @@ export class ChatStore {
       approvals: [...snapshot.pendingApprovals, ...stillOpen],
       errors: [],
       retry: null,
+      rules: snapshot.rules ?? [],
+      trimmed: null,
     };
     this.idListeners.notify();
     this.metaListeners.notify();
@@ -151,7 +153,17 @@ export class ChatStore {
   }
 
   setRunState(run: RunState): void {
-    this.setMeta({ run, retry: run.running ? this.meta.retry : null });
+    // A new run starts without the last one's trimming note.
+    const starting = run.running && !this.meta.run.running;
+    this.setMeta({ run, retry: run.running ? this.meta.retry : null, trimmed: starting ? null : this.meta.trimmed });
+  }
+
+  setRules(rules: readonly RuleInEffectInfo[]): void {
+    this.setMeta({ rules });
+  }
+
+  setTrimmed(trimmed: ContextTrimmed): void {
+    this.setMeta({ trimmed });
   }
 
   setUsage(usage: EventData<'usage'>): void {

@@ -48,6 +48,39 @@ describe('ConversationState', () => {
     expect(state.messages()).toHaveLength(1);
   });
 
+  it('sends the rules in effect for each request, keeps them for a reloaded view, and forgets them with the conversation', () => {
+    const { state, sent } = setup();
+    state.apply(
+      {
+        type: 'context',
+        sections: [{ id: 'rules', title: 'Rules', tokens: 900, budget: 4000, cut: false }],
+        rules: [
+          { path: '/w/AGENTS.md', display: 'AGENTS.md', scope: 'workspace', tokens: 800, status: 'included' },
+          { path: '/w/src/api/AGENTS.md', display: 'src/api/AGENTS.md', scope: 'nested', appliesTo: 'src/api', tokens: 100, status: 'cut' },
+        ],
+      },
+      () => false,
+    );
+    const rules = [
+      { display: 'AGENTS.md', scope: 'workspace', status: 'included' },
+      { display: 'src/api/AGENTS.md', scope: 'nested', appliesTo: 'src/api', status: 'cut' },
+    ];
+    expect(sent).toEqual([{ event: 'rules', data: { rules } }]);
+    expect(snapshotSchema.parse(state.snapshot([])).rules).toEqual(rules);
+
+    state.replace([], { id: null, title: null }, null, []);
+    expect(snapshotSchema.parse(state.snapshot([])).rules).toBeUndefined();
+  });
+
+  it('tells the view when the oldest part of the conversation was left out to fit the model', () => {
+    const { state, sent } = setup();
+    state.apply(
+      { type: 'context_trimmed', attempt: 2, maxAttempts: 3, droppedMessages: 14, shortenedResults: 3, error: 'prompt is too long: 210000 tokens > 200000 maximum' },
+      () => false,
+    );
+    expect(sent).toEqual([{ event: 'contextTrimmed', data: { attempt: 2, maxAttempts: 3, droppedMessages: 14, shortenedResults: 3 } }]);
+  });
+
   it('mid-stream snapshots hold what streamed so far', () => {
     const { state } = setup();
     state.beginRun('m');

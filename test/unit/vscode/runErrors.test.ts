@@ -14,4 +14,12 @@ describe('errors for the view', () => {
     expect(thrownError(new KeelError('config', 'bad')).code).toBe('invalid_config');
     expect(redactSecrets('key my-secret-value here', ['my-secret-value'])).toBe('key [redacted] here');
   });
+
+  it('says plainly that a conversation too long even after trimming lost nothing, whatever status the server used', () => {
+    const error = runFailure({ message: 'prompt is too long (The model\'s answer: input exceeds the context window)', statusCode: 500, code: 'context_too_long' });
+    expect(error).toMatchObject({ code: 'context_too_long', retryable: false });
+    expect(error.message).toContain('input exceeds the context window');
+    expect(error.message).toContain('Nothing is lost');
+    expect(error.message).toContain('Start a new chat');
+  });
 });

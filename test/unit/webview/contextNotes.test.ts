@@ -1,0 +1,58 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from 'vitest';
+import { mountApp, settle, snapshot, userMessage } from './webviewHarness';
+import type { MountedApp } from './webviewHarness';
+
+let app: MountedApp | undefined;
+
+afterEach(async () => {
+  await app?.unmount();
+  app = undefined;
+});
+
+async function start(): Promise<MountedApp> {
+  app = await mountApp();
+  return app;
+}
+
+describe('context notes', () => {
+  it('shows the rules in effect in one line that opens to list them, and keeps them across a reload', async () => {
+    const mounted = await start();
+    mounted.host.emit('snapshot', snapshot({ messages: [userMessage('u1', 'Add a route')] }));
+    await settle();
+    expect(mounted.queryByTestId('rules-in-effect')).toBeNull();
+
+    const rules = [
+      { display: 'AGENTS.md', scope: 'workspace' as const, status: 'included' as const },
+      { display: 'src/api/AGENTS.md', scope: 'nested' as const, appliesTo: 'src/api', status: 'cut' as const },
+    ];
+    mounted.host.emit('rules', { rules });
+    await settle();
+    const line = mounted.byTestId('rules-in-effect');
+    expect(line.querySelector('summary')?.textContent).toContain('Rules in effect: AGENTS.md, src/api/AGENTS.md');
+    expect(line.querySelectorAll('li')[1]?.textContent).toBe('src/api/AGENTS.md (for src/api) (only its start fit)');
+
+    mounted.host.emit('snapshot', snapshot({ messages: [userMessage('u1', 'Add a route')], rules }));
+    await settle();
+    expect(mounted.byTestId('rules-in-effect').querySelector('summary')?.textContent).toContain('AGENTS.md');
+  });
+
+  it('says when the oldest part of the conversation was left out, until the next run starts', async () => {
+    const mounted = await start();
+    const state = snapshot().state;
+    mounted.host.emit('snapshot', snapshot({ messages: [userMessage('u1', 'Go on')], state: { ...state, running: true } }));
+    mounted.host.emit('contextTrimmed', { attempt: 1, maxAttempts: 3, droppedMessages: 12, shortenedResults: 2 });
+    await settle();
+    const note = mounted.byTestId('trimmed-note').textContent ?? '';
+    expect(note).toContain('12 older message(s) were left out');
+    expect(note).toContain('2 long tool result(s) shortened');
+    expect(note).toContain('The session keeps everything');
+
+    mounted.host.emit('state', { ...state, running: false });
+    await settle();
+    expect(mounted.queryByTestId('trimmed-note')).not.toBeNull();
+    mounted.host.emit('state', { ...state, running: true });
+    await settle();
+    expect(mounted.queryByTestId('trimmed-note')).toBeNull();
+  });
+});

@@ -1,0 +1,42 @@
+import type { RuleInEffectInfo } from '../../../src/protocol/sessionState';
+import { useMeta } from '../../store/storeHooks';
+import { Icon } from '../../ui/Icon';
+
+function ruleLabel(rule: RuleInEffectInfo): string {
+  const status = rule.status === 'cut' ? ' (only its start fit)' : rule.status === 'omitted' ? ' (left out: no room)' : '';
+  const scope = rule.scope === 'global' ? ' (yours, every workspace)' : rule.appliesTo ? ` (for ${rule.appliesTo})` : '';
+  return `${rule.display}${scope}${status}`;
+}
+
+/** "Rules in effect: AGENTS.md, …": the rules files the agent followed for the latest request; opens to list them. */
+export function RulesInEffect() {
+  const rules = useMeta((meta) => meta.rules);
+  if (rules.length === 0) return null;
+  return (
+    <details className="rules-in-effect" data-testid="rules-in-effect">
+      <summary>
+        <Icon name="law" /> Rules in effect: {rules.map((rule) => rule.display).join(', ')}
+      </summary>
+      <ul>
+        {rules.map((rule) => (
+          <li key={rule.display} className={rule.status === 'included' ? undefined : 'rule-partial'}>
+            {ruleLabel(rule)}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** The latest run left the oldest part of the conversation out of a request so it would fit the model. */
+export function TrimmedNote() {
+  const trimmed = useMeta((meta) => meta.trimmed);
+  if (!trimmed) return null;
+  const shortened = trimmed.shortenedResults > 0 ? ` and ${trimmed.shortenedResults} long tool result(s) shortened` : '';
+  return (
+    <div className="trimmed-note" role="status" data-testid="trimmed-note">
+      <Icon name="fold" /> The conversation was too long for the model: {trimmed.droppedMessages} older message(s) were left out of the request
+      {shortened} (try {trimmed.attempt} of {trimmed.maxAttempts}). The session keeps everything, and the agent can look it up.
+    </div>
+  );
+}
