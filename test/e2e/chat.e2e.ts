@@ -13,7 +13,10 @@ import { reloadWindow, runCommand } from './harness/workbench.ts';
 import { ChatView } from './support/chatView.ts';
 import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
 
-const STREAMED = 'Streaming works: this answer arrives in small pieces, one after another, until it is complete.';
+const STREAMED =
+  'Streaming works: this answer arrives in small pieces, one after another, until it is complete. ' +
+  'The view shows each piece as it comes, so the person reads along while the model is still writing. ' +
+  'Only when the last piece is in does the message count as done.';
 
 function lastToolResult(server: ScriptedServer): string {
   const messages = server.requests.at(-1)?.body.messages ?? [];
@@ -50,14 +53,18 @@ describe('Keel chat in code-server', () => {
   });
 
   it('streams the answer to a prompt into an assistant message', async () => {
-    server.load({ turns: [reply.text(STREAMED, { chunkSize: 6, delayMs: 80, match: { lastUserIncludes: 'How do you answer?' } })] });
+    server.load({ turns: [reply.text(STREAMED, { chunkSize: 6, delayMs: 60, match: { lastUserIncludes: 'How do you answer?' } })] });
     await chat.send('How do you answer?');
 
-    // While it streams, the message shows a part of the answer.
+    // While it streams, the message shows a part of the answer (status and text read together).
     const streaming = chat.frame.locator('[data-testid="message"][data-role="assistant"][data-status="streaming"]');
     await streaming.waitFor({ timeout: 30_000 });
-    const partial = (await streaming.locator('.message-body').innerText()).trim();
-    assert.ok(partial.length < STREAMED.length, `a partial answer was on screen ("${partial}")`);
+    const seen = await chat.lastAssistant().evaluate((element) => ({
+      status: element.getAttribute('data-status'),
+      text: (element.querySelector('.message-body')?.textContent ?? '').trim(),
+    }));
+    assert.strictEqual(seen.status, 'streaming');
+    assert.ok(seen.text.length < STREAMED.length, `a partial answer was on screen ("${seen.text}")`);
 
     assert.strictEqual(await chat.finishedAnswer(), STREAMED);
     assert.strictEqual(await chat.byRole('user').count(), 1);
