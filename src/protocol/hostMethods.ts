@@ -37,8 +37,6 @@ export const hostMethods = {
   },
   /** Stop the run in progress and drop queued messages; cancelled is false when nothing ran. */
   'session.cancel': { params: empty, result: z.strictObject({ cancelled: z.boolean() }) },
-  /** Summarize the conversation so far to free context (the /compact command); a `snapshot` event follows. */
-  'session.compact': { params: empty, result: z.strictObject({ compacted: z.boolean() }) },
   /** Start an empty conversation; a `snapshot` event follows. */
   'session.new': { params: empty, result: z.strictObject({ session: sessionInfoSchema }) },
   /** This workspace's past conversations, newest first, optionally filtered by a text query. */

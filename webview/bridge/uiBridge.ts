@@ -34,8 +34,6 @@ export type RevertResult = ResultOut<HostSide, 'change.undo'>;
 export interface UiBridge {
   send(input: SendInput): Promise<{ messageId: string; queued: boolean } | undefined>;
   cancel(): Promise<void>;
-  /** Summarizes the conversation to free context (/compact). */
-  compact(): Promise<void>;
   newChat(): Promise<void>;
   listSessions(query: string): Promise<{ sessions: SessionSummary[]; total: number } | undefined>;
   resume(id: string): Promise<void>;
@@ -122,9 +120,6 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     send,
     async cancel() {
       await call('session.cancel', {}, 'Stopping the run');
-    },
-    async compact() {
-      await call('session.compact', {}, 'Compacting the conversation');
     },
     async newChat() {
       store.showPanel('chat');

@@ -87,19 +87,13 @@ describe('composer', () => {
     expect(send).toHaveBeenCalledWith({ text: 'migrate the config loader', mode: 'plan' }, expect.anything());
   });
 
-  it('runs /compact and /new through their requests', async () => {
+  it('runs /new through its request', async () => {
     const { input, mounted } = await ready();
-    const compact = vi.fn(() => ({ compacted: true }));
     const newChat = vi.fn(() => ({ session: { id: null, title: null } }));
-    mounted.host.handle('session.compact', compact);
     mounted.host.handle('session.new', newChat);
-    await typeInto(input, '/compact');
-    await pressKey(input, { key: 'Escape' }); // close the completion popup, then Enter runs the command
-    await pressKey(input, { key: 'Enter' });
     await typeInto(input, '/new');
-    await pressKey(input, { key: 'Enter' }); // Enter on the popup's only entry runs it too
+    await pressKey(input, { key: 'Enter' }); // Enter on the popup's only entry runs it
     await settle();
-    expect(compact).toHaveBeenCalledTimes(1);
     expect(newChat).toHaveBeenCalledTimes(1);
   });
 

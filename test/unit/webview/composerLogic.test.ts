@@ -47,7 +47,7 @@ describe('slash commands', () => {
       name: 'plan',
       argument: 'add a cache\nwith tests',
     });
-    expect(parseSlashCommand('/Compact')).toMatchObject({ name: 'compact' });
+    expect(parseSlashCommand('/Sessions')).toMatchObject({ name: 'sessions' });
   });
 
   it('reports an unknown command rather than sending it', () => {
@@ -61,7 +61,7 @@ describe('slash commands', () => {
   });
 
   it('completes the command word only', () => {
-    expect(slashCompletions('/').map((command) => command.name)).toEqual(['new', 'plan', 'compact', 'sessions', 'help']);
+    expect(slashCompletions('/').map((command) => command.name)).toEqual(['new', 'plan', 'sessions', 'help']);
     expect(slashCompletions('/pl').map((command) => command.name)).toEqual(['plan']);
     expect(slashCompletions('/plan ')).toEqual([]);
     expect(slashCompletions('hello /')).toEqual([]);

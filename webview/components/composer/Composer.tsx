@@ -113,8 +113,6 @@ export function Composer() {
     switch (parsed.name) {
       case 'new':
         return bridge.newChat();
-      case 'compact':
-        return bridge.compact();
       case 'sessions':
         return bridge.showPanel('sessions');
       case 'help':

@@ -1,5 +1,5 @@
 /** Commands typed at the start of the composer. */
-export type SlashCommandName = 'new' | 'plan' | 'compact' | 'sessions' | 'help';
+export type SlashCommandName = 'new' | 'plan' | 'sessions' | 'help';
 
 export interface SlashCommandInfo {
   name: SlashCommandName;
@@ -11,7 +11,6 @@ export interface SlashCommandInfo {
 export const SLASH_COMMANDS: readonly SlashCommandInfo[] = [
   { name: 'new', description: 'Start a new chat' },
   { name: 'plan', argument: '<task>', description: 'Plan a task with read-only tools' },
-  { name: 'compact', description: 'Summarize the conversation to free context' },
   { name: 'sessions', description: 'Browse and resume past chats' },
   { name: 'help', description: 'Show commands and keys' },
 ];

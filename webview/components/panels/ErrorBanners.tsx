@@ -42,8 +42,8 @@ function ErrorAction({ error, bridge, dismiss }: { error: UiError; bridge: UiBri
   }
   if (error.code === 'context_too_long') {
     return (
-      <Button appearance="secondary" onClick={() => void bridge.compact()}>
-        Compact
+      <Button appearance="secondary" onClick={() => void bridge.newChat()}>
+        New chat
       </Button>
     );
   }
