@@ -5,7 +5,7 @@ import { decideApproval } from './approval';
 import type { ApprovalVerdict } from './approval';
 import type { ApprovalMode } from './config/configSchema';
 import type { Context } from './context';
-import { errorMessage } from './errors';
+import { KeelError, errorMessage } from './errors';
 import { sessionHistoryOf } from './history/sessionHistoryOf';
 import type { SessionHistory } from './history/sessionHistory';
 import { ConversationContext } from './llmsContext/conversationContext';
@@ -106,6 +106,14 @@ export class Project {
     const signal = opts.signal ?? new AbortController().signal;
     const emit = (e: ProjectEvent) => opts.onEvent?.(e);
     const model: ResolvedModel = this.ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
+    if (!model.supportsImages && hasImages(input)) {
+      // Refused before anything is logged, so the person can resend without the image.
+      throw new KeelError(
+        'usage',
+        `The model ${model.id} does not take images. Remove the image, or choose a model that reads images ` +
+          `(if this one does, set "images": true for it under providers.${model.provider}.models in Keel's config).`,
+      );
+    }
     const tools = await this.toolsFor(mode);
     const offered = new Map(tools.map((t) => [t.name, t]));
     const gathered = await this.context.gather(mode);
@@ -448,4 +456,8 @@ function toolParameters(tool: AnyTool): Record<string, unknown> {
     schemaCache.set(tool, schema);
   }
   return schema;
+}
+
+function hasImages(input: UserInput): boolean {
+  return typeof input !== 'string' && input.some((p) => p.type === 'image' || (p.type === 'file' && p.mediaType.startsWith('image/')));
 }

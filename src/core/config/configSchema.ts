@@ -14,7 +14,9 @@ export const providerSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   /** Context window in tokens for every model of this provider, unless `models` says otherwise. */
   contextWindow: z.number().int().positive().optional(),
-  models: z.record(z.string(), z.strictObject({ contextWindow: z.number().int().positive().optional() })).optional(),
+  models: z
+    .record(z.string(), z.strictObject({ contextWindow: z.number().int().positive().optional(), images: z.boolean().optional() }))
+    .optional(),
 });
 export type ProviderConfig = z.infer<typeof providerSchema>;
 

@@ -87,7 +87,7 @@ export class ModelRegistry {
       modelId,
       model: createModel(provider, modelId, api, pconf, apiKey),
       contextWindow,
-      supportsImages: /gpt-4o|gpt-4\.1|gpt-5|o3|o4|vision|vl\b|llava|claude|gemini/i.test(modelId),
+      supportsImages: pconf?.models?.[modelId]?.images ?? /gpt-4o|gpt-4\.1|gpt-5|o3|o4|vision|vl\b|llava|claude|gemini/i.test(modelId),
     };
   }
 

@@ -153,6 +153,29 @@ describe('Project.send', () => {
     expect(text).toBe('The answer.');
   });
 
+  it('refuses images for a model that does not take them, before anything is logged', async () => {
+    const { project: p, session } = await project([reply.text('I see a cat')]);
+    const picture = [
+      { type: 'text' as const, text: 'what is this?' },
+      { type: 'image' as const, image: 'aGVsbG8=', mediaType: 'image/png' },
+    ];
+    await expect(p.send(picture)).rejects.toThrow(/does not take images.*"images": true/);
+    expect(session.entries()).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('sends images to a model configured to take them', async () => {
+    const { project: p } = await project([reply.text('I see a cat')], {
+      overrides: [{ model: 'local/scripted', providers: { local: { baseURL: server.baseURL, models: { scripted: { images: true } } } } }],
+    });
+    const result = await p.send([
+      { type: 'text', text: 'what is this?' },
+      { type: 'image', image: 'aGVsbG8=', mediaType: 'image/png' },
+    ]);
+    expect(result.text).toBe('I see a cat');
+    expect(JSON.stringify(server.requests[0].body)).toContain('data:image/png;base64,aGVsbG8=');
+  });
+
   it('queues a second send until the first has finished', async () => {
     const { project: p } = await project([
       reply.text('first answer', { delayMs: 20 }),
