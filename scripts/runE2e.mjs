@@ -67,6 +67,9 @@ export async function runE2e(options = {}) {
     await step(PREFIX, `bundle ${files.length} test file(s)`, () => bundleTests({ entryPoints: files, outdir: outDir }));
     const bundled = collectFiles([outDir], '.e2e.js');
     const workspace = copyWorkspace(options.workspace ?? defaultWorkspace, runDir);
+    // Sessions of the run stay in its own folder, never in the person's ~/.keel; the tests
+    // (this process) and the extension host (given every KEEL_* variable) both read it.
+    process.env.KEEL_HOME = join(runDir, 'keel-home');
     server = await step(PREFIX, 'start code-server with the packaged extension', () => launchServer({
       kind: 'code-server',
       runDir,
