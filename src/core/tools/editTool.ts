@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { applyFileChange, currentText, FileChangeError } from './fileChange';
+import { applyFileChange, FileChangeError, previewFileChange } from './fileChange';
 import { applyEdit } from './text/applyEdit';
 import { defineTool, textResult, type FileChange, type ToolContext } from './tool';
 import { expectedFailure } from './toolFailure';
@@ -21,13 +21,8 @@ export const editTool = defineTool<EditInput>({
     'since, are refused. Line endings, BOM and the final newline are kept. An empty old_string creates a new file.',
   category: 'write',
   inputSchema,
-  async preview(input, ctx) {
-    const path = await ctx.workspace.resolve(input.file_path);
-    const shown = ctx.workspace.display(path);
-    const before = await currentText(path, shown);
-    if (before !== null) await ctx.reads.assertFresh(path, before);
-    const change = planEdit(input, path, shown, before);
-    return { summary: `${before === null ? 'Create' : 'Edit'} ${shown}`, paths: [path], change };
+  preview(input, ctx) {
+    return previewFileChange(ctx, input.file_path, 'Edit', (path, shown, before) => planEdit(input, path, shown, before));
   },
   async execute(input, ctx) {
     try {

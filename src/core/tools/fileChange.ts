@@ -1,4 +1,4 @@
-import type { FileChange, ToolContext } from './tool';
+import type { FileChange, ToolContext, ToolPreview } from './tool';
 import { readTextFile } from './text/textFile';
 
 /** An expected refusal while planning a file change; becomes the tool's error text. */
@@ -25,6 +25,23 @@ export async function currentText(absPath: string, shown: string): Promise<strin
       }
       return file.text;
   }
+}
+
+/**
+ * The preview of a write or edit: resolves the path, reads the file as it is (which must be
+ * what the agent last read), and lets `plan` compute the proposal. Nothing is written.
+ */
+export async function previewFileChange(
+  ctx: ToolContext,
+  filePath: string,
+  verb: string,
+  plan: (path: string, shown: string, before: string | null) => FileChange,
+): Promise<ToolPreview> {
+  const path = await ctx.workspace.resolve(filePath);
+  const shown = ctx.workspace.display(path);
+  const before = await currentText(path, shown);
+  if (before !== null) await ctx.reads.assertFresh(path, before);
+  return { summary: `${before === null ? 'Create' : verb} ${shown}`, paths: [path], change: plan(path, shown, before) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { applyFileChange, countLines, currentText } from './fileChange';
+import { applyFileChange, countLines, previewFileChange } from './fileChange';
 import { detectEol, splitBom, withEol } from './text/lineEndings';
 import { defineTool, textResult, type FileChange, type ToolContext } from './tool';
 import { expectedFailure } from './toolFailure';
@@ -19,12 +19,8 @@ export const writeTool = defineTool<WriteInput>({
     "An existing file's line endings (CRLF) and UTF-8 BOM are kept.",
   category: 'write',
   inputSchema,
-  async preview(input, ctx) {
-    const path = await ctx.workspace.resolve(input.file_path);
-    const shown = ctx.workspace.display(path);
-    const before = await currentText(path, shown);
-    if (before !== null) await ctx.reads.assertFresh(path, before);
-    return { summary: `${before === null ? 'Create' : 'Overwrite'} ${shown}`, paths: [path], change: planWrite(input, path, shown, before) };
+  preview(input, ctx) {
+    return previewFileChange(ctx, input.file_path, 'Overwrite', (path, shown, before) => planWrite(input, path, shown, before));
   },
   async execute(input, ctx) {
     try {
