@@ -34,4 +34,10 @@ export interface Host {
 
 export interface WriteReport {
   diagnostics?: string;
+  /**
+   * What is on disk after the write, when it differs from what was asked: the editor's save
+   * actions (format on save, trim trailing whitespace) ran. The model is told, and the read
+   * tracker records this content, so nothing builds on text that is not there.
+   */
+  landed?: string;
 }

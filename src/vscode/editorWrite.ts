@@ -57,7 +57,15 @@ export async function writeThroughEditor(
       }
     }
     const diagnostics = await watch.newErrors(await vscode.workspace.openTextDocument(uri), displayPath, log);
-    return diagnostics ? { diagnostics } : {};
+    const report: WriteReport = {};
+    if (diagnostics) report.diagnostics = diagnostics;
+    // Save participants (format on save, trim whitespace) may have changed what was accepted.
+    const landed = await readDisk(absPath);
+    if (landed !== null && landed !== content) {
+      log(`${displayPath}: the editor's save actions changed the file beyond the approved change`);
+      report.landed = landed;
+    }
+    return report;
   } finally {
     watch.dispose();
   }

@@ -79,12 +79,18 @@ export async function applyFileChange(
   if (written === null) throw new FileChangeError(`Deleting ${shown} is not supported by this tool.`);
   if (ctx.signal.aborted) throw new FileChangeError(`Cancelled before ${shown} was written.`);
   const report = await ctx.host.writeFile(absPath, written);
-  await ctx.reads.record(absPath, written);
+  await ctx.reads.record(absPath, report.landed ?? written);
   const notes: string[] = [];
   if (ctx.approval?.content !== undefined && ctx.approval.content !== change.after) {
     notes.push('The person modified the proposed change before applying it; read the file to see the exact result.');
   }
   if (ctx.approval?.note) notes.push(`Note from the person: ${ctx.approval.note}`);
+  if (report.landed !== undefined && report.landed !== written) {
+    notes.push(
+      `The editor's save actions (such as format on save or trimming trailing whitespace) changed ${shown} as it was saved, ` +
+        'so the file differs from the approved change. Read it again before changing it further.',
+    );
+  }
   if (report.diagnostics) notes.push(`Diagnostics after the change:\n${report.diagnostics}`);
   return { change, written, notes };
 }

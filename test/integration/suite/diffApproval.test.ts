@@ -124,6 +124,29 @@ describe('approving edits as diffs', () => {
     assert.match(told, /the old text is right/);
   });
 
+  it("tells the model when VS Code's save actions changed the accepted file", async () => {
+    // Trimming trailing whitespace is a save participant built into VS Code, like format on save.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('trimTrailingWhitespace', true, vscode.ConfigurationTarget.Global);
+    try {
+      put('trimmed.txt', TEN);
+      server.load({
+        turns: [
+          reply.tool('read', { file_path: `${DIR}/trimmed.txt` }),
+          reply.tool('edit', { file_path: `${DIR}/trimmed.txt`, old_string: 'two\n', new_string: 'two   \n' }),
+          reply.text('ok'),
+        ],
+      });
+      const { asked, from } = await ask('pad two');
+      asked.answer({ decision: 'approve' });
+      await page.runEnded(from);
+      assert.strictEqual(readFileSync(file('trimmed.txt'), 'utf8'), TEN, 'the save trimmed the padding again');
+      assert.match(lastToolResult(request(server, 2)), /save actions .* changed diff-review\/trimmed\.txt/);
+    } finally {
+      await files.update('trimTrailingWhitespace', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('what the person typed into the proposal is applied, and the model gets a diff of their edits', async () => {
     put('edited.txt', TEN);
     server.load({

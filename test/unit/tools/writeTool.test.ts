@@ -59,6 +59,25 @@ describe('write', () => {
     expect(await disk('w.txt')).toBe('\uFEFFnew\r\ncontent\r\n');
   });
 
+  it("tells the model when the editor's save actions changed the file, and tracks what landed", async () => {
+    // A host whose save trims trailing whitespace, as VS Code's save participants may.
+    const host: Host = {
+      ...env.host,
+      writeFile: async (p, c) => {
+        const landed = c === null ? c : c.replace(/[ \t]+$/gm, '');
+        await env.host.writeFile(p, landed);
+        return landed === c || landed === null ? {} : { landed };
+      },
+    };
+    const result = await env.run(writeTool, { file_path: 'x.ts', content: 'const a = 1;   \n' }, { host });
+    expect(textOf(result)).toMatch(/save actions .* changed x\.ts/);
+    expect(await disk('x.ts')).toBe('const a = 1;\n');
+    // The tracker holds what is on disk, so a follow-up write is not refused as stale.
+    const again = await env.run(writeTool, { file_path: 'x.ts', content: 'const a = 2;\n' }, { host });
+    expect(again.isError, textOf(again)).toBeFalsy();
+    expect(await disk('x.ts')).toBe('const a = 2;\n');
+  });
+
   it('includes the diagnostics the host reports', async () => {
     const host: Host = { ...env.host, writeFile: async (p, c) => ({ ...(await env.host.writeFile(p, c)), diagnostics: 'x.ts:1 error TS2304' }) };
     const result = await env.run(writeTool, { file_path: 'x.ts', content: 'y\n' }, { host });
