@@ -61,6 +61,9 @@ export class ChatView {
   async finishedAnswer(status: 'done' | 'cancelled' | 'error' = 'done'): Promise<string> {
     const message = this.frame.locator(`[data-testid="message"][data-role="assistant"][data-status="${status}"]`).last();
     await message.waitFor({ timeout: TIMEOUT });
+    // A tool-call turn is also a finished assistant message: the answer is the last one once
+    // the run is over, which is when the Stop button goes away.
+    await this.frame.getByTestId('stop').waitFor({ state: 'detached', timeout: TIMEOUT });
     return (await message.locator('.message-body').innerText()).trim();
   }
 
