@@ -1,3 +1,4 @@
+import './zodJitless';
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { HostWebview } from '../protocol/postMessageTransport';
