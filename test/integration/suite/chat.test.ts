@@ -6,12 +6,9 @@ import * as assert from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { BusError } from '../../../src/protocol/busError';
-import type { KeelTestApi } from '../../../src/vscode/testHooks';
-import { ChatPage } from './support/chatPage';
-import { MODEL, activateKeel, keelHomeForRun, setModelSettings, workspaceSessionsDir } from './support/keelSetup';
+import { useConfiguredChat } from './support/chatFixture';
+import { MODEL, keelHomeForRun, setModelSettings, workspaceSessionsDir } from './support/keelSetup';
 import { assistantTexts, request, userTexts } from './support/modelRequests';
 
 keelHomeForRun();
@@ -19,54 +16,34 @@ keelHomeForRun();
 const ANSWER = 'Hello from the scripted model, streamed over real HTTP in small pieces.';
 
 describe('chat over the bus', () => {
-  let api: KeelTestApi;
-  let server: ScriptedServer;
-  let page: ChatPage;
-
-  before(async () => {
-    api = await activateKeel();
-    server = await startScriptedServer();
-    await setModelSettings({ baseUrl: server.baseURL, model: MODEL });
-    page = await ChatPage.open(api);
-    await page.waitFor(() => page.config?.modelConfigured === true, 'the view to hear that a model is configured');
-  });
-
-  beforeEach(async () => {
-    await page.newChat();
-  });
-
-  after(async () => {
-    page?.close();
-    await setModelSettings(undefined);
-    await server?.close();
-  });
+  const chat = useConfiguredChat();
 
   it('streams a reply as deltas and ends with the final message', async () => {
-    server.load({ turns: [reply.text(ANSWER, { chunkSize: 5, delayMs: 60, match: { lastUserIncludes: 'say hello' } })] });
-    const from = page.events.length;
-    const { messageId } = await page.sendAndSettle('say hello');
+    chat.server.load({ turns: [reply.text(ANSWER, { chunkSize: 5, delayMs: 60, match: { lastUserIncludes: 'say hello' } })] });
+    const from = chat.page.events.length;
+    const { messageId } = await chat.page.sendAndSettle('say hello');
 
-    const user = page.messages.find((m) => m.id === messageId);
-    assert.strictEqual(page.text(user), 'say hello');
-    const assistant = page.last('assistant');
+    const user = chat.page.messages.find((m) => m.id === messageId);
+    assert.strictEqual(chat.page.text(user), 'say hello');
+    const assistant = chat.page.last('assistant');
     assert.ok(assistant, 'an assistant message arrived');
-    const deltas = page.events
+    const deltas = chat.page.events
       .slice(from)
       .filter((e) => e.name === 'textDelta' && (e.data as { messageId: string }).messageId === assistant.id);
     assert.ok(deltas.length >= 2, `the reply streamed in several deltas (got ${deltas.length})`);
-    const finals = page.events
+    const finals = chat.page.events
       .slice(from)
       .filter((e) => e.name === 'message' && (e.data as { id: string }).id === assistant.id);
     const final = finals.at(-1)?.data as { status: string } | undefined;
     assert.strictEqual(final?.status, 'done', 'the last message event for the reply marks it done');
-    assert.strictEqual(page.text(assistant), ANSWER);
-    assert.deepStrictEqual(userTexts(request(server, 0)).at(-1), 'say hello');
+    assert.strictEqual(chat.page.text(assistant), ANSWER);
+    assert.deepStrictEqual(userTexts(request(chat.server, 0)).at(-1), 'say hello');
   });
 
   it('keeps the conversation under KEEL_HOME for this workspace and lists it', async () => {
-    server.load({ turns: [reply.text('stored answer')] });
-    await page.sendAndSettle('remember this conversation');
-    const sessionId = (page.named('session').at(-1) as { id: string | null } | undefined)?.id;
+    chat.server.load({ turns: [reply.text('stored answer')] });
+    await chat.page.sendAndSettle('remember this conversation');
+    const sessionId = (chat.page.named('session').at(-1) as { id: string | null } | undefined)?.id;
     assert.ok(sessionId, 'the conversation got an id once its first message was saved');
 
     const log = join(workspaceSessionsDir(), `${sessionId}.jsonl`);
@@ -75,7 +52,7 @@ describe('chat over the bus', () => {
     assert.match(text, /remember this conversation/);
     assert.match(text, /stored answer/);
 
-    const listed = await page.bus.request('sessions.list', {});
+    const listed = await chat.page.bus.request('sessions.list', {});
     const row = listed.sessions.find((s) => s.id === sessionId);
     assert.ok(row, 'sessions.list names the conversation');
     assert.ok(row.messageCount >= 2, `it counts both messages (got ${row.messageCount})`);
@@ -84,78 +61,78 @@ describe('chat over the bus', () => {
   });
 
   it('resumes a stored conversation: the view gets it back and the model gets its history', async () => {
-    server.load({ turns: [reply.text('the first answer'), reply.text('the second answer')] });
-    await page.sendAndSettle('the first question');
-    const sessionId = (page.named('session').at(-1) as { id: string | null }).id;
+    chat.server.load({ turns: [reply.text('the first answer'), reply.text('the second answer')] });
+    await chat.page.sendAndSettle('the first question');
+    const sessionId = (chat.page.named('session').at(-1) as { id: string | null }).id;
     assert.ok(sessionId);
 
-    await page.newChat();
-    assert.strictEqual(page.messages.length, 0, 'a new chat starts empty');
+    await chat.page.newChat();
+    assert.strictEqual(chat.page.messages.length, 0, 'a new chat starts empty');
 
-    const from = page.snapshots.length;
-    const resumed = await page.bus.request('sessions.resume', { id: sessionId });
+    const from = chat.page.snapshots.length;
+    const resumed = await chat.page.bus.request('sessions.resume', { id: sessionId });
     assert.strictEqual(resumed.session.id, sessionId);
-    await page.waitFor(() => page.snapshots.length > from, 'the snapshot of the resumed conversation');
+    await chat.page.waitFor(() => chat.page.snapshots.length > from, 'the snapshot of the resumed conversation');
     assert.deepStrictEqual(
-      page.messages.map((m) => [m.role, page.text(m)]),
+      chat.page.messages.map((m) => [m.role, chat.page.text(m)]),
       [
         ['user', 'the first question'],
         ['assistant', 'the first answer'],
       ],
     );
 
-    await page.sendAndSettle('the second question');
-    const second = request(server, 1);
+    await chat.page.sendAndSettle('the second question');
+    const second = request(chat.server, 1);
     assert.deepStrictEqual(userTexts(second), ['the first question', 'the second question']);
     assert.deepStrictEqual(assistantTexts(second), ['the first answer']);
-    assert.strictEqual(page.text(page.last('assistant')), 'the second answer');
+    assert.strictEqual(chat.page.text(chat.page.last('assistant')), 'the second answer');
   });
 
   it('rebuilds a reloaded page from the host: the same conversation, from one snapshot', async () => {
-    server.load({ turns: [reply.text('kept across the reload')] });
-    await page.sendAndSettle('before the reload');
-    const before = page.messages.map((m) => [m.role, page.text(m), m.status]);
-    page = await page.reload();
+    chat.server.load({ turns: [reply.text('kept across the reload')] });
+    await chat.page.sendAndSettle('before the reload');
+    const before = chat.page.messages.map((m) => [m.role, chat.page.text(m), m.status]);
+    chat.page = await chat.page.reload();
     assert.deepStrictEqual(
-      page.messages.map((m) => [m.role, page.text(m), m.status]),
+      chat.page.messages.map((m) => [m.role, chat.page.text(m), m.status]),
       before,
     );
   });
 
   it('sends the API key from KEEL_CUSTOM_API_KEY to a keel.baseUrl endpoint', async () => {
-    server.load({ apiKey: 'sk-integration', turns: [reply.text('authorized')] });
+    chat.server.load({ apiKey: 'sk-integration', turns: [reply.text('authorized')] });
     process.env.KEEL_CUSTOM_API_KEY = 'sk-integration';
     try {
-      await page.sendAndSettle('with a key');
+      await chat.page.sendAndSettle('with a key');
     } finally {
       delete process.env.KEEL_CUSTOM_API_KEY;
     }
-    assert.strictEqual(request(server, 0).headers.authorization, 'Bearer sk-integration');
-    assert.strictEqual(page.text(page.last('assistant')), 'authorized');
+    assert.strictEqual(request(chat.server, 0).headers.authorization, 'Bearer sk-integration');
+    assert.strictEqual(chat.page.text(chat.page.last('assistant')), 'authorized');
   });
 
   describe('without a model', () => {
     after(async () => {
-      await setModelSettings({ baseUrl: server.baseURL, model: MODEL });
-      await page.waitFor(() => page.config?.modelConfigured === true, 'the model to be configured again');
+      await setModelSettings({ baseUrl: chat.server.baseURL, model: MODEL });
+      await chat.page.waitFor(() => chat.page.config?.modelConfigured === true, 'the model to be configured again');
     });
 
     it('refuses session.send with model_not_configured and tells the view', async () => {
       await setModelSettings(undefined);
-      await page.waitFor(() => page.config?.modelConfigured === false, 'the view to hear that no model is configured');
-      server.load({ turns: [] });
-      const errorsBefore = page.errors.length;
+      await chat.page.waitFor(() => chat.page.config?.modelConfigured === false, 'the view to hear that no model is configured');
+      chat.server.load({ turns: [] });
+      const errorsBefore = chat.page.errors.length;
 
-      await assert.rejects(page.send('hello?'), (err: unknown) => {
+      await assert.rejects(chat.page.send('hello?'), (err: unknown) => {
         assert.ok(err instanceof BusError, `a BusError, got ${String(err)}`);
         assert.strictEqual(err.code, 'model_not_configured');
         assert.match(err.message, /Set API Key|keel\.model|Settings/, 'the message says how to configure one');
         return true;
       });
-      assert.strictEqual(server.requests.length, 0, 'nothing reached the endpoint');
-      assert.strictEqual(page.messages.length, 0, 'the message was not taken (it stays in the composer)');
-      await page.waitFor(() => page.errors.length > errorsBefore, 'an error event for the view');
-      assert.strictEqual(page.errors.at(-1)?.code, 'model_not_configured');
+      assert.strictEqual(chat.server.requests.length, 0, 'nothing reached the endpoint');
+      assert.strictEqual(chat.page.messages.length, 0, 'the message was not taken (it stays in the composer)');
+      await chat.page.waitFor(() => chat.page.errors.length > errorsBefore, 'an error event for the view');
+      assert.strictEqual(chat.page.errors.at(-1)?.code, 'model_not_configured');
     });
   });
 });
