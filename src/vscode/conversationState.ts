@@ -10,6 +10,7 @@ import { appendDelta } from '../protocol/uiMessage';
 import type { AppliedChange, MessageStatus, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
 import { capToolOutput } from '../protocol/limits';
 import { assistantParts, toolCallPart } from './uiMessages';
+import { insertionIndex } from '../protocol/messageOrder';
 
 /** Where the state's changes go: the attached view's outbox, or nowhere while no view is open. */
 export interface EventSink {
@@ -111,10 +112,7 @@ export class ConversationState {
       this.put(message);
       return;
     }
-    let at = this.order.length;
-    if (message.status !== 'queued') {
-      while (at > 0 && this.byId.get(this.order[at - 1]!)!.status === 'queued') at--;
-    }
+    const at = insertionIndex(this.order.length, (i) => this.byId.get(this.order[i]!)?.status, message.status);
     this.order.splice(at, 0, message.id);
     this.byId.set(message.id, message);
     this.sink.emit('message', { message });

@@ -7,6 +7,7 @@ import { ApprovalWaiters } from './approvalWaiters';
 import { initialMeta } from './chatMeta';
 import type { ChatMeta, ComposerPrefill, Panel, RetryNote } from './chatMeta';
 import { ListenerSet } from './listenerSet';
+import { insertionIndex } from '../../src/protocol/messageOrder';
 
 const MAX_SHOWN_ERRORS = 5;
 
@@ -99,11 +100,7 @@ export class ChatStore {
     this.messages.set(message.id, message);
     this.indexToolCalls(message);
     if (isNew) {
-      // Same rule as the host: queued prompts stay last, anything else goes before them.
-      let at = this.ids.length;
-      if (message.status !== 'queued') {
-        while (at > 0 && this.messages.get(this.ids[at - 1]!)?.status === 'queued') at--;
-      }
+      const at = insertionIndex(this.ids.length, (i) => this.messages.get(this.ids[i]!)?.status, message.status);
       this.ids = [...this.ids.slice(0, at), message.id, ...this.ids.slice(at)];
       this.idListeners.notify();
     }

@@ -18,6 +18,7 @@ import { CoreLoader } from '../../../src/vscode/coreLoader';
 import type { EditorServices } from '../../../src/vscode/editorServices';
 import { connectChatView } from '../../../src/vscode/nodeBridge';
 import type { KeelSettings } from '../../../src/vscode/settingsLayer';
+import { insertionIndex } from '../../../src/protocol/messageOrder';
 
 /** Lets pair-transport deliveries and handler hops run. */
 export async function settle(rounds = 20): Promise<void> {
@@ -78,9 +79,7 @@ export class MirrorStore {
 
   /** The view's one ordering rule: a new message that is not queued goes before the queued ones. */
   private insert(message: UiMessage): void {
-    let at = this.messages.length;
-    if (message.status !== 'queued') while (at > 0 && this.messages[at - 1]!.status === 'queued') at--;
-    this.messages.splice(at, 0, message);
+    this.messages.splice(insertionIndex(this.messages.length, (i) => this.messages[i]!.status, message.status), 0, message);
   }
 
   private record(name: string, data: unknown): void {

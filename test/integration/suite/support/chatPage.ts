@@ -13,6 +13,7 @@ import type { UiMessage, UiPart } from '../../../../src/protocol/uiMessage';
 import { PROTOCOL_VERSION } from '../../../../src/protocol/version';
 import type { HeadlessChatPage, KeelTestApi } from '../../../../src/vscode/testHooks';
 import { until } from './waiting';
+import { insertionIndex } from '../../../../src/protocol/messageOrder';
 
 type ToolCallPart = Extract<UiPart, { type: 'toolCall' }>;
 
@@ -185,9 +186,7 @@ export class ChatPage {
 
   /** The view's ordering rule: a new message that is not queued goes before the queued ones. */
   private insert(message: UiMessage): void {
-    let at = this.messages.length;
-    if (message.status !== 'queued') while (at > 0 && this.messages[at - 1]!.status === 'queued') at--;
-    this.messages.splice(at, 0, message);
+    this.messages.splice(insertionIndex(this.messages.length, (i) => this.messages[i]!.status, message.status), 0, message);
   }
 
   private record(name: string, data: unknown): void {
