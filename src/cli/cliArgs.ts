@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode } from '../core/config/configSchema';
 import { KeelError } from '../core/errors';
+import { isPresetName, presetNames } from '../core/model/providerPresets';
+import type { PresetName } from '../core/model/providerPresets';
 
 export const usage = `Usage:
   keel run [options] PROMPT     run one request in a workspace and exit ("-" reads the prompt from stdin)
@@ -15,7 +17,10 @@ Options for run:
   --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,
                             whatever needs approval is denied and reported)
   --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)
-  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL)
+  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm
+                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)
+  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);
+                            with --provider, moves that endpoint
   --api-key KEY             API key (default $OPENAI_API_KEY)
   --session ID              resume a session of this workspace
   --max-turns N             cap on model turns (default 50)
@@ -30,6 +35,7 @@ export interface RunArgs {
   plan: boolean;
   approval?: ApprovalMode;
   model?: string;
+  provider?: PresetName;
   baseURL?: string;
   apiKey?: string;
   session?: string;
@@ -64,6 +70,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         approval: { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
+        provider: { type: 'string' },
         'api-key': { type: 'string' },
         session: { type: 'string' },
         'max-turns': { type: 'string' },
@@ -102,10 +109,17 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     plan: v.plan === true,
     approval: v.approval as ApprovalMode | undefined,
     model: v.model,
+    provider: presetArg(v.provider),
     baseURL: v['base-url'],
     apiKey: v['api-key'],
     session: v.session,
     maxTurns,
     output,
   };
+}
+
+function presetArg(value: string | undefined): PresetName | undefined {
+  if (value === undefined) return undefined;
+  if (!isPresetName(value)) throw usageError(`--provider must be one of ${presetNames.join(', ')} (got "${value}").`);
+  return value;
 }

@@ -15,12 +15,19 @@ export interface CliIo {
   env: Record<string, string | undefined>;
 }
 
-/** The model flags as a config layer: a base URL becomes the `custom` provider. */
+/**
+ * The model flags as a config layer: a preset names its endpoint, a bare base URL becomes the
+ * `custom` provider. OPENAI_* variables describe OpenAI or a custom endpoint, never a preset's
+ * (a DeepSeek request must not carry the OpenAI key): presets read their own key variable.
+ */
 export function cliModelLayer(a: RunArgs, env: Record<string, string | undefined>): { layer: ConfigLayer; apiKeys: Record<string, string | undefined> } {
-  const { layer, provider } = endpointLayer({ baseURL: a.baseURL ?? env.OPENAI_BASE_URL, model: a.model });
+  const preset = a.provider;
+  const viaOpenAiEnv = preset === undefined || preset === 'openai';
+  const baseURL = a.baseURL ?? (preset === undefined ? env.OPENAI_BASE_URL : undefined);
+  const { layer, provider } = endpointLayer({ preset, baseURL, model: a.model });
   if (a.approval) layer.approvalMode = a.approval;
   if (a.maxTurns) layer.maxTurns = a.maxTurns;
-  return { layer, apiKeys: { [provider]: a.apiKey ?? env.OPENAI_API_KEY } };
+  return { layer, apiKeys: { [provider]: a.apiKey ?? (viaOpenAiEnv ? env.OPENAI_API_KEY : undefined) } };
 }
 
 export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Promise<number> {

@@ -19,7 +19,7 @@ import type { ConversationStateOptions, EventSink } from './conversationState';
 import { runFailure, thrownError } from './runErrors';
 import { entriesToUiMessages, userContent, userUiMessage } from './uiMessages';
 import { todosFromEntries } from './uiSessions';
-import { configSummaryOf, configuredModels, sessionsPage } from './coreQueries';
+import { configSummaryOf, listModels, sessionsPage } from './coreQueries';
 
 /** The attached chat view, as the controller talks to it. */
 export interface ViewLink {
@@ -224,7 +224,7 @@ export class ChatController {
 
   async listModels(): Promise<RequestResult<'models.list'>> {
     const { ctx } = await this.opts.core.get();
-    return configuredModels(ctx);
+    return listModels(ctx);
   }
 
   /** The full proposed change of an open approval, for the diff editor. */

@@ -1,5 +1,7 @@
 import type { Context } from '../core/context';
+import { CUSTOM_PROVIDER } from '../core/config/endpointLayer';
 import { KeelError, errorMessage } from '../core/errors';
+import { parseModelRef } from '../core/model/modelRef';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { ConfigSummary } from '../protocol/sessionState';
 import type { ModelInfo } from '../protocol/uiConfig';
@@ -29,24 +31,54 @@ export function sessionsPage(ctx: Context, params: RequestParams<'sessions.list'
   return { sessions: page.map(toUiSummary), total: all.length };
 }
 
-/** The configured models (main, plan, small) and the aliases, each once. */
-export function configuredModels(ctx: Context): RequestResult<'models.list'> {
+/**
+ * The configured models (main, plan, small) and the aliases, each once, then what the
+ * configured providers' endpoints list at `/models`. An endpoint without a list (or one that
+ * is down) only costs its own entries; the reason goes to the log.
+ */
+export async function listModels(ctx: Context, fetchImpl?: typeof fetch): Promise<RequestResult<'models.list'>> {
   const models: ModelInfo[] = [];
   const seen = new Set<string>();
-  const add = (id: string | undefined, label?: string): void => {
+  const add = (id: string | undefined, label?: string, window = true): void => {
     if (!id || seen.has(id)) return;
     seen.add(id);
     const info: ModelInfo = { id };
     if (label && label !== id) info.label = label;
-    const window = contextWindowOf(ctx, id);
-    if (window) info.contextWindow = window;
+    const size = window ? contextWindowOf(ctx, id) : undefined;
+    if (size) info.contextWindow = size;
     models.push(info);
   };
-  add(ctx.models.configuredId('model'));
-  add(ctx.models.configuredId('planModel'));
-  add(ctx.models.configuredId('smallModel'));
+  const configured = [ctx.models.configuredId('model'), ctx.models.configuredId('planModel'), ctx.models.configuredId('smallModel')];
+  for (const id of configured) add(id);
   for (const [alias, target] of Object.entries(ctx.config.modelAliases)) add(alias, `${alias} → ${target}`);
+  const providers = new Set<string>();
+  for (const id of configured) {
+    const provider = providerOf(ctx, id);
+    if (provider) providers.add(provider);
+  }
+  const lists = await Promise.all(
+    [...providers].map(async (provider) => ({ provider, result: await ctx.models.endpointModels(provider, fetchImpl) })),
+  );
+  for (const { provider, result } of lists) {
+    if (!result) continue;
+    if (!result.ok) {
+      ctx.host.log('info', `models.list: ${result.reason}`);
+      continue;
+    }
+    // The endpoint's own names; a custom endpoint's models are shown without the `custom/` prefix.
+    for (const id of result.ids) add(`${provider}/${id}`, provider === CUSTOM_PROVIDER ? id : undefined, false);
+  }
   return { models, current: ctx.models.configuredId('model') ?? null };
+}
+
+function providerOf(ctx: Context, id: string | undefined): string | undefined {
+  if (!id) return undefined;
+  try {
+    return parseModelRef(id, ctx.config).provider;
+  } catch {
+    // An alias loop is reported where the model is used; the list just has nothing to add.
+    return undefined;
+  }
 }
 
 function contextWindowOf(ctx: Context, id: string): number | undefined {

@@ -2,6 +2,8 @@ import type * as vscode from 'vscode';
 import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode, ConfigLayer } from '../core/config/configSchema';
 import { CUSTOM_PROVIDER, endpointLayer } from '../core/config/endpointLayer';
+import { isPresetName, providerPresets } from '../core/model/providerPresets';
+import type { PresetName } from '../core/model/providerPresets';
 import { readCommandSettings } from './commandSettings';
 
 /** The `keel` section, as far as reading it goes (a WorkspaceConfiguration fits). */
@@ -12,6 +14,7 @@ export type DiffReveal = (typeof diffRevealModes)[number];
 
 /** The `keel.*` settings someone actually set (defaults left out, so config files still count). */
 export interface KeelSettings {
+  provider?: PresetName;
   baseUrl?: string;
   model?: string;
   planModel?: string;
@@ -31,9 +34,10 @@ export interface SettingsRead {
   problems: string[];
 }
 
-type Kind = 'string' | 'approvalMode' | 'turns' | 'boolean' | 'diffReveal';
+type Kind = 'string' | 'approvalMode' | 'turns' | 'boolean' | 'diffReveal' | 'preset';
 
 const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
+  { key: 'provider', setting: 'provider', kind: 'preset' },
   { key: 'baseUrl', setting: 'baseUrl', kind: 'string' },
   { key: 'model', setting: 'model', kind: 'string' },
   { key: 'planModel', setting: 'planModel', kind: 'string' },
@@ -45,7 +49,7 @@ const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
 ];
 
 /** Settings whose workspace values an untrusted workspace may not use: they redirect requests. */
-export const endpointSettings: ReadonlySet<string> = new Set(['baseUrl']);
+export const endpointSettings: ReadonlySet<string> = new Set(['baseUrl', 'provider']);
 
 /**
  * Reads what the person set, most specific scope first. In an untrusted workspace the
@@ -94,12 +98,15 @@ function parse(kind: Kind, raw: unknown): string | number | boolean | undefined 
       return typeof raw === 'string' && (approvalModes as readonly string[]).includes(raw) ? raw : undefined;
     case 'diffReveal':
       return typeof raw === 'string' && (diffRevealModes as readonly string[]).includes(raw) ? raw : undefined;
+    case 'preset':
+      // "" is the setting's default: no preset, so keel.baseUrl (or OpenAI) decides.
+      return typeof raw === 'string' && (raw === '' || isPresetName(raw)) ? raw : undefined;
   }
 }
 
 export interface SettingsLayer {
   layer: ConfigLayer;
-  /** Whose API key to ask SecretStorage for first: `custom` with a base URL, else `openai`. */
+  /** Whose API key to ask SecretStorage for first: the preset, `custom` with a base URL, else `openai`. */
   provider: string;
 }
 
@@ -113,7 +120,7 @@ export function settingsLayer(
   known: { providers?: readonly string[]; aliases?: readonly string[] } = {},
 ): SettingsLayer {
   const endpoint = endpointLayer(
-    { baseURL: settings.baseUrl, model: settings.model, planModel: settings.planModel, smallModel: settings.smallModel },
+    { preset: settings.provider, baseURL: settings.baseUrl, model: settings.model, planModel: settings.planModel, smallModel: settings.smallModel },
     known,
   );
   const layer: ConfigLayer = { ...endpoint.layer };
@@ -133,11 +140,12 @@ export function settingsLayer(
  * endpoint of keel.baseUrl (`custom`), else the provider the model names, else `openai`.
  */
 export function keyProvider(settings: KeelSettings, knownProviders: readonly string[] = []): string {
+  if (settings.provider) return settings.provider;
   if (settings.baseUrl) return CUSTOM_PROVIDER;
   const model = settings.model ?? '';
   const slash = model.indexOf('/');
   const prefix = slash > 0 ? model.slice(0, slash) : undefined;
-  return prefix && knownProviders.includes(prefix) ? prefix : 'openai';
+  return prefix && (knownProviders.includes(prefix) || isPresetName(prefix)) ? prefix : 'openai';
 }
 
 /**
@@ -146,5 +154,7 @@ export function keyProvider(settings: KeelSettings, knownProviders: readonly str
  */
 export function keyEnvName(provider: string, apiKeyEnv?: string): string {
   if (apiKeyEnv) return apiKeyEnv;
+  const preset = isPresetName(provider) ? providerPresets[provider].apiKeyEnv : undefined;
+  if (preset) return preset;
   return provider === 'openai' ? 'OPENAI_API_KEY' : `KEEL_${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
 }

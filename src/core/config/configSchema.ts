@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { presetNames } from '../model/providerPresets';
 import { patternProblem } from '../shell/commandPatterns';
 
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
@@ -6,6 +7,8 @@ export type ApprovalMode = (typeof approvalModes)[number];
 
 /** `chat` speaks Chat Completions (any OpenAI-compatible server); `responses` is OpenAI's Responses API. */
 export const providerSchema = z.strictObject({
+  /** Defaults for a known endpoint (base URL, key variable, API); a provider named after a preset gets it anyway. */
+  preset: z.enum(presetNames).optional(),
   api: z.enum(['chat', 'responses']).optional(),
   baseURL: z.url().optional(),
   /** Name of the environment variable holding the key (keys never live in config files). */

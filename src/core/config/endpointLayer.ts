@@ -1,11 +1,14 @@
 import { KeelError } from '../errors';
 import type { ConfigLayer } from './configSchema';
+import type { PresetName } from '../model/providerPresets';
 
 /** The provider a bare base URL (a VS Code setting, a CLI flag, OPENAI_BASE_URL) becomes. */
 export const CUSTOM_PROVIDER = 'custom';
 
 export interface EndpointSettings {
-  /** An OpenAI-compatible endpoint; absent or empty means OpenAI itself. */
+  /** A known endpoint by name (deepseek, ollama...): its base URL and key variable come with it. */
+  preset?: PresetName;
+  /** An OpenAI-compatible endpoint; absent or empty means OpenAI itself (or the preset's). */
   baseURL?: string;
   model?: string;
   planModel?: string;
@@ -30,16 +33,24 @@ export function endpointLayer(
 ): EndpointLayer {
   const baseURL = settings.baseURL?.trim();
   const layer: ConfigLayer = {};
+  if (baseURL && !isHttpUrl(baseURL)) {
+    throw new KeelError('config', `The base URL "${baseURL}" is not a valid http(s) URL.`);
+  }
+  const aliases = new Set(known.aliases ?? []);
+  const onProvider = (provider: string) => (model: string) =>
+    aliases.has(model) || model.startsWith(`${provider}/`) ? model : `${provider}/${model}`;
+  if (settings.preset) {
+    // Model names are the preset endpoint's own; a base URL only moves that endpoint.
+    if (baseURL) layer.providers = { [settings.preset]: { preset: settings.preset, baseURL } };
+    assign(layer, settings, onProvider(settings.preset));
+    return { layer, provider: settings.preset };
+  }
   if (!baseURL) {
     assign(layer, settings, (model) => model);
     return { layer, provider: 'openai' };
   }
-  if (!isHttpUrl(baseURL)) {
-    throw new KeelError('config', `The base URL "${baseURL}" is not a valid http(s) URL.`);
-  }
   layer.providers = { [CUSTOM_PROVIDER]: { baseURL, api: 'chat' } };
-  const aliases = new Set(known.aliases ?? []);
-  assign(layer, settings, (model) => (aliases.has(model) || model.startsWith(`${CUSTOM_PROVIDER}/`) ? model : `${CUSTOM_PROVIDER}/${model}`));
+  assign(layer, settings, onProvider(CUSTOM_PROVIDER));
   return { layer, provider: CUSTOM_PROVIDER };
 }
 

@@ -1,13 +1,14 @@
 import { KeelError } from '../errors';
 import type { KeelConfig } from '../config/configSchema';
+import { presetNames } from './providerPresets';
 
 export interface ModelRef {
   provider: string;
   modelId: string;
 }
 
-/** Names of providers Keel knows without configuration. */
-export const builtinProviders = ['openai'] as const;
+/** Names of providers Keel knows without configuration: the presets. */
+export const builtinProviders: readonly string[] = presetNames;
 
 /**
  * Turns `alias`, `provider/model` or a bare `model` into a provider and the model id that

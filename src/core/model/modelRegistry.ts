@@ -5,6 +5,9 @@ import { KeelError } from '../errors';
 import type { KeelConfig, ProviderConfig } from '../config/configSchema';
 import { parseModelRef } from './modelRef';
 import { knownContextWindow } from './contextWindows';
+import { fetchEndpointModels } from './endpointModels';
+import type { EndpointModels } from './endpointModels';
+import { effectiveProvider } from './providerPresets';
 
 export type ModelPurpose = 'model' | 'planModel' | 'smallModel';
 
@@ -27,6 +30,15 @@ export interface ProviderFactory {
   supportsImages?(modelId: string): boolean;
 }
 
+export interface ProviderEndpoint {
+  provider: string;
+  baseURL: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
 export interface ModelRegistryOptions {
   config: KeelConfig;
   env: Record<string, string | undefined>;
@@ -41,6 +53,8 @@ const setupHint =
 
 export class ModelRegistry {
   private readonly opts: ModelRegistryOptions;
+  /** Endpoint model lists, asked once per registry (it is rebuilt when the configuration changes). */
+  private readonly listed = new Map<string, Promise<EndpointModels>>();
   constructor(opts: ModelRegistryOptions) {
     this.opts = opts;
   }
@@ -68,27 +82,53 @@ export class ModelRegistry {
         supportsImages: factory.supportsImages?.(modelId) ?? false,
       };
     }
-    const pconf: ProviderConfig | undefined = this.opts.config.providers[provider];
-    if (provider !== 'openai' && !pconf) {
+    const pconf = effectiveProvider(provider, this.opts.config.providers[provider]);
+    if (!pconf) {
       throw new KeelError('model_unknown', `Unknown model provider "${provider}" in "${ref}". ${setupHint}`);
     }
     const apiKey = this.apiKey(provider, pconf);
-    if (!apiKey && !pconf?.baseURL) {
+    if (!apiKey && pconf.needsKey) {
       throw new KeelError(
         'api_key_missing',
         `No API key for provider "${provider}". Set ${this.keyEnvName(provider, pconf)} or use "Keel: Set API Key" in VS Code.`,
       );
     }
-    const api = pconf?.api ?? 'chat';
-    const contextWindow = pconf?.models?.[modelId]?.contextWindow ?? pconf?.contextWindow ?? knownContextWindow(modelId);
+    const api = pconf.api ?? 'chat';
+    const contextWindow = pconf.models?.[modelId]?.contextWindow ?? pconf.contextWindow ?? knownContextWindow(modelId);
     return {
       id: `${provider}/${modelId}`,
       provider,
       modelId,
       model: createModel(provider, modelId, api, pconf, apiKey),
       contextWindow,
-      supportsImages: pconf?.models?.[modelId]?.images ?? /gpt-4o|gpt-4\.1|gpt-5|o3|o4|vision|vl\b|llava|claude|gemini/i.test(modelId),
+      supportsImages: pconf.models?.[modelId]?.images ?? /gpt-4o|gpt-4\.1|gpt-5|o3|o4|vision|vl\b|llava|claude|gemini/i.test(modelId),
     };
+  }
+
+  /**
+   * Where a provider's requests go and with which key, for asking the endpoint itself (its
+   * model list). Undefined for providers that are not plain HTTP endpoints (host factories).
+   */
+  endpoint(provider: string): ProviderEndpoint | undefined {
+    if (this.opts.factories?.some((f) => f.name === provider)) return undefined;
+    const pconf = effectiveProvider(provider, this.opts.config.providers[provider]);
+    if (!pconf) return undefined;
+    return { provider, baseURL: pconf.baseURL ?? OPENAI_BASE_URL, apiKey: this.apiKey(provider, pconf), headers: pconf.headers };
+  }
+
+  /** What the provider's endpoint lists at `/models`; a failed answer is asked again next time. */
+  endpointModels(provider: string, fetchImpl?: typeof fetch): Promise<EndpointModels> | undefined {
+    const endpoint = this.endpoint(provider);
+    if (!endpoint) return undefined;
+    let pending = this.listed.get(provider);
+    if (!pending) {
+      pending = fetchEndpointModels(endpoint, fetchImpl);
+      this.listed.set(provider, pending);
+      void pending.then((result) => {
+        if (!result.ok) this.listed.delete(provider);
+      });
+    }
+    return pending;
   }
 
   private keyEnvName(provider: string, pconf: ProviderConfig | undefined): string {

@@ -91,3 +91,26 @@ describe('settingsLayer / endpointLayer', () => {
     expect(keyEnvName('x', 'X_KEY')).toBe('X_KEY');
   });
 });
+
+describe('keel.provider', () => {
+  it('puts the model on the chosen preset and asks for that preset key', () => {
+    const { settings, problems } = readKeelSettings(section({ provider: { globalValue: 'deepseek' }, model: { globalValue: 'deepseek-chat' } }), true);
+    expect(problems).toEqual([]);
+    expect(settingsLayer(settings)).toEqual({ layer: { model: 'deepseek/deepseek-chat' }, provider: 'deepseek' });
+    expect(keyProvider(settings)).toBe('deepseek');
+    expect(keyEnvName('deepseek')).toBe('DEEPSEEK_API_KEY');
+  });
+
+  it('ignores a workspace preset in an untrusted workspace and rejects unknown names', () => {
+    const untrusted = readKeelSettings(section({ provider: { workspaceValue: 'openrouter' } }), false);
+    expect(untrusted.settings.provider).toBeUndefined();
+    expect(untrusted.problems.join(' ')).toContain('keel.provider from the workspace settings is ignored');
+    const unknown = readKeelSettings(section({ provider: { globalValue: 'azure' } }), true);
+    expect(unknown.problems).toEqual(['keel.provider has an invalid value and is ignored.']);
+    expect(readKeelSettings(section({ provider: { globalValue: '' } }), true).settings).toEqual({});
+  });
+
+  it('treats a preset-prefixed model as that preset even without keel.provider', () => {
+    expect(keyProvider({ model: 'openrouter/google/gemini-2.5-pro' })).toBe('openrouter');
+  });
+});

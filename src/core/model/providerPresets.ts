@@ -1,0 +1,49 @@
+import type { ProviderConfig } from '../config/configSchema';
+
+export const presetNames = ['openai', 'deepseek', 'openrouter', 'ollama', 'lmstudio', 'vllm'] as const;
+export type PresetName = (typeof presetNames)[number];
+
+export interface ProviderPreset {
+  label: string;
+  /** Absent for OpenAI: the SDK knows its endpoint. */
+  baseURL?: string;
+  api: 'chat' | 'responses';
+  apiKeyEnv?: string;
+  /** Local servers answer without a key. */
+  needsKey: boolean;
+}
+
+/**
+ * Common endpoints, so a person only states what differs (a key, or a base URL for a server
+ * on another port). A provider named after a preset gets it without saying `preset`.
+ */
+export const providerPresets: Record<PresetName, ProviderPreset> = {
+  openai: { label: 'OpenAI', api: 'chat', apiKeyEnv: 'OPENAI_API_KEY', needsKey: true },
+  deepseek: { label: 'DeepSeek', baseURL: 'https://api.deepseek.com/v1', api: 'chat', apiKeyEnv: 'DEEPSEEK_API_KEY', needsKey: true },
+  openrouter: { label: 'OpenRouter', baseURL: 'https://openrouter.ai/api/v1', api: 'chat', apiKeyEnv: 'OPENROUTER_API_KEY', needsKey: true },
+  ollama: { label: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1', api: 'chat', needsKey: false },
+  lmstudio: { label: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1', api: 'chat', needsKey: false },
+  vllm: { label: 'vLLM', baseURL: 'http://127.0.0.1:8000/v1', api: 'chat', apiKeyEnv: 'VLLM_API_KEY', needsKey: false },
+};
+
+export function isPresetName(name: string): name is PresetName {
+  return (presetNames as readonly string[]).includes(name);
+}
+
+/** A provider as the registry uses it: its preset's defaults under what the config says. */
+export interface EffectiveProvider extends ProviderConfig {
+  /** Whether a request without a key is an error worth stopping for before it is sent. */
+  needsKey: boolean;
+}
+
+export function effectiveProvider(name: string, config: ProviderConfig | undefined): EffectiveProvider | undefined {
+  const presetName = config?.preset ?? (isPresetName(name) ? name : undefined);
+  if (!presetName) return config ? { ...config, needsKey: !config.baseURL } : undefined;
+  const preset = providerPresets[presetName];
+  const merged: EffectiveProvider = { api: preset.api, needsKey: preset.needsKey, ...config };
+  if (merged.baseURL === undefined && preset.baseURL !== undefined) merged.baseURL = preset.baseURL;
+  if (merged.apiKeyEnv === undefined && preset.apiKeyEnv !== undefined) merged.apiKeyEnv = preset.apiKeyEnv;
+  // A preset's key rule holds for its own endpoint; pointed elsewhere, a base URL alone is enough.
+  if (config?.baseURL !== undefined && config.baseURL !== preset.baseURL) merged.needsKey = false;
+  return merged;
+}
