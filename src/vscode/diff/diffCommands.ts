@@ -13,7 +13,7 @@ const NOTHING_PENDING = 'No Keel change is waiting for a decision.';
 
 /**
  * Accept / Reject for the change in the focused diff (editor title bar, Ctrl/Cmd+Enter and
- * Ctrl/Cmd+Backspace, the palette), for all pending changes, and for single hunks (CodeLens).
+ * Ctrl/Cmd+Shift+Backspace, the palette), for all pending changes, and for single hunks (CodeLens).
  * They settle the same approval as the chat card.
  */
 export function registerDiffCommands(deps: DiffCommandDeps): vscode.Disposable[] {

@@ -29,7 +29,7 @@ export class HunkLenses implements vscode.CodeLensProvider {
         arguments: [entry.id],
         tooltip: 'Apply this proposal as shown (Ctrl+Enter)',
       }),
-      new vscode.CodeLens(top, { title: '$(close) Reject change', command: 'keel.rejectChange', arguments: [entry.id], tooltip: 'Write nothing (Ctrl+Backspace)' }),
+      new vscode.CodeLens(top, { title: '$(close) Reject change', command: 'keel.rejectChange', arguments: [entry.id], tooltip: 'Write nothing (Ctrl+Shift+Backspace)' }),
     ];
     hunks.forEach((hunk, index) => {
       const line = Math.max(0, Math.min(hunk.afterStart, document.lineCount - 1));
