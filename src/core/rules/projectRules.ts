@@ -168,7 +168,9 @@ export class ProjectRules {
     }
     const fired = run.fired.map((f) => ({ ...f, actions: f.actions.map((a) => ({ ...a })) }));
     if (!this.opts.session.readOnly) {
-      this.opts.session.appendRules(toolCallId === undefined ? { event: name, fired } : { event: name, toolCallId, fired });
+      const leaf = this.opts.session.leafId;
+      const anchor = toolCallId !== undefined ? { toolCallId } : leaf !== null ? { messageId: leaf } : {};
+      this.opts.session.appendRules({ event: name, ...anchor, fired });
     }
     emit(toolCallId === undefined ? { type: 'rules_fired', event: name, fired } : { type: 'rules_fired', event: name, fired, toolCallId });
   }

@@ -187,6 +187,8 @@ export const rulesRecordSchema = z.object({
   event: nonEmpty,
   /** The tool call whose result raised a `tool_result` event. */
   toolCallId: nonEmpty.optional(),
+  /** Otherwise the conversation's last message when it fired (the prompt, or the answer that ended the task). */
+  messageId: nonEmpty.optional(),
   fired: z
     .array(
       z.object({
