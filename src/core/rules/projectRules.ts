@@ -69,6 +69,8 @@ export class ProjectRules {
   private announced = '';
   private readonly shown = new Set<string>();
   private readonly paths = new Map<string, readonly string[]>();
+  /** Messages in the conversation when the run's prompt was sent (counting them per event would cost O(n)). */
+  private messages = 0;
 
   constructor(opts: ProjectRulesOptions) {
     this.opts = opts;
@@ -86,9 +88,10 @@ export class ProjectRules {
     this.task = newTask(this.task.number + 1);
     this.paths.clear();
     this.reload(emit);
+    this.messages = this.opts.session.history().length;
     if (!this.started) {
       this.started = true;
-      const resumed = this.opts.session.history().length > 1;
+      const resumed = this.messages > 1;
       this.raise('session_start', { resumed }, emit);
     }
     this.raise('prompt_submit', { prompt, mode }, emit);
@@ -158,6 +161,7 @@ export class ProjectRules {
   }
 
   private raise(name: RuleEventName, data: Record<string, Value>, emit: (e: ProjectEvent) => void, toolCallId?: string): void {
+    if (!this.rules.some((r) => r.on.has(name))) return;
     const scope = this.scope(name, data);
     const run = this.engine.run(this.rules, name, scope, this.task.number);
     this.report(run.problems, emit, false);
@@ -199,7 +203,7 @@ export class ProjectRules {
         mode: this.mode,
         turn: this.turn,
         approvalMode: this.opts.approvalMode(),
-        messages: session.history().length,
+        messages: this.messages,
       },
       task: {
         number: this.task.number,
