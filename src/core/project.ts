@@ -255,7 +255,7 @@ export class Project {
   ): Promise<ToolResult> {
     const result = await this.runTool(mode, offered, call, signal, opts, emit);
     const tool = offered.get(call.toolName);
-    this.rules.toolResult({ toolCallId: call.toolCallId, tool: call.toolName, category: tool?.category, input: call.input, paths: [], result }, emit);
+    this.rules.toolResult({ toolCallId: call.toolCallId, tool: call.toolName, category: tool?.category, input: call.input, result }, emit);
     return result;
   }
 

@@ -42,8 +42,6 @@ export interface ToolResultInfo {
   tool: string;
   category: ToolCategory | undefined;
   input: unknown;
-  /** Absolute paths the call touched. */
-  paths: readonly string[];
   result: ToolResult;
 }
 
@@ -97,14 +95,14 @@ export class ProjectRules {
     this.raise('prompt_submit', { prompt, mode }, emit);
   }
 
-  /** The paths a tool call touched, known once its preview ran. */
+  /** The absolute paths an approved tool call touches, from its preview (declined and refused calls have none). */
   notePaths(toolCallId: string, paths: readonly string[]): void {
     this.paths.set(toolCallId, paths);
   }
 
   toolResult(info: ToolResultInfo, emit: (e: ProjectEvent) => void): void {
     const { workspace } = this.opts;
-    const paths = (this.paths.get(info.toolCallId) ?? info.paths).map((p) => workspace.display(p));
+    const paths = (this.paths.get(info.toolCallId) ?? []).map((p) => workspace.display(p));
     this.paths.delete(info.toolCallId);
     const isError = info.result.isError === true;
     const command = commandOf(info.input);
