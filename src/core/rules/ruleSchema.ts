@@ -36,20 +36,26 @@ export const ruleSchema = z.strictObject({
   id: z
     .string()
     .max(100)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, 'letters, digits and . _ : - only, starting with a letter or digit'),
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, 'letters, digits and . _ : - only, starting with a letter or digit')
+    .describe('Names the rule in the view, the session log and errors.'),
   description: z.string().max(500).optional(),
   /** One event name or several. */
-  on: z.union([z.enum(ruleEventNames), z.array(z.enum(ruleEventNames)).min(1)]),
+  on: z.union([z.enum(ruleEventNames), z.array(z.enum(ruleEventNames)).min(1)]).describe('The event or events the rule reacts to.'),
   /** A condition in the rules expression language; absent: always. */
-  if: z.string().min(1).max(2000).optional(),
+  if: z
+    .string()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe('A condition such as event.tool == "edit" && event.path.endsWith(".sql"); absent: always.'),
   /** Higher runs first; default 0. */
-  priority: z.number().int().min(-1000).max(1000).optional(),
+  priority: z.number().int().min(-1000).max(1000).optional().describe('Higher runs first; default 0.'),
   actions: z.array(ruleActionSchema).min(1).max(10),
   /** When this rule fires, rules after it (lower priority) do not run for this event. */
-  stop: z.boolean().optional(),
+  stop: z.boolean().optional().describe('When this rule fires, lower rules do not run for this event.'),
   throttle: ruleThrottleSchema.optional(),
   /** false turns the rule off without deleting it. */
-  enabled: z.boolean().optional(),
+  enabled: z.boolean().optional().describe('false turns the rule off.'),
 });
 export type RuleSpec = z.output<typeof ruleSchema>;
 
@@ -63,3 +69,15 @@ export const rulesFileSchema = z.strictObject({
   /** Ids of rules to turn off: built-in ones (`builtin.run-tests`) or the user's. */
   disable: z.array(z.string().min(1)).optional(),
 });
+
+/**
+ * The whole file with every rule spelled out, for editors (`media/rules.schema.json`, which
+ * VS Code uses to check and complete `.keel/rules.json`). Keel itself reads rules one by one.
+ */
+export const rulesFileEditorSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    rules: z.array(ruleSchema).max(200).optional().describe('Keel event rules: reminders, context and notices on conversation events.'),
+    disable: z.array(z.string().min(1)).optional().describe('Ids of rules to turn off, such as builtin.run-tests or builtin.plan-confirm.'),
+  })
+  .describe('Keel event rules (see the "Event rules" section of Keel\'s README).');
