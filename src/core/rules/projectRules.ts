@@ -102,6 +102,8 @@ export class ProjectRules {
 
   toolResult(info: ToolResultInfo, emit: (e: ProjectEvent) => void): void {
     const { workspace } = this.opts;
+    // Only an approved call gets here with paths noted: a declined command did not run the tests.
+    const ran = this.paths.has(info.toolCallId);
     const paths = (this.paths.get(info.toolCallId) ?? []).map((p) => workspace.display(p));
     this.paths.delete(info.toolCallId);
     const isError = info.result.isError === true;
@@ -111,7 +113,8 @@ export class ProjectRules {
     if (info.category === 'write' && !isError) for (const p of paths) if (!this.task.edits.includes(p)) this.task.edits.push(p);
     if (command !== undefined) {
       this.task.commands.push(command);
-      if (!isError && runsTests(command, this.testCommand)) this.task.testsRun = true;
+      // Failing tests were still run: the reminder is about running them, not about passing.
+      if (ran && runsTests(command, this.testCommand)) this.task.testsRun = true;
     }
     const output = toDisplayText(info.result);
     const event: Record<string, Value> = {

@@ -131,6 +131,30 @@ describe('event rules in a conversation', () => {
     expect(requestMessages(2).at(-1)?.text).toContain('This workspace has a test command (npm test)');
   });
 
+  it('does not remind about tests once they ran in the task, even when they failed; a declined test command does not count', async () => {
+    bench.write('package.json', JSON.stringify({ scripts: { test: 'node -e "process.exit(3)"' } }));
+    bench.write('db/schema.sql', 'CREATE TABLE Users (id int);\n');
+    const turns = [
+      reply.tool('bash', { command: 'npm test' }),
+      reply.tool('read', { file_path: 'db/schema.sql' }),
+      reply.tool('edit', { file_path: 'db/schema.sql', old_string: 'CREATE TABLE Users', new_string: 'CREATE TABLE users' }),
+      reply.text('done'),
+    ];
+    const manual = { overrides: [{ model: 'local/scripted', approvalMode: 'manual' as const, providers: { local: { baseURL: server.baseURL } } }] };
+
+    let made = await bench.project(turns, manual);
+    let rec = recorder([{ approved: true }, { approved: true }]);
+    await made.project.send('fix it', rec);
+    expect(rec.events.some((e) => e.type === 'tool_result' && e.name === 'bash' && e.output.includes('Exit code: 3'))).toBe(true);
+    expect(fired(rec.events)).toEqual([]);
+
+    bench.write('db/schema.sql', 'CREATE TABLE Users (id int);\n');
+    made = await bench.project(turns, manual);
+    rec = recorder([{ approved: false, reason: 'not now' }, { approved: true }]);
+    await made.project.send('fix it', rec);
+    expect(fired(rec.events).map((f) => f.ids[0])).toEqual(['builtin.run-tests']);
+  });
+
   it('in plan mode, the first request carries the present-the-plan reminder, and plan_ready is raised at the end', async () => {
     bench.write('.keel/rules.json', JSON.stringify({ rules: [{ id: 'plan-done', on: 'plan_ready', actions: [{ type: 'notify', text: 'Plan ready ({{event.status}})' }] }] }));
     const { project } = await bench.project([reply.text('1. do it')], { overrides: [{ ...yolo, providers: { local: { baseURL: server.baseURL } } }] });
