@@ -70,7 +70,7 @@ describe('event rules in a conversation', () => {
   it('a workspace rule about SQL fires after an edit of a .sql file, and the next model request carries the reminder', async () => {
     bench.write('db/schema.sql', 'CREATE TABLE Users (id int);\n');
     sqlRules();
-    const { project } = await sqlProject();
+    const { ctx, project } = await sqlProject();
     const rec = recorder();
     const result = await project.send('rename the table', rec);
     expect(result.status).toBe('completed');
@@ -107,6 +107,11 @@ describe('event rules in a conversation', () => {
       expect.objectContaining({ event: 'tool_result', toolCallId: expect.any(String), fired: [expect.objectContaining({ id: 'sql-conventions' })] }),
     ]);
     expect(JSON.stringify(project.session.history())).not.toContain(SQL_REMINDER);
+    // Read back from disk, the record is whole and the log has no warnings.
+    const reread = ctx.sessions.open(project.session.id, { readOnly: true });
+    expect(reread.warnings).toEqual([]);
+    expect(reread.rulesFired().map((r) => [r.event, r.fired.map((f) => f.id)])).toEqual([['tool_result', ['sql-conventions']]]);
+    reread.close();
   });
 
   it('fires for the edit only, not the reads, and sends the reminder with one request only', async () => {
