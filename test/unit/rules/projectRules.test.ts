@@ -211,6 +211,19 @@ describe('event rules in a conversation', () => {
   });
 });
 
+describe('reminders of a finished task', () => {
+  it('go with the next prompt\'s first request, once', async () => {
+    bench.write('.keel/rules.json', JSON.stringify({ rules: [{ id: 'after', on: 'task_complete', actions: [{ type: 'reminder', text: 'Summarize open questions first.' }] }] }));
+    const { project } = await bench.project([reply.text('a'), reply.text('b'), reply.text('c')], { overrides: [{ ...yolo, providers: { local: { baseURL: server.baseURL } } }] });
+    await project.send('one', recorder());
+    expect(requestMessages(0).some((m) => m.text.includes('Summarize open questions'))).toBe(false);
+    await project.send('two', recorder());
+    const second = requestMessages(1);
+    expect(second.at(-1)?.text).toContain('Summarize open questions first.');
+    expect(second.at(-2)?.text).toContain('two');
+  });
+});
+
 // Keeps the helper honest: a rules file written after the Project exists is read on the next run.
 describe('rules files are read per run', () => {
   it('picks up a rule added between two runs', async () => {
