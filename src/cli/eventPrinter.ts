@@ -28,6 +28,13 @@ export function streamJsonPrinter(out: Write): Printer {
           return line({ type: 'retry', attempt: e.attempt, error: e.error, delayMs: e.delayMs });
         case 'context_trimmed':
           return line({ type: 'context_trimmed', attempt: e.attempt, droppedMessages: e.droppedMessages, shortenedResults: e.shortenedResults });
+        case 'rules_fired':
+          line({ type: 'rules', event: e.event, ...(e.toolCallId ? { id: e.toolCallId } : {}), fired: e.fired });
+          for (const n of notices(e)) line({ type: 'notify', rule: n.rule, text: n.text });
+          return;
+        case 'rule_problems':
+          for (const message of e.problems) line({ type: 'warning', message });
+          return;
         default:
           return;
       }
@@ -84,6 +91,12 @@ export function textPrinter(out: Write, err: Write): Printer {
             `… the conversation is too long for the model: trying again without ${e.droppedMessages} older message(s)` +
               `${e.shortenedResults ? ` and with ${e.shortenedResults} long tool result(s) shortened` : ''} (${e.attempt} of ${e.maxAttempts}; the session keeps everything)`,
           );
+        case 'rules_fired':
+          for (const n of notices(e)) note(`! ${n.text} (rule ${n.rule})`);
+          return;
+        case 'rule_problems':
+          for (const message of e.problems) note(`keel: ${message}`);
+          return;
         default:
           return;
       }
@@ -100,6 +113,11 @@ export function textPrinter(out: Write, err: Write): Printer {
       note(`keel: ${message} (${code})`);
     },
   };
+}
+
+/** What the rules that fired want the person to see. */
+function notices(e: Extract<ProjectEvent, { type: 'rules_fired' }>): Array<{ rule: string; text: string }> {
+  return e.fired.flatMap((f) => f.actions.filter((a) => a.type === 'notify').map((a) => ({ rule: f.id, text: a.text })));
 }
 
 function firstLine(s: string): string {

@@ -19,6 +19,7 @@ import type { ResolvedModel } from './model/modelRegistry';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
 import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { ChangeJournal } from './journal/changeJournal';
+import { ProjectRules, promptText } from './rules/projectRules';
 import type { Session } from './session/session';
 import { buildSystemPrompt } from './systemPrompt';
 import { commandRulesFor, readApprovalHint } from './toolApprovalHint';
@@ -47,6 +48,8 @@ export class Project {
   private queue: Promise<unknown> = Promise.resolve();
   /** Commands started with run_in_background: they outlive a run and stop with dispose(). */
   readonly jobs: BackgroundJobs;
+  /** Event rules: reminders, context and notices on the conversation's events. */
+  private readonly rules: ProjectRules;
 
   /**
    * `jobs`: the background commands of the Project this one replaces for the same session
@@ -66,6 +69,14 @@ export class Project {
       entries: () => session.entries(),
     });
     this.history = sessionHistoryOf(session);
+    this.rules = new ProjectRules({
+      workspace: ctx.workspace,
+      home: ctx.paths.home,
+      host: ctx.host,
+      session,
+      trusted: ctx.workspaceTrusted,
+      approvalMode: () => this.approvalMode,
+    });
     this.journal = session.readOnly
       ? undefined
       : new ChangeJournal({ session, host: ctx.host, display: (p) => ctx.workspace.display(p) });
@@ -146,6 +157,7 @@ export class Project {
     const userMessage: ModelMessage = { role: 'user', content };
     const userId = this.session.appendMessage(userMessage, mentions.length ? { model: model.id, mentions: [...mentions] } : { model: model.id });
     emit({ type: 'message', id: userId, message: userMessage });
+    this.rules.beginRun(mode, promptText(input), emit);
 
     const specs: Record<string, LoopToolSpec> = {};
     for (const t of tools) {
@@ -159,6 +171,7 @@ export class Project {
       tools: specs,
       maxTurns: opts.maxTurns ?? this.ctx.config.maxTurns,
       signal,
+      prepareTurn: (messages, n) => this.rules.prepareTurn(messages, n),
       executeTool: (call, sig) => this.executeTool(mode, offered, call, sig, opts, emit),
       onEvent: (e) => {
         if (e.type === 'turn_start') turn = e.turn;
@@ -174,6 +187,7 @@ export class Project {
       },
     });
     this.prefetch.clear();
+    this.rules.endRun(result.status, emit);
     await this.ctx.plugins.apply({
       hook: 'conversation',
       memo: undefined,
@@ -203,7 +217,7 @@ export class Project {
     emit: (e: ProjectEvent) => void,
   ): Promise<MentionBody> {
     const call: LoopToolCall = { toolCallId: `mention-${randomUUID()}`, toolName: 'fetch', input: { url } };
-    const result = await this.executeTool(mode, offered, call, signal, opts, emit);
+    const result = await this.runTool(mode, offered, call, signal, opts, emit);
     const text = toDisplayText(result);
     return result.isError ? { ok: false, reason: text } : { ok: true, body: text, hint: `fetch ${url} for the rest` };
   }
@@ -230,7 +244,22 @@ export class Project {
     return tools;
   }
 
+  /** A model's tool call: run, then reported to the event rules. */
   private async executeTool(
+    mode: RunMode,
+    offered: Map<string, AnyTool>,
+    call: LoopToolCall,
+    signal: AbortSignal,
+    opts: RunOptions,
+    emit: (e: ProjectEvent) => void,
+  ): Promise<ToolResult> {
+    const result = await this.runTool(mode, offered, call, signal, opts, emit);
+    const tool = offered.get(call.toolName);
+    this.rules.toolResult({ toolCallId: call.toolCallId, tool: call.toolName, category: tool?.category, input: call.input, result }, emit);
+    return result;
+  }
+
+  private async runTool(
     mode: RunMode,
     offered: Map<string, AnyTool>,
     call: LoopToolCall,
@@ -396,6 +425,7 @@ export class Project {
       return fail(`The user declined this ${tool.name} call; nothing was done.${why} Do not retry the same call; adjust or ask.`);
     }
     if (signal.aborted) return fail('Cancelled by the user before this tool ran.');
+    this.rules.notePaths(call.toolCallId, p.preview?.paths ?? []);
     tctx.approval = { approved: true, reason: answer.reason, content: answer.content, note: answer.note };
     tctx.preview = p.preview;
     let result: ToolResult;

@@ -4,6 +4,8 @@ import type { JournalEntry } from './journal/changeJournal';
 import type { RuleInEffect } from './llmsContext/contextTypes';
 import type { LoopError, LoopEvent, LoopStatus } from './loop/loopTypes';
 import type { Mention, MentionOutcome } from './mentions/mentionTypes';
+import type { RuleEventName } from './rules/ruleSchema';
+import type { FiredRule } from './rules/ruleTypes';
 import type { RunMode } from './plugins/pluginTypes';
 import type { FileChange, ToolCategory } from './tools/tool';
 
@@ -59,7 +61,11 @@ export type ProjectEvent =
   /** The workspace context gathered for this request: its sections' sizes and the rules in effect. */
   | { type: 'context'; sections: ContextSectionInfo[]; rules: RuleInEffect[] }
   /** What the message's @-mentions expanded to (included, cut, left out, failed). */
-  | { type: 'mentions'; outcomes: MentionOutcome[] };
+  | { type: 'mentions'; outcomes: MentionOutcome[] }
+  /** Event rules fired for one conversation event (src/core/rules); `notify` actions are for the person. */
+  | { type: 'rules_fired'; event: RuleEventName; fired: FiredRule[]; toolCallId?: string }
+  /** Rules files or rules that could not be used (each names its file and rule); the others still apply. */
+  | { type: 'rule_problems'; problems: string[] };
 
 export interface ContextSectionInfo {
   id: string;

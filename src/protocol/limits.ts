@@ -8,6 +8,9 @@ export const MAX_CHANGE_TEXT_CHARS = 200_000;
 /** About 5 MB of image once decoded. */
 export const MAX_IMAGE_BASE64_CHARS = 7_000_000;
 export const MAX_IMAGES_PER_MESSAGE = 10;
+/** Event rules shown on one turn, and the text of each of their actions. */
+export const MAX_FIRED_RULES = 100;
+export const MAX_RULE_TEXT_CHARS = 2_000;
 
 /**
  * Trims tool output to the cap, keeping the head and the tail (errors tend to be at the

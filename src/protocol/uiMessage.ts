@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_IMAGE_BASE64_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
+import { MAX_FIRED_RULES, MAX_IMAGE_BASE64_CHARS, MAX_RULE_TEXT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 
 /**
  * The conversation as the webview holds it: what snapshots carry and what the store
@@ -129,6 +129,15 @@ export const uiPartSchema = z.discriminatedUnion('type', [
   toolResultPartSchema,
 ]);
 
+/** An event rule that fired on this turn (the view's "2 rules" marker); texts are capped for display. */
+export const firedRuleSchema = z.strictObject({
+  id: z.string().min(1),
+  source: z.enum(['workspace', 'user', 'builtin']),
+  /** The conversation event it fired on (tool_result, prompt_submit, ...). */
+  event: z.string().min(1),
+  actions: z.array(z.strictObject({ type: z.enum(['inject_context', 'reminder', 'notify']), text: z.string().max(MAX_RULE_TEXT_CHARS) })),
+});
+
 export const uiMessageSchema = z.strictObject({
   id: z.string().min(1),
   role: messageRoleSchema,
@@ -141,6 +150,8 @@ export const uiMessageSchema = z.strictObject({
   model: z.string().optional(),
   /** Set when status is `error`: what went wrong, in words for the person. */
   error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  /** Event rules that fired on this turn. */
+  rules: z.array(firedRuleSchema).max(MAX_FIRED_RULES).optional(),
 });
 
 export type MessageRole = z.infer<typeof messageRoleSchema>;
@@ -160,6 +171,7 @@ export type ToolCallPart = z.infer<typeof toolCallPartSchema>;
 export type ToolResultPart = z.infer<typeof toolResultPartSchema>;
 export type UiPart = z.infer<typeof uiPartSchema>;
 export type UiMessage = z.infer<typeof uiMessageSchema>;
+export type FiredRuleInfo = z.infer<typeof firedRuleSchema>;
 
 /**
  * Applies a text or reasoning delta the way both sides agree on: extend the last part if

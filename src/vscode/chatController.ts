@@ -204,6 +204,7 @@ export class ChatController {
     const info: SessionInfo = { id: session.id, title: session.summary().title || null };
     this.state.replace(entriesToUiMessages(entries), info, totals.inputTokens + totals.outputTokens > 0 ? totals : null, project.todos.get());
     this.state.attachChanges(project.journal?.entries() ?? []);
+    this.state.attachRules(session.rulesFired());
     this.state.setRun({ approvalMode: project.approvalMode });
     this.opts.onSessionChange?.(session.id);
     this.sendSnapshot();

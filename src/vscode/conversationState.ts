@@ -11,6 +11,9 @@ import type { AppliedChange, MessageStatus, ToolCallPart, ToolCallState, UiMessa
 import { capToolOutput } from '../protocol/limits';
 import { assistantParts, toolCallPart } from './uiMessages';
 import { insertionIndex } from '../protocol/messageOrder';
+import type { RulesRecord } from '../core/session/sessionRecords';
+import type { FiredRuleInfo } from '../protocol/uiMessage';
+import { firedRuleInfos, ruleAnchor, withRules } from './firedRules';
 
 /** Where the state's changes go: the attached view's outbox, or nowhere while no view is open. */
 export interface EventSink {
@@ -62,6 +65,8 @@ export class ConversationState {
   private readonly touched = new Set<string>();
   /** Calls asked about before their card exists (file changes of a turn are asked together). */
   private readonly awaiting = new Set<string>();
+  /** Rules that fired before the turn they belong to has a message (on the prompt). */
+  private pendingRules: FiredRuleInfo[] = [];
 
   constructor(sink: EventSink, opts: ConversationStateOptions = {}) {
     this.sink = sink;
@@ -192,6 +197,15 @@ export class ConversationState {
     }
   }
 
+  /** Event rules of a resumed conversation onto their turns; the caller sends a snapshot. */
+  attachRules(records: readonly RulesRecord[]): void {
+    const messages = this.messages();
+    for (const record of records) {
+      const id = ruleAnchor(record, messages);
+      if (id !== undefined) this.byId.set(id, withRules(this.byId.get(id)!, firedRuleInfos(record.event, record.fired)));
+    }
+  }
+
   /** Changes were put back: their cards say so. */
   markReverted(changeIds: ReadonlySet<string>): void {
     for (const id of this.order) {
@@ -294,6 +308,19 @@ export class ConversationState {
         return;
       case 'mentions':
         // The message shows its mentions as chips; what they expanded to is in the session log.
+        return;
+      case 'rules_fired': {
+        // On the card's message for a tool result; rules on the prompt wait for the answer's message.
+        const infos = firedRuleInfos(event.event, event.fired);
+        const onPrompt = event.event === 'prompt_submit' || event.event === 'session_start';
+        const owner = event.toolCallId !== undefined ? this.callOwner.get(event.toolCallId) : onPrompt ? undefined : this.turnMessageId;
+        const message = owner === undefined ? undefined : this.byId.get(owner);
+        if (message) this.put(withRules(message, infos));
+        else this.pendingRules.push(...infos);
+        return;
+      }
+      case 'rule_problems':
+        this.error({ code: 'invalid_config', message: event.problems.join('\n'), retryable: false });
         return;
     }
   }
@@ -407,8 +434,9 @@ export class ConversationState {
 
   private createTurnMessage(): string {
     const id = this.newId('assistant');
-    const message: UiMessage = { id, role: 'assistant', parts: [], status: 'streaming', createdAt: this.now() };
+    let message: UiMessage = { id, role: 'assistant', parts: [], status: 'streaming', createdAt: this.now() };
     if (this.runModel) message.model = this.runModel;
+    if (this.pendingRules.length > 0) message = withRules(message, this.pendingRules.splice(0));
     this.turnMessageId = id;
     this.touched.add(id);
     this.add(message);
@@ -433,6 +461,7 @@ export class ConversationState {
     this.rejected.clear();
     this.touched.clear();
     this.awaiting.clear();
+    this.pendingRules = [];
   }
 }
 

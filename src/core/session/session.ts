@@ -6,7 +6,7 @@ import { toJsonValue } from './messageCodec';
 import { SessionReadOnlyError } from './sessionErrors';
 import { newMessageId } from './sessionIds';
 import type { SessionLock } from './sessionLock';
-import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, SessionHeaderRecord } from './sessionRecords';
+import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, RulesRecord, SessionHeaderRecord } from './sessionRecords';
 import type { SessionConfig, SessionState, UsageTotals } from './sessionState';
 import { summarize, summaryPath, writeSummary } from './sessionSummary';
 import type { SessionSummary } from './sessionSummary';
@@ -107,6 +107,16 @@ export class Session {
     const record: Record<string, unknown> = { type: 'revert', ts: now(), changeIds: [...changeIds] };
     if (forced) record.forced = true;
     this.append(record);
+  }
+
+  /** Records the event rules that fired for one event. */
+  appendRules(record: Omit<RulesRecord, 'type' | 'ts'>): void {
+    this.append({ type: 'rules', ts: now(), ...record });
+  }
+
+  /** Event rules that fired in this conversation, oldest first. */
+  rulesFired(): readonly RulesRecord[] {
+    return this.state.rulesFired;
   }
 
   /** The change journal in the order the changes were applied. */

@@ -177,6 +177,31 @@ export const revertRecordSchema = z.object({
 });
 export type RevertRecord = z.output<typeof revertRecordSchema>;
 
+/**
+ * Event rules that fired (see src/core/rules): which event, which rules, and what they did.
+ * Kinds are plain strings so a log with event or action kinds from a newer Keel still reads.
+ */
+export const rulesRecordSchema = z.object({
+  type: z.literal('rules'),
+  ts: isoTime,
+  event: nonEmpty,
+  /** The tool call whose result raised a `tool_result` event. */
+  toolCallId: nonEmpty.optional(),
+  /** Otherwise the conversation's last message when it fired (the prompt, or the answer that ended the task). */
+  messageId: nonEmpty.optional(),
+  fired: z
+    .array(
+      z.object({
+        id: nonEmpty,
+        source: nonEmpty,
+        throttleKey: z.string().optional(),
+        actions: z.array(z.object({ type: nonEmpty, text: z.string() })),
+      }),
+    )
+    .min(1),
+});
+export type RulesRecord = z.output<typeof rulesRecordSchema>;
+
 export const recordSchemas = {
   session: sessionHeaderSchema,
   message: messageRecordSchema,
@@ -186,6 +211,7 @@ export const recordSchemas = {
   branch: branchRecordSchema,
   change: changeRecordSchema,
   revert: revertRecordSchema,
+  rules: rulesRecordSchema,
 } as const;
 export type RecordType = keyof typeof recordSchemas;
 
@@ -197,7 +223,8 @@ export type SessionRecord =
   | CompactionRecord
   | BranchRecord
   | ChangeRecord
-  | RevertRecord;
+  | RevertRecord
+  | RulesRecord;
 
 export function isRecordType(type: string): type is RecordType {
   return Object.hasOwn(recordSchemas, type);

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ApprovalMode } from '../config/configSchema';
-import type { ChangeRecord, CompactionRecord, MessageMeta, SessionHeaderRecord, SessionRecord } from './sessionRecords';
+import type { ChangeRecord, CompactionRecord, MessageMeta, RulesRecord, SessionHeaderRecord, SessionRecord } from './sessionRecords';
 
 export interface MessageNode {
   id: string;
@@ -51,6 +51,8 @@ export class SessionState {
   /** The change journal: file changes Keel applied, in order, and the ids of those reverted since. */
   readonly changes: ChangeRecord[] = [];
   readonly revertedChanges = new Set<string>();
+  /** Event rules that fired, in order (their throttles outlive a reload). */
+  readonly rulesFired: RulesRecord[] = [];
   private lastMessageId: string | null = null;
 
   /** Folds one record in; returns a warning when the record had to be skipped or repaired. */
@@ -131,6 +133,9 @@ export class SessionState {
         return undefined;
       case 'revert':
         for (const id of record.changeIds) this.revertedChanges.add(id);
+        return undefined;
+      case 'rules':
+        this.rulesFired.push(record);
         return undefined;
     }
   }

@@ -6,6 +6,7 @@ import { useMessage } from '../../store/storeHooks';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
+import { FiredRules } from './FiredRules';
 import { Markdown } from './Markdown';
 import { MentionChip } from './MentionChip';
 import { RevertAction } from './RevertAction';
@@ -45,6 +46,7 @@ export const MessageView = memo(function MessageView({ id }: { id: string }) {
           />
         ))}
       </div>
+      {message.rules?.length ? <FiredRules rules={message.rules} /> : null}
       {status === 'error' ? <MessageError message={message} offerRetry={isLast} /> : null}
     </article>
   );
