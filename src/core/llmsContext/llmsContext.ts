@@ -3,7 +3,7 @@ import { errorMessage } from '../errors';
 import type { EditorState } from '../editorState';
 import type { Host } from '../host';
 import { findShell } from '../tools/process/findShell';
-import { describeProjects } from '../workspace/projectInfo';
+import { ProjectInfoCache } from '../workspace/projectInfo';
 import type { Workspace } from '../workspace/workspace';
 import { defaultBudgets } from './contextTypes';
 import type { ContextSection, GatheredContext, PluginContextSection, RuleInEffect, SectionBudgets } from './contextTypes';
@@ -74,6 +74,7 @@ export class LlmsContext {
   private readonly opts: LlmsContextOptions;
   readonly budgets: SectionBudgets;
   private readonly files = new FileTextCache();
+  private readonly projects = new ProjectInfoCache();
   private tree?: { text: string; cut: boolean; stamps: Map<string, Stamp> };
   /** Git snapshots by folder (each conversation's current project). */
   private readonly git = new Map<string, { snap: GitSnapshot; at: number; stamps: Map<string, Stamp> }>();
@@ -94,6 +95,7 @@ export class LlmsContext {
     this.generation++;
     this.tree = undefined;
     this.git.clear();
+    this.projects.clear();
   }
 
   /**
@@ -154,7 +156,7 @@ export class LlmsContext {
 
   private async environmentSection(workspace: Workspace): Promise<ContextSection> {
     this.shell ??= findShell();
-    const [shell, projects] = await Promise.all([this.shell, describeProjects(workspace)]);
+    const [shell, projects] = await Promise.all([this.shell, this.projects.describe(workspace)]);
     const text = renderEnvironment({
       host: this.opts.host.kind,
       folders: workspace.folders,

@@ -1,6 +1,8 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '../errors';
+import { stampAll, stampsHold } from '../llmsContext/fileStamps';
+import type { Stamp } from '../llmsContext/fileStamps';
 import { findGitRepo } from '../llmsContext/gitRepo';
 import type { Workspace, WorkspaceFolder } from './workspace';
 
@@ -100,4 +102,33 @@ export async function describeProject(folder: WorkspaceFolder, current: boolean)
 /** Every folder of the workspace as a project, in the workspace's order; `workspace.current` is marked. */
 export function describeProjects(workspace: Workspace): Promise<ProjectInfo[]> {
   return Promise.all(workspace.folders.map((f) => describeProject(f, f === workspace.current)));
+}
+
+/**
+ * describeProjects for every request: a folder is described again only when its top-level
+ * entries, its package.json or its repository's HEAD changed (three stats instead of a
+ * listing, a walk up to `.git` and file reads). `clear()` forgets everything.
+ */
+export class ProjectInfoCache {
+  private readonly byFolder = new Map<string, { info: ProjectInfo; stamps: Map<string, Stamp> }>();
+
+  clear(): void {
+    this.byFolder.clear();
+  }
+
+  describe(workspace: Workspace): Promise<ProjectInfo[]> {
+    return Promise.all(workspace.folders.map((f) => this.one(f, f === workspace.current)));
+  }
+
+  private async one(folder: WorkspaceFolder, current: boolean): Promise<ProjectInfo> {
+    const cached = this.byFolder.get(folder.path);
+    if (cached && (await stampsHold(cached.stamps))) return { ...cached.info, current };
+    // A repository that cannot be found is reported by describeProject below (and not cached).
+    const repo = await findGitRepo(folder.path).catch(() => undefined);
+    // Stamps first: a change while describing shows up as a changed stamp next time.
+    const stamps = await stampAll([folder.path, join(folder.path, 'package.json'), ...(repo ? [join(repo.gitDir, 'HEAD')] : [])]);
+    const info = await describeProject(folder, current);
+    if (!info.problem) this.byFolder.set(folder.path, { info, stamps });
+    return info;
+  }
 }

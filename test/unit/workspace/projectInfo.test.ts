@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderProjects } from '../../../src/core/llmsContext/environmentSection';
-import { describeProjects, detectProjectTypes, gitBranchOf } from '../../../src/core/workspace/projectInfo';
+import { ProjectInfoCache, describeProjects, detectProjectTypes, gitBranchOf } from '../../../src/core/workspace/projectInfo';
 import { Workspace } from '../../../src/core/workspace/workspace';
 
 let base: string;
@@ -101,5 +101,23 @@ describe('the projects the model is told about', () => {
     await file('solo/Cargo.toml');
     const projects = await describeProjects(await Workspace.create([{ path: join(base, 'solo') }]));
     expect(renderProjects(projects)).toBe(`Workspace folder (the project):\n- solo: ${join(base, 'solo')} — Rust; not in git`);
+  });
+});
+
+describe('the project cache used for every request', () => {
+  it('notices a branch switch, a new marker file and a changed package.json', async () => {
+    await file('app/.git/HEAD', 'ref: refs/heads/main\n');
+    await file('app/package.json', '{}');
+    const ws = await Workspace.create([{ path: join(base, 'app') }]);
+    const cache = new ProjectInfoCache();
+    expect(await cache.describe(ws)).toMatchObject([{ type: 'JavaScript (Node.js)', branch: 'main' }]);
+
+    await file('app/.git/HEAD', 'ref: refs/heads/feature-x\n');
+    expect((await cache.describe(ws))[0]).toMatchObject({ branch: 'feature-x' });
+    await file('app/go.mod', 'module app\n');
+    expect((await cache.describe(ws))[0]).toMatchObject({ type: 'JavaScript (Node.js) + Go' });
+    await file('app/package.json', '{"devDependencies":{"typescript":"5"}}');
+    expect((await cache.describe(ws))[0]).toMatchObject({ type: 'TypeScript (Node.js) + Go' });
+    expect((await cache.describe(ws.withCurrent('app')))[0]?.current).toBe(true);
   });
 });
