@@ -64,18 +64,19 @@ export class Project {
     this.session = session;
     this.jobs =
       opts.jobs ?? new BackgroundJobs({ onError: (err) => ctx.host.log('error', `Could not stop a background command: ${err.message}`) });
+    const recorded = recordedProject(ctx.workspace, session.config().currentProject);
+    if (recorded.warning) ctx.host.log('warn', `session ${session.id}: ${recorded.warning}`);
+    this.scoped = ctx.workspace.withCurrent(recorded.folder.path);
     this.context = new ConversationContext({
       llmsContext: ctx.llmsContext,
       plugins: ctx.plugins,
       host: ctx.host,
       sessionId: session.id,
-      workspace: ctx.workspace,
+      // Earlier tool calls' relative paths are read as relative to the project the session was left in.
+      workspace: this.scoped,
       entries: () => session.entries(),
     });
     this.history = sessionHistoryOf(session);
-    const recorded = recordedProject(ctx.workspace, session.config().currentProject);
-    if (recorded.warning) ctx.host.log('warn', `session ${session.id}: ${recorded.warning}`);
-    this.scoped = ctx.workspace.withCurrent(recorded.folder.path);
     this.journal = session.readOnly
       ? undefined
       : new ChangeJournal({ session, host: ctx.host, display: (p) => ctx.workspace.display(p) });
