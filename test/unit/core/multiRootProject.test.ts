@@ -151,6 +151,22 @@ describe('a conversation over a multi-root workspace', () => {
     expect(logs.join('\n')).toMatch(new RegExp(`warn: session ${id}: .*${api}.* not a folder of this workspace`));
   });
 
+  it('keeps the current project when its folder is renamed in the workspace file (recorded by path)', async () => {
+    const ctx = await context([]);
+    const first = new Project(ctx, ctx.sessions.create());
+    first.selectProject('api');
+    const id = first.session.id;
+    first.session.close();
+    const renamed = await Context.create({
+      folders: [{ path: web }, { path: api, name: 'backend' }],
+      workspaceFile,
+      host: createFsHost(),
+      env: { KEEL_HOME: home },
+    });
+    const resumed = track(new Project(renamed, renamed.sessions.open(id)));
+    expect(resumed.currentProject).toMatchObject({ name: 'backend', path: api });
+  });
+
   it('asks before writing a protected file of the second folder, even in yolo mode', async () => {
     const ctx = await context([reply.tool('write', { file_path: 'api/.vscode/settings.json', content: '{}' }), reply.text('ok')], 'yolo');
     const project = track(new Project(ctx, ctx.sessions.create()));
