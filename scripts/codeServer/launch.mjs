@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { ensureCodeServer } from './install.mjs';
@@ -179,7 +179,9 @@ export async function launchServer(options = {}) {
   child.on('error', (error) => log(PREFIX, `server process error: ${error.message}`));
 
   const base = `http://${host}:${port}`;
-  const folderQuery = options.folder ? `?folder=${encodeURIComponent(resolve(options.folder))}` : '';
+  const folderQuery = options.folder
+    ? `?${isWorkspaceFile(options.folder) ? 'workspace' : 'folder'}=${encodeURIComponent(resolve(options.folder))}`
+    : '';
   let stopped = false;
   const server = {
     kind,
@@ -223,11 +225,21 @@ export async function launchServer(options = {}) {
   return server;
 }
 
-/** Copies a workspace folder into the run folder so tests can change it freely. */
+/**
+ * Copies a workspace folder into the run folder so tests can change it freely. Given a
+ * `.code-workspace` file (a multi-root workspace), copies the folder holding it (with the
+ * folders it names relative to it) and returns the copied file's path.
+ */
 export function copyWorkspace(source, runDir) {
   const target = join(runDir, 'workspace');
-  cpSync(resolve(source), target, { recursive: true, filter: (src) => !src.includes(`${'/'}node_modules`) });
-  return target;
+  const file = isWorkspaceFile(source) ? resolve(source) : undefined;
+  cpSync(file ? dirname(file) : resolve(source), target, { recursive: true, filter: (src) => !src.includes(`${'/'}node_modules`) });
+  return file ? join(target, basename(file)) : target;
+}
+
+/** A multi-root workspace file: the workbench opens it with `?workspace=` instead of `?folder=`. */
+export function isWorkspaceFile(path) {
+  return path.endsWith('.code-workspace');
 }
 
 // vscode-remote URIs for the workbench URL's `payload`: paths the server opens on its side.
@@ -239,12 +251,14 @@ export function remoteUri(server, absolutePath) {
  * Workbench URL for an extension-development test run on a 'vscode-server' launch.
  * @param {object} server what launchServer returned
  * @param {{folder: string, extensionDevelopmentPath: string, extensionTestsPath?: string, env?: Record<string,string>}} options
+ *   `folder` may be a `.code-workspace` file: the workbench then opens that multi-root workspace.
  */
 export function devWorkbenchUrl(server, { folder, extensionDevelopmentPath, extensionTestsPath, env }) {
   const payload = [['extensionDevelopmentPath', remoteUri(server, extensionDevelopmentPath)]];
   if (extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(server, extensionTestsPath)]);
   if (env && Object.keys(env).length) payload.push(['extensionEnvironment', JSON.stringify(env)]);
-  const query = new URLSearchParams({ folder: resolve(folder), payload: JSON.stringify(payload) });
+  const opened = isWorkspaceFile(folder) ? { workspace: resolve(folder) } : { folder: resolve(folder) };
+  const query = new URLSearchParams({ ...opened, payload: JSON.stringify(payload) });
   return `${server.baseUrl}/?${query.toString()}`;
 }
 

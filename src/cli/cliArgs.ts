@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode } from '../core/config/configSchema';
@@ -13,6 +14,8 @@ export const usage = `Usage:
 
 Options for run:
   --cwd DIR                 workspace root (default: current directory)
+  --add-dir DIR             another folder the agent may use (repeatable); paths into it start
+                            with its name; the session still belongs to the --cwd folder
   --plan                    plan mode: read-only tools, the plan prompt and planModel
   --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,
                             whatever needs approval is denied and reported)
@@ -32,6 +35,8 @@ export interface RunArgs {
   command: 'run';
   prompt: string;
   cwd: string;
+  /** More workspace folders (--add-dir), after cwd; the cwd stays the current project and names the workspace. */
+  addDirs: string[];
   plan: boolean;
   approval?: ApprovalMode;
   model?: string;
@@ -66,6 +71,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
         cwd: { type: 'string' },
+        'add-dir': { type: 'string', multiple: true },
         plan: { type: 'boolean' },
         approval: { type: 'string' },
         model: { type: 'string' },
@@ -106,6 +112,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     command: 'run',
     prompt,
     cwd: v.cwd ?? cwd,
+    addDirs: (v['add-dir'] ?? []).map((dir) => resolve(cwd, dir)),
     plan: v.plan === true,
     approval: v.approval as ApprovalMode | undefined,
     model: v.model,

@@ -35,7 +35,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
   const host = createFsHost({ log: (level, message) => level !== 'debug' && io.stderr(`keel [${level}] ${message}\n`) });
   const { layer, apiKeys } = cliModelLayer(a, io.env);
   const ctx = await Context.create({
-    folders: [{ path: resolve(a.cwd) }],
+    folders: [{ path: resolve(a.cwd) }, ...a.addDirs.map((path) => ({ path }))],
     host,
     env: io.env,
     overrides: [layer],

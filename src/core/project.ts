@@ -21,6 +21,7 @@ import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions, RunResu
 import { ChangeJournal } from './journal/changeJournal';
 import { ProjectRules, promptText } from './rules/projectRules';
 import type { Session } from './session/session';
+import type { MessageMeta } from './session/sessionRecords';
 import { buildSystemPrompt } from './systemPrompt';
 import { commandRulesFor, readApprovalHint } from './toolApprovalHint';
 import { BackgroundJobs } from './tools/backgroundJobs';
@@ -29,6 +30,8 @@ import { FileReadTracker } from './tools/fileReadTracker';
 import { TodoStore } from './tools/todoStore';
 import { TurnPrefetch } from './turnPrefetch';
 import type { AnyTool, ApprovalHint, ToolContext, ToolPreview, ToolResult } from './tools/tool';
+import { projectsOf, recordedProject, toolResultIds } from './workspace/currentProject';
+import type { Workspace, WorkspaceFolder } from './workspace/workspace';
 
 /**
  * One conversation: `send()` runs with all tools and the approval rules, `plan()` with the
@@ -50,6 +53,10 @@ export class Project {
   readonly jobs: BackgroundJobs;
   /** Event rules: reminders, context and notices on the conversation's events. */
   private readonly rules: ProjectRules;
+  /** The workspace with this conversation's current project (multi-root): relative tool paths start there. */
+  private scoped: Workspace;
+  /** Workspace folders each tool call touched, until its result is logged. */
+  private readonly callProjects = new Map<string, string[]>();
 
   /**
    * `jobs`: the background commands of the Project this one replaces for the same session
@@ -60,12 +67,16 @@ export class Project {
     this.session = session;
     this.jobs =
       opts.jobs ?? new BackgroundJobs({ onError: (err) => ctx.host.log('error', `Could not stop a background command: ${err.message}`) });
+    const recorded = recordedProject(ctx.workspace, session.config().currentProject);
+    if (recorded.warning) ctx.host.log('warn', `session ${session.id}: ${recorded.warning}`);
+    this.scoped = ctx.workspace.withCurrent(recorded.folder.path);
     this.context = new ConversationContext({
       llmsContext: ctx.llmsContext,
       plugins: ctx.plugins,
       host: ctx.host,
       sessionId: session.id,
-      workspace: ctx.workspace,
+      // Earlier tool calls' relative paths are read as relative to the project the session was left in.
+      workspace: this.scoped,
       entries: () => session.entries(),
     });
     this.history = sessionHistoryOf(session);
@@ -99,6 +110,28 @@ export class Project {
     this.session.appendConfig('approvalMode', mode);
   }
 
+  /** The conversation's current project: relative tool paths, ls/glob/grep, git and README context start there. */
+  get currentProject(): WorkspaceFolder {
+    return this.scoped.current;
+  }
+
+  /** The workspace as this conversation's tools see it (its current project set). */
+  get workspace(): Workspace {
+    return this.scoped;
+  }
+
+  /**
+   * Makes another workspace folder (by name or real path) the current project, recorded in
+   * the session so a resume comes back to it. Applies from the next tool call on.
+   */
+  selectProject(nameOrPath: string): WorkspaceFolder {
+    const next = this.ctx.workspace.withCurrent(nameOrPath);
+    if (next.current === this.scoped.current) return next.current;
+    if (!this.session.readOnly) this.session.appendConfig('currentProject', next.current.path);
+    this.scoped = next;
+    return next.current;
+  }
+
   send(input: UserInput, opts: RunOptions = {}): Promise<RunResult> {
     return this.enqueue(() => this.run('act', input, opts));
   }
@@ -127,7 +160,7 @@ export class Project {
     }
     const tools = await this.toolsFor(mode);
     const offered = new Map(tools.map((t) => [t.name, t]));
-    const gathered = await this.context.gather(mode);
+    const gathered = await this.context.gather(mode, this.scoped.current.path);
     if (gathered.gathered) {
       const { sections, rules } = gathered.gathered;
       emit({ type: 'context', sections: sections.map(({ id, title, tokens, budget, cut }) => ({ id, title, tokens, budget, cut })), rules });
@@ -143,7 +176,7 @@ export class Project {
     const mentions = opts.mentions ?? [];
     if (mentions.length > 0) {
       const expanded = await expandMentions(mentions, {
-        workspace: this.ctx.workspace,
+        workspace: this.scoped,
         host: this.ctx.host,
         reads: this.reads,
         signal,
@@ -155,7 +188,10 @@ export class Project {
     const undone = this.journal?.takeRevertNote() ?? '';
     if (undone) content = attachMentions(content, undone);
     const userMessage: ModelMessage = { role: 'user', content };
-    const userId = this.session.appendMessage(userMessage, mentions.length ? { model: model.id, mentions: [...mentions] } : { model: model.id });
+    const userMeta: MessageMeta = mentions.length ? { model: model.id, mentions: [...mentions] } : { model: model.id };
+    const multiRoot = this.ctx.workspace.folders.length > 1;
+    if (multiRoot) userMeta.projectName = this.scoped.current.name;
+    const userId = this.session.appendMessage(userMessage, userMeta);
     emit({ type: 'message', id: userId, message: userMessage });
     this.rules.beginRun(mode, promptText(input), emit);
 
@@ -177,7 +213,8 @@ export class Project {
         if (e.type === 'turn_start') turn = e.turn;
         if (e.type === 'message') {
           if (!e.partial) this.prefetch.startTurn(toolCallsOf(e.message));
-          const meta = e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
+          const meta: MessageMeta = e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
+          if (multiRoot) Object.assign(meta, this.projectMeta(e.message));
           const id = this.session.appendMessage(e.message, meta);
           emit({ type: 'message', id, message: e.message, partial: e.partial });
           return;
@@ -205,6 +242,19 @@ export class Project {
     };
     if (result.error) out.error = result.error;
     return out;
+  }
+
+  /** Which projects a message concerns: the current one, and for tool results the folders their calls touched. */
+  private projectMeta(message: ModelMessage): Pick<MessageMeta, 'projectName' | 'projects'> {
+    const out: Pick<MessageMeta, 'projectName' | 'projects'> = { projectName: this.scoped.current.name };
+    const ids = toolResultIds(message);
+    if (ids.length === 0) return out;
+    const names: string[] = [];
+    for (const id of ids) {
+      for (const name of this.callProjects.get(id) ?? []) if (!names.includes(name)) names.push(name);
+      this.callProjects.delete(id);
+    }
+    return names.length ? { ...out, projects: names } : out;
   }
 
   /** @url mentions go through the fetch tool like the model's own calls: its approval, its limits. */
@@ -332,7 +382,7 @@ export class Project {
     const { tool, input } = resolved;
     const tctx: ToolContext = {
       signal,
-      workspace: this.ctx.workspace,
+      workspace: this.scoped,
       host: this.journal
         ? this.journal.hostFor(call.toolCallId, ({ entry, warning }) =>
             emit(warning ? { type: 'file_change', change: entry, warning } : { type: 'file_change', change: entry }),
@@ -351,7 +401,7 @@ export class Project {
     } catch (err) {
       return done(errorMessage(err));
     }
-    const touchesProtected = (preview?.paths ?? []).some((p) => this.ctx.workspace.isProtected(p));
+    const touchesProtected = (preview?.paths ?? []).some((p) => this.scoped.isProtected(p));
     let own: ReturnType<typeof readApprovalHint>;
     try {
       own = readApprovalHint(tool.needsApproval ? await tool.needsApproval(input, tctx) : undefined);
@@ -383,7 +433,7 @@ export class Project {
       category: tool.category,
       input: p.input,
       summary: preview?.summary ?? tool.name,
-      paths: (preview?.paths ?? []).map((path) => this.ctx.workspace.display(path)),
+      paths: (preview?.paths ?? []).map((path) => this.scoped.display(path)),
       protected: touchesProtected,
       change: preview?.change,
       rule: verdict.rule,
@@ -434,6 +484,8 @@ export class Project {
     } catch (err) {
       result = fail(`Tool "${tool.name}" failed: ${errorMessage(err)}`);
     }
+    const touched = projectsOf(this.scoped, p.preview?.paths ?? []);
+    if (touched.length) this.callProjects.set(call.toolCallId, touched);
     result = await this.context.afterTool(tool.category, p.preview?.paths ?? [], result);
     return this.ctx.plugins.apply<ToolResult>({ hook: 'toolResult', memo: result, args: [p.use], type: 'SeriesLast' });
   }

@@ -4,6 +4,7 @@ import {
   agentModeSchema,
   configSummarySchema,
   contextTrimmedSchema,
+  projectsSchema,
   ruleInEffectSchema,
   runStateSchema,
   sessionInfoSchema,
@@ -79,6 +80,8 @@ export const hostEvents = {
     mentions: z.array(mentionSchema).optional(),
     mode: agentModeSchema.optional(),
   }),
+  /** The projects (workspace folders) or the conversation's current project changed. */
+  projects: projectsSchema,
   /** Show one of the chat view's panels (from a view-title command such as "Show History"). */
   'view.show': z.strictObject({ panel: z.enum(['chat', 'sessions']) }),
 };

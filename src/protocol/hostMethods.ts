@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from './limits';
 import type { MethodSpec } from './side';
-import { agentModeSchema, sessionInfoSchema, sessionSummarySchema } from './sessionState';
+import { agentModeSchema, projectsSchema, sessionInfoSchema, sessionSummarySchema } from './sessionState';
 import { configSetParamsSchema, modelInfoSchema, uiConfigSchema } from './uiConfig';
 import { imageAttachmentSchema, lineRangeSchema, mentionSchema } from './uiMessage';
 
@@ -95,6 +95,8 @@ export const hostMethods = {
   },
   /** Open the Settings editor filtered by a query (the host defaults it to Keel's settings). */
   'settings.open': { params: z.strictObject({ query: z.string().max(200).optional() }), result: opened },
+  /** Make a workspace folder the conversation's current project (multi-root); refused while a run is going. */
+  'project.select': { params: z.strictObject({ name: z.string().min(1).max(500) }), result: projectsSchema },
   /** Run one allow-listed editor command (e.g. "Keel: Set API Key" from the first-run panel). */
   'command.run': { params: z.strictObject({ command: uiCommandSchema }), result: z.strictObject({ ran: z.boolean() }) },
 } satisfies Record<string, MethodSpec>;

@@ -81,6 +81,22 @@ export const contextTrimmedSchema = z.strictObject({
   shortenedResults: z.number().int().nonnegative(),
 });
 
+/** One workspace folder as a project of the conversation (multi-root): what its files and git say. */
+export const projectInfoSchema = z.strictObject({
+  name: z.string().min(1),
+  path: z.string().min(1),
+  /** "TypeScript (Node.js)", "Go", "Python + Go"; null when nothing was recognised. */
+  type: z.string().nullable(),
+  /** The checked-out branch (or "detached at <sha>"); null outside git. */
+  branch: z.string().nullable(),
+});
+
+/** The workspace's projects and the conversation's current one (by name). */
+export const projectsSchema = z.strictObject({
+  projects: z.array(projectInfoSchema),
+  current: z.string().min(1),
+});
+
 export const snapshotSchema = z.strictObject({
   session: sessionInfoSchema,
   messages: z.array(uiMessageSchema),
@@ -91,6 +107,8 @@ export const snapshotSchema = z.strictObject({
   config: configSummarySchema,
   /** The rules files of the latest request; absent until one ran. */
   rules: z.array(ruleInEffectSchema).optional(),
+  /** The workspace folders as projects and the current one; absent until the core started. */
+  projects: projectsSchema.optional(),
 });
 
 /** Error codes the UI can act on (e.g. offer "Configure model"); `internal` for the rest. */
@@ -126,5 +144,7 @@ export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 export type Snapshot = z.infer<typeof snapshotSchema>;
 export type RuleInEffectInfo = z.infer<typeof ruleInEffectSchema>;
 export type ContextTrimmed = z.infer<typeof contextTrimmedSchema>;
+export type ProjectInfoUi = z.infer<typeof projectInfoSchema>;
+export type Projects = z.infer<typeof projectsSchema>;
 export type UiErrorCode = z.infer<typeof uiErrorCodeSchema>;
 export type UiError = z.infer<typeof uiErrorSchema>;

@@ -20,6 +20,7 @@ import { runFailure, thrownError } from './runErrors';
 import { entriesToUiMessages, userContent, userUiMessage } from './uiMessages';
 import { todosFromEntries } from './uiSessions';
 import { configSummaryOf, listModels, sessionsPage } from './coreQueries';
+import { ProjectChoice, projectsFor } from './projectChoice';
 
 /** The attached chat view, as the controller talks to it. */
 export interface ViewLink {
@@ -72,6 +73,7 @@ export class ChatController {
   private pendingPanel: 'chat' | 'sessions' | undefined;
 
   private project: Project | undefined;
+  private readonly projectChoice = new ProjectChoice();
   private unsubscribeTodos: (() => void) | undefined;
   private readonly queue: QueuedSend[] = [];
   private running = false;
@@ -179,6 +181,7 @@ export class ChatController {
 
   async newSession(): Promise<RequestResult<'session.new'>> {
     await this.stopAndWait();
+    this.projectChoice.carryOver(this.project);
     this.closeProject();
     this.state.replace([], { id: null, title: null }, null, []);
     this.opts.onSessionChange?.(null);
@@ -207,6 +210,7 @@ export class ChatController {
     this.state.attachRules(session.rulesFired());
     this.state.setRun({ approvalMode: project.approvalMode });
     this.opts.onSessionChange?.(session.id);
+    await this.refreshProjects(ctx);
     this.sendSnapshot();
     if (session.readOnly) {
       this.state.error({
@@ -221,6 +225,20 @@ export class ChatController {
   async listSessions(params: RequestParams<'sessions.list'>): Promise<RequestResult<'sessions.list'>> {
     const { ctx } = await this.opts.core.get();
     return sessionsPage(ctx, params, this.project?.session.id);
+  }
+
+  /** Makes a workspace folder the current project: of this conversation (recorded in its log), or of the next. */
+  async selectProject(name: string): Promise<RequestResult<'project.select'>> {
+    if (this.running) {
+      throw new BusError('busy', 'Keel is working in this conversation: stop it or let it finish, then switch the project.');
+    }
+    const { ctx } = await this.opts.core.get();
+    try {
+      this.projectChoice.select(ctx, this.project, name);
+    } catch (err) {
+      throw new BusError('invalid_params', errorMessage(err));
+    }
+    return this.refreshProjects(ctx);
   }
 
   async listModels(): Promise<RequestResult<'models.list'>> {
@@ -417,6 +435,7 @@ export class ChatController {
       this.closeProject();
     }
     const project = new Project(ctx, ctx.sessions.create());
+    this.projectChoice.applyTo(project);
     this.setProject(project);
     return project;
   }
@@ -475,12 +494,20 @@ export class ChatController {
       this.state.setRun({ model: null });
       return;
     }
+    await this.refreshProjects(built.ctx);
     if (!this.running) {
       this.state.setRun({
         model: built.ctx.models.configuredId(this.state.run.mode === 'plan' ? 'planModel' : 'model') ?? null,
         approvalMode: this.project?.approvalMode ?? built.ctx.config.approvalMode,
       });
     }
+  }
+
+  /** Reads the folders' types and branches again and tells the view if anything changed. */
+  private async refreshProjects(ctx: Context): Promise<RequestResult<'project.select'>> {
+    const projects = await projectsFor(ctx, this.projectChoice.currentName(ctx, this.project));
+    this.state.setProjects(projects);
+    return projects;
   }
 
   private activity(): void {

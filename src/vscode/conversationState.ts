@@ -5,6 +5,7 @@ import type { HostSide } from '../protocol/catalogue';
 import type { HostEventName } from '../protocol/catalogue';
 import type { EventIn } from '../protocol/side';
 import type { ConfigSummary, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
+import type { Projects } from '../protocol/sessionState';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';
 import { appendDelta } from '../protocol/uiMessage';
 import type { AppliedChange, MessageStatus, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
@@ -58,6 +59,8 @@ export class ConversationState {
   private turnMessageId: string | undefined;
   /** The rules files of the latest request in this conversation. */
   private rules: RuleInEffectInfo[] | undefined;
+  /** The workspace's projects and the current one; kept across conversations (the folders are the window's). */
+  private projects: Projects | undefined;
   private runModel: string | undefined;
   private readonly callOwner = new Map<string, string>();
   private readonly announced = new Map<string, { name: string; input: unknown }>();
@@ -92,7 +95,15 @@ export class ConversationState {
       todos: [...this.todos],
       config: { ...this.config },
       ...(this.rules ? { rules: [...this.rules] } : {}),
+      ...(this.projects ? { projects: structuredClone(this.projects) } : {}),
     };
+  }
+
+  /** The project list or the current project changed: the view hears it unless nothing did. */
+  setProjects(projects: Projects): void {
+    if (this.projects && JSON.stringify(this.projects) === JSON.stringify(projects)) return;
+    this.projects = structuredClone(projects);
+    this.sink.emit('projects', structuredClone(projects));
   }
 
   /** Replaces the conversation (new or resumed session); the caller sends a snapshot. */

@@ -68,6 +68,7 @@ function registerHandlers(bus: HostBus, controller: ChatController, services: Ed
   bus.handle('config.get', () => services.configGet());
   bus.handle('config.set', (params) => services.configSet(params));
   bus.handle('models.list', () => controller.listModels());
+  bus.handle('project.select', ({ name }) => controller.selectProject(name));
   bus.handle('files.search', async ({ query, limit }, { signal }) => ({
     results: await services.searchFiles(query, limit ?? 50, signal),
   }));

@@ -58,6 +58,8 @@ export interface UiBridge {
   /** Shows a failure that happened inside the webview (e.g. the clipboard refused). */
   reportProblem(message: string): void;
   showPanel(panel: Panel): void;
+  /** Makes a workspace folder the current project (multi-root). */
+  selectProject(name: string): Promise<void>;
   /** Reports a problem inside the webview to the host's log. */
   log: LogFn;
   dispose(): void;
@@ -90,6 +92,7 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     bus.on('config', (config) => store.setConfig(config)),
     bus.on('composer', (prefill) => store.prefillComposer(prefill)),
     bus.on('view.show', ({ panel }) => store.showPanel(panel)),
+    bus.on('projects', (projects) => store.setProjects(projects)),
     bus.handle('toolApproval', (request, { signal }) => store.openApproval(request, signal)),
   ];
   bus.emit('ready', { protocolVersion: PROTOCOL_VERSION });
@@ -189,6 +192,10 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
       store.addError({ code: 'internal', message, retryable: false });
     },
     showPanel: (panel) => store.showPanel(panel),
+    async selectProject(name) {
+      const projects = await call('project.select', { name }, `Switching to the project ${name}`);
+      if (projects) store.setProjects(projects);
+    },
     log,
     dispose() {
       for (const stop of unsubscribe) stop();

@@ -2,6 +2,7 @@ import type {
   AgentMode,
   ConfigSummary,
   ContextTrimmed,
+  Projects,
   RuleInEffectInfo,
   RunState,
   SessionInfo,
@@ -57,6 +58,8 @@ export interface ChatMeta {
   trimmed: ContextTrimmed | null;
   panel: Panel;
   prefill: ComposerPrefill | null;
+  /** The workspace folders as projects and the current one (multi-root); null until the host says. */
+  projects: Projects | null;
 }
 
 export function initialMeta(): ChatMeta {
@@ -74,5 +77,6 @@ export function initialMeta(): ChatMeta {
     trimmed: null,
     panel: 'chat',
     prefill: null,
+    projects: null,
   };
 }

@@ -1,5 +1,5 @@
 import type { EventData } from '../../src/protocol/catalogue';
-import type { ContextTrimmed, RuleInEffectInfo, RunState, Snapshot, UiError } from '../../src/protocol/sessionState';
+import type { ContextTrimmed, Projects, RuleInEffectInfo, RunState, Snapshot, UiError } from '../../src/protocol/sessionState';
 import type { ToolApprovalRequest, ToolApprovalResult } from '../../src/protocol/toolApproval';
 import { appendDelta } from '../../src/protocol/uiMessage';
 import type { ToolCallPart, UiMessage, UiPart } from '../../src/protocol/uiMessage';
@@ -86,6 +86,7 @@ export class ChatStore {
       retry: null,
       rules: snapshot.rules ?? [],
       trimmed: null,
+      projects: snapshot.projects ?? this.meta.projects,
     };
     this.idListeners.notify();
     this.metaListeners.notify();
@@ -157,6 +158,10 @@ export class ChatStore {
 
   setRules(rules: readonly RuleInEffectInfo[]): void {
     this.setMeta({ rules });
+  }
+
+  setProjects(projects: Projects): void {
+    this.setMeta({ projects });
   }
 
   setTrimmed(trimmed: ContextTrimmed): void {

@@ -39,13 +39,14 @@ export class ConversationContext {
   }
 
   /** Gathers the context for a request; never fails the request (a failure becomes a note and a log line). */
-  async gather(mode: RunMode): Promise<{ text: string; gathered?: GatheredContext }> {
+  /** `current`: the conversation's current project (a folder path), for the project list, git and README. */
+  async gather(mode: RunMode, current?: string): Promise<{ text: string; gathered?: GatheredContext }> {
     const { llmsContext, plugins, host, sessionId } = this.deps;
     const extra = await plugins.apply<unknown[]>({ hook: 'context', memo: [], args: [{ mode, sessionId }], type: 'SeriesMerge' });
     let gathered: GatheredContext;
     try {
       await this.seed();
-      gathered = await llmsContext.gather({ touched: this.touched, extra: this.validSections(extra) });
+      gathered = await llmsContext.gather({ touched: this.touched, extra: this.validSections(extra), ...(current ? { current } : {}) });
     } catch (err) {
       host.log('error', `Gathering the workspace context failed: ${errorMessage(err)}`);
       return { text: `(Keel could not gather the workspace context: ${errorMessage(err)}. Look around with the tools.)` };

@@ -3,6 +3,7 @@ import { errorMessage } from '../errors';
 import type { EditorState } from '../editorState';
 import type { Host } from '../host';
 import { findShell } from '../tools/process/findShell';
+import { ProjectInfoCache } from '../workspace/projectInfo';
 import type { Workspace } from '../workspace/workspace';
 import { defaultBudgets } from './contextTypes';
 import type { ContextSection, GatheredContext, PluginContextSection, RuleInEffect, SectionBudgets } from './contextTypes';
@@ -47,6 +48,11 @@ export interface GatherRequest {
   touched?: Iterable<string>;
   /** Sections plugins added through the `context` hook. */
   extra?: readonly PluginContextSection[];
+  /**
+   * The conversation's current project (multi-root): marked in the environment's project list;
+   * the git and README sections are its. Default: the workspace's own current folder.
+   */
+  current?: string;
 }
 
 /** A rules file that became relevant mid-run, with its text as the model should see it. */
@@ -68,10 +74,12 @@ export class LlmsContext {
   private readonly opts: LlmsContextOptions;
   readonly budgets: SectionBudgets;
   private readonly files = new FileTextCache();
+  private readonly projects = new ProjectInfoCache();
   private tree?: { text: string; cut: boolean; stamps: Map<string, Stamp> };
-  private git?: { snap: GitSnapshot; at: number; stamps: Map<string, Stamp> };
+  /** Git snapshots by folder (each conversation's current project). */
+  private readonly git = new Map<string, { snap: GitSnapshot; at: number; stamps: Map<string, Stamp> }>();
   /** Work under way, shared by gatherings that overlap (two sessions, a warm-up and a request). */
-  private gitTaking?: { generation: number; promise: Promise<GitSnapshot> };
+  private readonly gitTaking = new Map<string, { generation: number; promise: Promise<GitSnapshot> }>();
   private treeTaking?: { generation: number; promise: Promise<ContextSection> };
   private generation = 0;
   private watched = false;
@@ -86,7 +94,8 @@ export class LlmsContext {
   invalidate(): void {
     this.generation++;
     this.tree = undefined;
-    this.git = undefined;
+    this.git.clear();
+    this.projects.clear();
   }
 
   /**
@@ -107,12 +116,13 @@ export class LlmsContext {
 
   async gather(req: GatherRequest = {}): Promise<GatheredContext> {
     const generation = this.generation;
+    const workspace = req.current === undefined ? this.opts.workspace : this.opts.workspace.withCurrent(req.current);
     const [environment, git, structure, rules, readme, editor] = await Promise.all([
-      this.environmentSection(),
-      this.gitSection(generation),
+      this.environmentSection(workspace),
+      this.gitSection(generation, workspace.root),
       this.structureSection(generation),
       this.rulesSection(req.touched ?? []),
-      this.readmeSection(),
+      this.readmeSection(workspace.root),
       this.editorSection(),
     ]);
     const sections: ContextSection[] = [environment, git, structure];
@@ -144,46 +154,48 @@ export class LlmsContext {
     return { id, title, text: fitted.text, tokens: fitted.tokens, budget, cut: fitted.cut };
   }
 
-  private async environmentSection(): Promise<ContextSection> {
+  private async environmentSection(workspace: Workspace): Promise<ContextSection> {
     this.shell ??= findShell();
+    const [shell, projects] = await Promise.all([this.shell, this.projects.describe(workspace)]);
     const text = renderEnvironment({
       host: this.opts.host.kind,
-      folders: this.opts.workspace.folders,
-      shell: await this.shell,
+      folders: workspace.folders,
+      projects,
+      shell,
       now: new Date(this.clock()),
     });
     return this.section('environment', 'Environment', text, this.budgets.environment, '');
   }
 
-  private async gitSection(generation: number): Promise<ContextSection> {
-    const snap = await this.gitSnapshot(generation);
+  private async gitSection(generation: number, folder: string): Promise<ContextSection> {
+    const snap = await this.gitSnapshot(generation, folder);
     return this.section('git', 'Git', renderGitSection(snap), this.budgets.git, 'run git yourself for more');
   }
 
-  private async gitSnapshot(generation: number): Promise<GitSnapshot> {
-    const cached = this.git;
+  private async gitSnapshot(generation: number, folder: string): Promise<GitSnapshot> {
+    const cached = this.git.get(folder);
     const maxAge = this.watched ? 300_000 : (this.opts.gitMaxAgeMs ?? 10_000);
     if (cached && this.clock() - cached.at < maxAge && (await stampsHold(cached.stamps))) return cached.snap;
-    if (this.gitTaking?.generation === generation) return this.gitTaking.promise;
-    const promise = this.takeGit(generation);
-    this.gitTaking = { generation, promise };
+    const taking = this.gitTaking.get(folder);
+    if (taking?.generation === generation) return taking.promise;
+    const promise = this.takeGit(generation, folder);
+    this.gitTaking.set(folder, { generation, promise });
     try {
       return await promise;
     } finally {
-      if (this.gitTaking?.promise === promise) this.gitTaking = undefined;
+      if (this.gitTaking.get(folder)?.promise === promise) this.gitTaking.delete(folder);
     }
   }
 
   /** git is not cancelled with the request: it is bounded by its own timeout and its answer is cached. */
-  private async takeGit(generation: number): Promise<GitSnapshot> {
-    const root = this.opts.workspace.root;
+  private async takeGit(generation: number, root: string): Promise<GitSnapshot> {
     const take = this.opts.gitSnapshot ?? takeGitSnapshot;
     const at = this.clock();
     // Stamps first: a change while git runs then shows up as a changed stamp next time.
     const repo = await findGitRepo(root);
     const stamps = await stampAll(repo ? gitStampPaths(repo) : []);
     const snap = await take(root);
-    if (generation === this.generation) this.git = { snap, at, stamps };
+    if (generation === this.generation) this.git.set(root, { snap, at, stamps });
     return snap;
   }
 
@@ -246,8 +258,7 @@ export class LlmsContext {
     };
   }
 
-  private async readmeSection(): Promise<ContextSection | undefined> {
-    const root = this.opts.workspace.root;
+  private async readmeSection(root: string): Promise<ContextSection | undefined> {
     const name = (await this.files.names(root)).filter((n) => readmeNames.test(n)).sort()[0];
     if (!name) return undefined;
     const text = await this.files.text(join(root, name));

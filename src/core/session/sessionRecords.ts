@@ -38,6 +38,8 @@ export const messageMetaSchema = z.object({
   /** The message was cut short (cancelled, or the stream broke) and holds what arrived. */
   partial: z.literal(true).optional(),
   projectName: z.string().optional(),
+  /** A tool message's results: the workspace folders (names) its calls touched. */
+  projects: z.array(z.string()).optional(),
   /** A user message's @-mentions; their expansion is a text part of the message itself. */
   mentions: z.array(mentionSchema).optional(),
 });
@@ -82,6 +84,8 @@ export interface ConfigValues {
   allowTool: string;
   revokeTool: string;
   allowCommand: string;
+  /** The conversation's current project: a workspace folder's real path (multi-root). */
+  currentProject: string;
 }
 export type ConfigKey = keyof ConfigValues;
 
@@ -92,6 +96,7 @@ const configValueSchemas: { [K in ConfigKey]: z.ZodType<ConfigValues[K]> } = {
   allowTool: nonEmpty,
   revokeTool: nonEmpty,
   allowCommand: nonEmpty,
+  currentProject: nonEmpty,
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -105,6 +110,7 @@ export const configRecordSchema = z.discriminatedUnion('key', [
   configVariant('allowTool'),
   configVariant('revokeTool'),
   configVariant('allowCommand'),
+  configVariant('currentProject'),
 ]);
 export type ConfigRecord = z.output<typeof configRecordSchema>;
 

@@ -20,6 +20,8 @@ export interface SessionConfig {
   allowedTools: ReadonlySet<string>;
   /** Command prefixes allowed for this session ("always allow" on a command). */
   allowedCommands: ReadonlySet<string>;
+  /** The current project's folder path, when one was chosen (multi-root). */
+  currentProject?: string;
 }
 
 export interface UsageTotals {
@@ -42,6 +44,7 @@ export class SessionState {
   approvalMode?: ApprovalMode;
   title?: string;
   model?: string;
+  currentProject?: string;
   readonly allowedTools = new Set<string>();
   readonly allowedCommands = new Set<string>();
   /** First line of the first user prompt that has text: the title until one is set. */
@@ -108,6 +111,9 @@ export class SessionState {
             break;
           case 'allowCommand':
             this.allowedCommands.add(record.value);
+            break;
+          case 'currentProject':
+            this.currentProject = record.value;
             break;
         }
         return undefined;
@@ -179,6 +185,7 @@ export class SessionState {
     if (this.approvalMode !== undefined) out.approvalMode = this.approvalMode;
     if (this.title !== undefined) out.title = this.title;
     if (this.model !== undefined) out.model = this.model;
+    if (this.currentProject !== undefined) out.currentProject = this.currentProject;
     return out;
   }
 }

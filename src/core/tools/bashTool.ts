@@ -24,7 +24,7 @@ const inputSchema = z.object({
       `Milliseconds before the command is killed (default ${bashDefaultTimeoutMs}, at most ${bashMaxTimeoutMs}; ` +
         'a background command runs until killed unless this is given).',
     ),
-  cwd: z.string().min(1).optional().describe('Working folder inside the workspace (default: the workspace root).'),
+  cwd: z.string().min(1).optional().describe('Working folder inside the workspace (default: the workspace root, i.e. the current project).'),
   description: z.string().optional().describe('A few words on what the command does, shown to the person.'),
   run_in_background: z
     .boolean()

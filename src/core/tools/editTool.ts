@@ -5,7 +5,7 @@ import { defineTool, textResult, type FileChange, type ToolContext } from './too
 import { expectedFailure } from './toolFailure';
 
 const inputSchema = z.object({
-  file_path: z.string().min(1).describe('The file to change: absolute, or relative to the workspace root.'),
+  file_path: z.string().min(1).describe('The file to change: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name.'),
   old_string: z.string().describe('The exact text to replace, including indentation. Empty only to create a new file.'),
   new_string: z.string().describe('The text to put in its place.'),
   replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).'),

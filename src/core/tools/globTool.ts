@@ -17,7 +17,7 @@ const inputSchema = z.object({
     .string()
     .min(1)
     .describe('Glob matched against paths below `path`: "**/*.ts", "src/**/*.{ts,tsx}", "*.json" (top level only).'),
-  path: z.string().min(1).optional().describe('Folder to search in (default: the workspace root, or every folder in multi-root).'),
+  path: z.string().min(1).optional().describe('Folder to search in (default: the workspace root, i.e. the current project; a pattern may start with a workspace folder\'s name).'),
 });
 
 export type GlobInput = z.infer<typeof inputSchema>;
@@ -32,8 +32,8 @@ export function createGlobTool(opts: { engine?: SearchEngineChoice } = {}): AnyT
     category: 'read',
     inputSchema,
     async preview(input, ctx) {
-      const base = input.path ? await ctx.workspace.resolve(input.path) : ctx.workspace.root;
-      return { summary: input.pattern, paths: [base] };
+      const specs = await searchSpecs(input, ctx);
+      return { summary: input.pattern, paths: typeof specs === 'string' ? [ctx.workspace.root] : specs.map((spec) => spec.dir) };
     },
     async execute(input, ctx) {
       try {
@@ -103,13 +103,9 @@ async function searchSpecs(input: GlobInput, ctx: ToolContext): Promise<SearchSp
   if (input.path) {
     bases = [await ctx.workspace.resolve(input.path)];
   } else {
-    const named = ctx.workspace.folders.length > 1 ? ctx.workspace.folders.find((f) => f.name === segments[0]) : undefined;
-    if (named && firstGlob > 0) {
-      bases = [named.path];
-      relPrefix = segments.slice(1, firstGlob).join('/');
-    } else {
-      bases = ctx.workspace.folders.map((f) => f.path);
-    }
+    // The literal start goes through the workspace's path rules: a folder-name prefix, `./`, ambiguity.
+    bases = [prefix ? await ctx.workspace.resolve(prefix) : ctx.workspace.root];
+    relPrefix = '';
   }
   const specs: SearchSpec[] = [];
   for (const base of bases) {

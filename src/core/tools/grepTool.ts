@@ -14,7 +14,7 @@ const contextLines = z.number().int().min(0).max(100).optional();
 
 const inputSchema = z.object({
   pattern: z.string().min(1).describe('Regular expression to search for (ripgrep syntax), matched within single lines.'),
-  path: z.string().min(1).optional().describe('File or folder to search (default: the whole workspace).'),
+  path: z.string().min(1).optional().describe('File or folder to search (default: the workspace root, i.e. the current project; start with a workspace folder\'s name for another).'),
   glob: z
     .string()
     .min(1)
@@ -45,7 +45,7 @@ export function createGrepTool(opts: { engine?: SearchEngineChoice } = {}): AnyT
     category: 'read',
     inputSchema,
     async preview(input, ctx) {
-      const roots = input.path ? [await ctx.workspace.resolve(input.path)] : ctx.workspace.folders.map((f) => f.path);
+      const roots = [input.path ? await ctx.workspace.resolve(input.path) : ctx.workspace.root];
       return { summary: `${input.pattern}${input.path ? ` in ${input.path}` : ''}`, paths: roots };
     },
     async execute(input, ctx) {
@@ -64,7 +64,7 @@ async function grep(input: GrepInput, ctx: ToolContext, choice: SearchEngineChoi
   if (/[\r\n]/.test(input.pattern)) {
     return errorResult('The pattern contains a line break; grep matches within single lines. Search for one line at a time.');
   }
-  const roots = input.path ? [await ctx.workspace.resolve(input.path)] : ctx.workspace.folders.map((f) => f.path);
+  const roots = [input.path ? await ctx.workspace.resolve(input.path) : ctx.workspace.root];
   const missing = await firstMissing(roots);
   if (missing) return errorResult(`No such file or folder: ${ctx.workspace.display(missing)}.`);
   const mode: GrepMode = input.output_mode ?? 'files_with_matches';

@@ -7,7 +7,7 @@ import { expectedFailure } from './toolFailure';
 export const lsMaxEntries = 1000;
 
 const inputSchema = z.object({
-  path: z.string().min(1).optional().describe('The folder to list: absolute, or relative to the workspace root (default: the root).'),
+  path: z.string().min(1).optional().describe('The folder to list: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name (default: the current project).'),
 });
 
 export type LsInput = z.infer<typeof inputSchema>;
@@ -33,10 +33,6 @@ export const lsTool = defineTool<LsInput>({
 });
 
 async function list(input: LsInput, ctx: ToolContext): Promise<ToolResult> {
-  if (input.path === undefined && ctx.workspace.folders.length > 1) {
-    const names = ctx.workspace.folders.map((f) => `${f.name}/`);
-    return textResult(`Workspace folders:\n${names.join('\n')}`);
-  }
   const dir = await ctx.workspace.resolve(input.path ?? '.');
   const shown = ctx.workspace.display(dir);
   let info;
@@ -63,10 +59,17 @@ async function list(input: LsInput, ctx: ToolContext): Promise<ToolResult> {
   const header = `${shown}/ (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'})`;
   if (entries.length === 0) return textResult(`${header}: empty folder.`);
   let text = `${header}\n${lines.join('\n')}`;
+  if (input.path === undefined && ctx.workspace.folders.length > 1) text += `\n\n${otherFolders(ctx)}`;
   if (entries.length > lsMaxEntries) {
     text += `\n\n(${entries.length - lsMaxEntries} more entries not shown. Use glob with a pattern to narrow the listing.)`;
   }
   return textResult(text);
+}
+
+/** Listing the current project by default, the model should still learn the other projects' names. */
+function otherFolders(ctx: ToolContext): string {
+  const others = ctx.workspace.folders.filter((f) => f !== ctx.workspace.current).map((f) => `${f.name}/`);
+  return `(This is the current project ${ctx.workspace.current.name}. Other workspace folders: ${others.join(', ')}; list one with path "${others[0]}".)`;
 }
 
 /** "/" for a link to a folder, a note for a link that cannot be followed. */

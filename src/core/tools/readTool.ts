@@ -26,7 +26,7 @@ const imageTypes: Record<string, { mediaType: string; magic: (b: Buffer) => bool
 };
 
 const inputSchema = z.object({
-  file_path: z.string().min(1).describe('The file to read: absolute, or relative to the workspace root.'),
+  file_path: z.string().min(1).describe('The file to read: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name.'),
   offset: z.number().int().min(1).optional().describe('1-based line number to start reading from. Use with limit for long files.'),
   limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${readDefaultLimit}).`),
 });

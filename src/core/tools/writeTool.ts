@@ -5,7 +5,7 @@ import { defineTool, textResult, type FileChange, type ToolContext } from './too
 import { expectedFailure } from './toolFailure';
 
 const inputSchema = z.object({
-  file_path: z.string().min(1).describe('The file to write: absolute, or relative to the workspace root.'),
+  file_path: z.string().min(1).describe('The file to write: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name.'),
   content: z.string().describe('The complete new content of the file.'),
 });
 

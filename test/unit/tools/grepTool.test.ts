@@ -137,7 +137,7 @@ describe('grep engines agree', () => {
 });
 
 describe('grep in a multi-root workspace', () => {
-  it('searches every folder and prefixes paths with the folder name', async () => {
+  it('searches the current project by default, another folder by its name, and prefixes paths with the folder name', async () => {
     const base = await realpath(await mkdtemp(join(tmpdir(), 'keel-grep-multi-')));
     try {
       await mkdir(join(base, 'web'));
@@ -155,7 +155,12 @@ describe('grep in a multi-root workspace', () => {
       };
       for (const engine of engines) {
         const text = textOf(await createGrepTool({ engine }).execute({ pattern: 'shared', output_mode: 'count' }, ctx));
-        expect(text).toBe('api/a.ts:1\nweb/w.ts:1\n\n2 matching lines in 2 files');
+        expect(text).toBe('web/w.ts:1\n\n1 matching line in 1 file');
+        const inApi = textOf(await createGrepTool({ engine }).execute({ pattern: 'shared', output_mode: 'count', path: 'api' }, ctx));
+        expect(inApi).toBe('api/a.ts:1\n\n1 matching line in 1 file');
+        const current = { ...ctx, workspace: workspace.withCurrent('api') };
+        const fromApi = textOf(await createGrepTool({ engine }).execute({ pattern: 'shared', output_mode: 'count' }, current));
+        expect(fromApi).toBe('api/a.ts:1\n\n1 matching line in 1 file');
       }
     } finally {
       await rm(base, { recursive: true, force: true });

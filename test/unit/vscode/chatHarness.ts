@@ -68,7 +68,7 @@ export class MirrorStore {
       this.updateCall(d.toolCallId, (p) => ({ ...p, state: d.state, result: { output: d.output, isError: d.isError, truncated: d.truncated } }));
       this.record('toolResult', d);
     });
-    for (const name of ['usage', 'retry', 'error', 'state', 'todos', 'session', 'config', 'view.show'] as const) {
+    for (const name of ['usage', 'retry', 'error', 'state', 'todos', 'session', 'config', 'view.show', 'projects'] as const) {
       bus.on(name, (data: EventData<typeof name>) => this.record(name, data));
     }
   }
@@ -145,20 +145,23 @@ export interface Page {
   close(): void;
 }
 
-export function createChatRig(settings: KeelSettings, opts: { trusted?: boolean } = {}): ChatRig {
+/** `extraFolders`: names of more workspace folders (created empty next to `ws`), for a multi-root rig. */
+export function createChatRig(settings: KeelSettings, opts: { trusted?: boolean; extraFolders?: string[] } = {}): ChatRig {
   const root = mkdtempSync(join(tmpdir(), 'keel-chat-'));
   const workspace = join(root, 'ws');
   const home = join(root, 'home');
   mkdirSync(workspace);
   mkdirSync(home);
   writeFileSync(join(workspace, 'hello.txt'), 'hello\n');
+  const extra = (opts.extraFolders ?? []).map((name) => ({ path: join(root, name), name }));
+  for (const f of extra) mkdirSync(f.path);
   const logs: string[] = [];
   const log: LogFn = (level, message) => logs.push(`${level}: ${message}`);
   const host = createFsHost({ log });
   const rig: Partial<ChatRig> = { workspace, home, logs, settings };
   const loader = new CoreLoader(
     {
-      folders: () => [{ path: workspace, name: 'ws' }],
+      folders: () => [{ path: workspace, name: 'ws' }, ...extra],
       workspaceFile: () => undefined,
       trusted: () => opts.trusted ?? true,
       settings: () => ({ settings: rig.settings!, problems: [] }),
