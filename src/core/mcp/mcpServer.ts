@@ -221,7 +221,8 @@ export class McpServer {
       if (current()) this.log.add(`[keel] protocol error: ${errorMessage(err)}`);
     };
     client.onclose = () => {
-      if (current()) this.closedUnexpectedly();
+      // While starting, the failed connect reports it (its pending requests are rejected).
+      if (current() && this.state === 'ready') this.closedUnexpectedly();
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (!current()) return;

@@ -53,7 +53,7 @@ function describeCallError(err: unknown, b: McpToolBinding, signal: AbortSignal)
   if (signal.aborted) return `${what} was cancelled.`;
   if (err instanceof McpError) {
     if (err.code === ErrorCode.RequestTimeout) {
-      return `${what} did not answer within ${Math.round(b.timeoutMs / 1000)} s; the call was cancelled. The server may be stuck: try another way or tell the person.`;
+      return `${what} did not answer within ${b.timeoutMs / 1000} s; the call was cancelled. The server may be stuck: try another way or tell the person.`;
     }
     if (err.code === ErrorCode.ConnectionClosed) return `${what} failed: the server closed the connection (it crashed or exited) during the call. Keel restarts it.`;
     return `${what} failed: ${err.message}`;
