@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseJsonc, readMcpFile } from '../../../../src/core/mcp/mcpConfigFile';
 import { parseMcpConfig } from '../../../../src/core/mcp/mcpConfig';
 import { describeServer, serverEnv, serverFingerprint } from '../../../../src/core/mcp/mcpEnv';
 import { maxToolNameLength, mcpPromptCommand, mcpToolName } from '../../../../src/core/mcp/mcpNames';
@@ -122,5 +126,27 @@ describe('MCP names', () => {
 
   it('prompt commands are mcp.<server>.<prompt>', () => {
     expect(mcpPromptCommand('everything', 'simple-prompt')).toBe('mcp.everything.simple-prompt');
+  });
+});
+
+describe('mcp.json as JSONC', () => {
+  it('allows comments and trailing commas, and keeps them inside strings', () => {
+    const text = `{
+      // the team's servers
+      "servers": {
+        "a": { "command": "node", "args": ["http://x//y", "/* not a comment */", "a,}"], }, /* done */
+      },
+    }`;
+    expect(parseJsonc(text)).toEqual({ servers: { a: { command: 'node', args: ['http://x//y', '/* not a comment */', 'a,}'] } } });
+  });
+
+  it('a broken file is one problem naming it; a missing file is no servers', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keel-mcpjson-'));
+    const file = join(dir, 'mcp.json');
+    writeFileSync(file, '{ "servers": { "a": ');
+    const vars = { workspaceFolder: dir, env: {} };
+    expect(readMcpFile(file, 'workspace', vars).problems[0]!.message).toMatch(/mcp.json: not valid JSON/);
+    expect(readMcpFile(join(dir, 'none.json'), 'workspace', vars)).toEqual({ servers: [], problems: [] });
+    rmSync(dir, { recursive: true, force: true });
   });
 });
