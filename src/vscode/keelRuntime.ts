@@ -16,6 +16,7 @@ import { registerHunkLenses } from './diff/hunkLenses';
 import { FileIndex } from './fileIndex';
 import { McpHub } from './mcpHub';
 import { showMcpServers } from './mcpQuickPick';
+import { mcpViewExtension } from './mcpView';
 import { connectChatView } from './nodeBridge';
 import type { PluginRegistry } from './pluginRegistry';
 import { readKeelSettings } from './settingsLayer';
@@ -158,7 +159,9 @@ export class KeelRuntime {
   /** Wires a freshly created chat page to the controller. */
   connectView(view: vscode.WebviewView, webview: HostWebview, channel: vscode.LogOutputChannel): vscode.Disposable {
     this.view = view;
-    const connection = connectChatView(view, webview, this.controller, this.services, (level, message) => channel[level](message));
+    const connection = connectChatView(view, webview, this.controller, this.services, (level, message) => channel[level](message), [
+      mcpViewExtension(this.mcp.manager),
+    ]);
     // The page's first snapshot needs the core: build it while the page loads, not after its `ready`
     // (configSummary never rejects; a core that cannot start is reported with the snapshot).
     void this.controller.configSummary();

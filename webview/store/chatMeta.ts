@@ -9,6 +9,7 @@ import type {
   UiError,
   Usage,
 } from '../../src/protocol/sessionState';
+import type { McpStatusView } from '../../src/protocol/mcpStatus';
 import type { ToolApprovalRequest } from '../../src/protocol/toolApproval';
 import type { Mention } from '../../src/protocol/uiMessage';
 
@@ -57,6 +58,8 @@ export interface ChatMeta {
   trimmed: ContextTrimmed | null;
   panel: Panel;
   prefill: ComposerPrefill | null;
+  /** MCP servers' states and their prompts (slash commands). */
+  mcp: McpStatusView;
 }
 
 export function initialMeta(): ChatMeta {
@@ -74,5 +77,6 @@ export function initialMeta(): ChatMeta {
     trimmed: null,
     panel: 'chat',
     prefill: null,
+    mcp: { servers: [], prompts: [] },
   };
 }
