@@ -164,7 +164,9 @@ export class McpServer {
       await withTimeout(this.refreshLists(client), timeout, `did not list its tools within ${timeout / 1000} s`);
       if (!current()) return;
       this.readyAt = Date.now();
-      this.log.add(`[keel] ready: ${this.toolList.length} tools, ${this.promptList.length} prompts, ${this.resourceList.length} resources`);
+      const summary = `ready: ${this.toolList.length} tools, ${this.promptList.length} prompts, ${this.resourceList.length} resources`;
+      this.log.add(`[keel] ${summary}`);
+      this.opts.log('info', `MCP server "${this.config.name}" (${this.transportKind}) ${summary}`);
       this.setState('ready');
     } catch (err) {
       if (!current()) return;
@@ -195,6 +197,7 @@ export class McpServer {
         for (const line of lines) this.stderrLine(line);
       });
       this.log.add(`[keel] starting ${c.command} ${c.args.join(' ')}`);
+      this.opts.log('info', `MCP server "${c.name}": starting ${c.command} ${c.args.join(' ')}`);
       this.transportKind = 'stdio';
       return this.attach(transport, current);
     }

@@ -46,7 +46,8 @@ describe('MCP servers from .vscode/mcp.json', () => {
   const latestStatus = (): McpStatusView | undefined => chat.page.named('mcp.status').at(-1) as McpStatusView | undefined;
   const serverState = () => latestStatus()?.servers.find((s) => s.name === 'everything');
 
-  it('asks once before starting a workspace server, then the agent uses its tool', async () => {
+  it('asks once before starting a workspace server, then the agent uses its tool', async function () {
+    this.timeout(180_000);
     writeConfig({ type: 'stdio', command: process.execPath, args: [entry, 'stdio'] });
     await chat.page.waitFor(() => serverState()?.state === 'ready', 'the server to be ready in the view', 60_000);
     assert.strictEqual(asked.length, 1, 'the person was asked once');
@@ -68,7 +69,8 @@ describe('MCP servers from .vscode/mcp.json', () => {
     assert.strictEqual(asked.length, 1, 'still asked only once');
   });
 
-  it('asks again when its command changes, and a refusal keeps it off', async () => {
+  it('asks again when its command changes, and a refusal keeps it off', async function () {
+    this.timeout(180_000);
     const before = asked.length;
     answer = false;
     writeConfig({ type: 'stdio', command: process.execPath, args: [entry, 'stdio'], env: { EXTRA: '1' } });
