@@ -169,3 +169,27 @@ describe('MCP servers that misbehave', () => {
     expect(await m.tools()).toEqual([]);
   });
 });
+
+describe('the per-call timeout setting', () => {
+  it('mcpToolTimeout (seconds) from the config reaches the MCP calls; 60 s by default', async () => {
+    const { Context } = await import('../../../../src/core/context');
+    const { createFsHost } = await import('../../../../src/core/fsHost');
+    const make = (overrides: object[]) =>
+      Context.create({ folders: [{ path: dir }], host: createFsHost(), env: { KEEL_HOME: join(dir, 'home') }, overrides, mcpServers: { servers: [server()], problems: [] } });
+    const plain = await make([]);
+    expect(plain.mcp.toolTimeoutMs).toBe(60_000);
+    await plain.destroy();
+    const ctx = await make([{ mcpToolTimeout: 0.3 }]);
+    try {
+      const hang = (await ctx.mcp.tools()).find((t) => t.name === 'mcp__faulty__hang')!;
+      expect((await hang.execute({}, ctx0())).output).toMatch(/did not answer within 0.3 s/);
+    } finally {
+      await ctx.destroy();
+    }
+    expect(ctx.mcp.status()).toEqual([]);
+  });
+});
+
+function ctx0(): ToolContext {
+  return { signal: new AbortController().signal, toolCallId: 't2' } as ToolContext;
+}
