@@ -121,7 +121,13 @@ export class McpServer {
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<unknown> {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
-    return client.callTool({ name, arguments: args }, undefined, { signal, timeout: timeoutMs, maxTotalTimeout: timeoutMs });
+    try {
+      return await client.callTool({ name, arguments: args }, undefined, { signal, timeout: timeoutMs, maxTotalTimeout: timeoutMs });
+    } catch (err) {
+      // An HTTP server that went away shows only as failed requests: treat it as a crash.
+      if (this.config.type !== 'stdio' && this.client === client && !signal.aborted && unreachable(err)) this.closedUnexpectedly();
+      throw err;
+    }
   }
 
   async getPrompt(name: string, args: Record<string, string>, timeoutMs: number): Promise<unknown> {
@@ -339,6 +345,16 @@ export class McpServer {
     if (state === 'starting') this.stderrTail.clear();
     this.opts.onChange();
   }
+}
+
+/** A request that never reached the server (refused, reset, DNS), as opposed to an answer that says no. */
+function unreachable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code && ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'UND_ERR_SOCKET'].includes(code)) return true;
+    if (e.message === 'fetch failed') return true;
+  }
+  return false;
 }
 
 async function closeQuietly(client: Client, note: (message: string) => void): Promise<void> {

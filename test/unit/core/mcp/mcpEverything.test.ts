@@ -108,6 +108,18 @@ describe('MCP with @modelcontextprotocol/server-everything', () => {
     expect(ctx.mcp.status()[0]).toMatchObject({ name: 'web', transport: 'http', state: 'ready' });
   });
 
+  it('an HTTP server that goes away: the call ends with an error and the server is marked failed', async () => {
+    const server = await startEverythingHttp('streamableHttp');
+    http.push(server);
+    const { ctx } = await project([], { servers: { web: { type: 'http', url: `http://127.0.0.1:${server.port}/mcp` } } });
+    const echo = (await ctx.mcp.tools()).find((t) => t.name === 'mcp__web__echo')!;
+    await server.close();
+    const result = await echo.execute({ message: 'anyone?' }, { signal: new AbortController().signal, toolCallId: 'x' } as never);
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/MCP tool "echo" of server "web" failed/);
+    expect(ctx.mcp.status()[0]).toMatchObject({ state: 'failed', reason: expect.stringMatching(/closed the connection; restarting in/) });
+  });
+
   it('falls back to SSE for a server that only speaks it', async () => {
     const server = await startEverythingHttp('sse');
     http.push(server);
