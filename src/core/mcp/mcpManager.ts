@@ -46,6 +46,7 @@ export class McpManager {
   private readonly listeners = new Set<() => void>();
   private trusted: boolean;
   private disposed = false;
+  private disposing: Promise<void> | undefined;
   private timeoutMs: number;
 
   constructor(private readonly opts: McpManagerOptions) {
@@ -196,11 +197,16 @@ export class McpManager {
     return this.require(server).server.readResource(uri, this.toolTimeoutMs);
   }
 
-  async dispose(): Promise<void> {
-    this.disposed = true;
-    this.listeners.clear();
-    await Promise.all([...this.entries.values()].map(({ server }) => server.stop()));
-    this.entries.clear();
+  /** Stops every server; later calls wait for the same shutdown. */
+  dispose(): Promise<void> {
+    this.disposing ??= (async () => {
+      this.disposed = true;
+      this.listeners.clear();
+      const servers = [...this.entries.values()];
+      this.entries.clear();
+      await Promise.all(servers.map(({ server }) => server.stop()));
+    })();
+    return this.disposing;
   }
 
   private require(name: string): Entry {
