@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { mcpToolName } from '../core/mcp/mcpNames';
 import type { McpServerStatus } from '../core/mcp/mcpTypes';
 import type { McpHub } from './mcpHub';
 
@@ -52,6 +53,7 @@ export async function showMcpServers(hub: McpHub): Promise<void> {
         ? { label: '$(play) Enable', run: () => hub.setEnabled(s.name, true) }
         : { label: '$(circle-slash) Disable', run: () => hub.setEnabled(s.name, false) },
     );
+    if (s.state === 'ready') actions.push({ label: '$(list-unordered) Show Tools, Prompts and Resources', run: () => showCatalogue(hub, s.name) });
     actions.push({ label: '$(output) Show Log', run: () => showServerLog(hub, s.name) });
   }
   if (s.origin === 'workspace' || !known) {
@@ -68,6 +70,22 @@ async function showServerLog(hub: McpHub, name: string): Promise<void> {
     language: 'log',
   });
   await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+async function showCatalogue(hub: McpHub, name: string): Promise<void> {
+  const { tools, prompts, resources } = hub.manager.catalogue(name);
+  const lines = [`# MCP server "${name}"`, '', `## Tools (${tools.length})`, ''];
+  for (const t of tools) lines.push(`- \`${mcpToolName(name, t.name)}\`${t.readOnly ? ' (read-only)' : ''}: ${oneLine(t.description ?? t.title ?? '')}`);
+  lines.push('', `## Prompts (${prompts.length})`, '');
+  for (const p of prompts) lines.push(`- \`/${p.command}\` ${p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(' ')}: ${oneLine(p.description ?? '')}`);
+  lines.push('', `## Resources (${resources.length})`, '');
+  for (const r of resources) lines.push(`- ${r.name} \`${r.uri}\`${r.mimeType ? ` (${r.mimeType})` : ''}${r.description ? `: ${oneLine(r.description)}` : ''}`);
+  const doc = await vscode.workspace.openTextDocument({ content: lines.join('\n'), language: 'markdown' });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 async function openWorkspaceConfig(): Promise<void> {

@@ -7,7 +7,7 @@ import type { ResultCaps } from './mcpResult';
 import { defaultImageCap, defaultTextCap } from './mcpResult';
 import { McpServer } from './mcpServer';
 import { mcpTool } from './mcpTool';
-import type { McpPromptInfo, McpResourceInfo, McpServerStatus } from './mcpTypes';
+import type { McpPromptInfo, McpResourceInfo, McpServerStatus, McpToolInfo } from './mcpTypes';
 
 export interface McpManagerOptions {
   workspaceRoot: string;
@@ -124,6 +124,12 @@ export class McpManager {
   /** A server's log: what Keel did with it and everything it wrote to stderr. */
   log(name: string): string[] {
     return this.entries.get(name)?.server.log.lines() ?? [];
+  }
+
+  /** What a ready server offers, for people to read. */
+  catalogue(name: string): { tools: McpToolInfo[]; prompts: McpPromptInfo[]; resources: McpResourceInfo[] } {
+    const server = this.require(name).server;
+    return { tools: server.tools(), prompts: server.prompts(), resources: server.resources() };
   }
 
   config(name: string): McpServerConfig | undefined {

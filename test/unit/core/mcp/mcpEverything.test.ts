@@ -94,6 +94,9 @@ describe('MCP with @modelcontextprotocol/server-everything', () => {
     await ctx.mcp.tools();
     expect(ctx.mcp.prompts().map((p) => p.command)).toContain('mcp.everything.simple-prompt');
     expect(ctx.mcp.resources().length).toBeGreaterThan(0);
+    const listed = ctx.mcp.catalogue('everything');
+    expect(listed.tools.find((t) => t.name === 'echo')).toMatchObject({ readOnly: true });
+    expect(listed.resources.length).toBe(ctx.mcp.resources().length);
     expect(await ctx.mcp.promptText('everything', 'args-prompt', { city: 'Lisbon' })).toMatch(/Lisbon/);
   });
 
