@@ -5,7 +5,8 @@
 // to this terminal and exits with the tests' code.
 //
 // Usage: node scripts/runIntegration.mjs [--extension DIR] [--workspace DIR] [--suites PATH]...
-//          [--env KEY=VALUE]... [--grep RE] [--no-build] [--timeout-ms N]
+//          [--env KEY=VALUE]... [--grep RE] [--no-build] [--trust] [--timeout-ms N]
+// --trust: Workspace Trust on and the folder untrusted (Restricted Mode), for test/integration/untrusted.
 // Every environment variable named KEEL_* is passed on to the extension host too (for
 // example the scripted model server's URL started by a parent process).
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -77,6 +78,7 @@ export async function bundleIntegration(outDir, suitePaths) {
  * @param {Record<string,string>} [options.env] extension host environment for the tests
  * @param {string} [options.grep] mocha grep
  * @param {boolean} [options.build] run `npm run build` in the extension folder first
+ * @param {boolean} [options.workspaceTrust] start with Workspace Trust on (folder untrusted: Restricted Mode)
  * @param {number} [options.timeoutMs] for the whole run
  */
 export async function runIntegration(options = {}) {
@@ -97,7 +99,7 @@ export async function runIntegration(options = {}) {
     if (options.build ?? true) await buildExtension(extensionDir);
     const bundled = await step(PREFIX, 'bundle runner and suites', () => bundleIntegration(outDir, suitePaths));
     const workspace = copyWorkspace(options.workspace ?? defaultWorkspace, runDir);
-    server = await step(PREFIX, 'start VS Code server (server-main)', () => launchServer({ kind: 'vscode-server', runDir }));
+    server = await step(PREFIX, 'start VS Code server (server-main)', () => launchServer({ kind: 'vscode-server', runDir, workspaceTrust: options.workspaceTrust ?? false }));
     const testEnv = {
       ...keelEnvFromProcess(),
       ...options.env,
@@ -182,10 +184,12 @@ async function main() {
       env: { type: 'string', multiple: true, default: [] },
       grep: { type: 'string' },
       'no-build': { type: 'boolean', default: false },
+      trust: { type: 'boolean', default: false },
       'timeout-ms': { type: 'string' },
     },
   });
   const code = await runIntegration({
+    workspaceTrust: values.trust,
     extensionDir: values.extension,
     workspace: values.workspace,
     suites: values.suites,

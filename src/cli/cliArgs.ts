@@ -28,6 +28,7 @@ Options for run:
   --session ID              resume a session of this workspace
   --max-turns N             cap on model turns (default 50)
   --output FORMAT           text | stream-json (default text)
+  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({"servers": {...}}); repeatable
 
 Keel stores sessions under $KEEL_HOME (default ~/.keel).`;
 
@@ -46,6 +47,8 @@ export interface RunArgs {
   session?: string;
   maxTurns?: number;
   output: 'text' | 'stream-json';
+  /** `--mcp-config` values as given: file paths or JSON text. */
+  mcpConfigs: string[];
 }
 
 export interface SessionsArgs {
@@ -82,6 +85,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'max-turns': { type: 'string' },
         output: { type: 'string' },
         json: { type: 'boolean' },
+        'mcp-config': { type: 'string', multiple: true },
       },
     });
   } catch (err) {
@@ -122,6 +126,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     session: v.session,
     maxTurns,
     output,
+    mcpConfigs: v['mcp-config'] ?? [],
   };
 }
 

@@ -6,6 +6,7 @@ import { errorMessage } from '../core/errors';
 import { createFsHost } from '../core/fsHost';
 import { Project } from '../core/project';
 import type { RunArgs } from './cliArgs';
+import { readMcpConfigArgs } from './mcpConfigArg';
 import { streamJsonPrinter, textPrinter } from './eventPrinter';
 import type { Printer } from './eventPrinter';
 
@@ -34,7 +35,9 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
   const printer: Printer = a.output === 'stream-json' ? streamJsonPrinter(io.stdout) : textPrinter(io.stdout, io.stderr);
   const host = createFsHost({ log: (level, message) => level !== 'debug' && io.stderr(`keel [${level}] ${message}\n`) });
   const { layer, apiKeys } = cliModelLayer(a, io.env);
+  const mcpServers = readMcpConfigArgs(a.mcpConfigs, { workspaceFolder: resolve(a.cwd), env: io.env });
   const ctx = await Context.create({
+    mcpServers,
     folders: [{ path: resolve(a.cwd) }, ...a.addDirs.map((path) => ({ path }))],
     host,
     env: io.env,

@@ -4,6 +4,8 @@ import { keelHome, projectDir, sessionsDir, workspaceKey } from './paths';
 import { resolveConfig, userConfigPath, workspaceConfigPath } from './config/loadConfig';
 import { mergeLayers } from './config/loadConfig';
 import type { ConfigLayer, KeelConfig } from './config/configSchema';
+import { McpManager } from './mcp/mcpManager';
+import type { ParsedMcpConfig } from './mcp/mcpConfig';
 import { ModelRegistry } from './model/modelRegistry';
 import type { ProviderFactory } from './model/modelRegistry';
 import { PluginManager } from './plugins/pluginManager';
@@ -24,6 +26,10 @@ export interface ContextOptions {
   /** Keys from the host's secret storage, by provider name. */
   apiKeys?: Record<string, string | undefined>;
   providerFactories?: ProviderFactory[];
+  /** MCP servers for a Context that runs them itself (the CLI); stopped by destroy(). */
+  mcpServers?: ParsedMcpConfig;
+  /** A manager the host keeps across rebuilds of its Context (VS Code); destroy() leaves it running. */
+  mcp?: McpManager;
 }
 
 export interface KeelPaths {
@@ -46,6 +52,9 @@ export class Context {
   readonly sessions: SessionStore;
   readonly host: Host;
   readonly workspaceTrusted: boolean;
+  /** The workspace's MCP servers: their state, tools and prompts. */
+  readonly mcp: McpManager;
+  private readonly ownsMcp: boolean;
   /**
    * What the model is told about the workspace with each request, cached across requests.
    * Hosts with a file watcher call `llmsContext.invalidate()` when files change outside Keel.
@@ -64,7 +73,11 @@ export class Context {
     host: Host;
     workspaceTrusted: boolean;
     warnings: string[];
+    mcp: McpManager;
+    ownsMcp: boolean;
   }) {
+    this.mcp = init.mcp;
+    this.ownsMcp = init.ownsMcp;
     this.config = init.config;
     this.workspace = init.workspace;
     this.paths = init.paths;
@@ -113,7 +126,19 @@ export class Context {
       workspace: { root: workspace.root, workspaceFile: opts.workspaceFile },
       onWarning: (message) => opts.host.log('warn', message),
     });
+    const mcp =
+      opts.mcp ??
+      new McpManager({
+        workspaceRoot: workspace.root,
+        env,
+        trusted,
+        log: (level, message) => opts.host.log(level, message),
+      });
+    mcp.setToolTimeout(config.mcpToolTimeout * 1000);
+    if (!opts.mcp && opts.mcpServers) mcp.setServers(opts.mcpServers.servers, opts.mcpServers.problems);
     const ctx = new Context({
+      mcp,
+      ownsMcp: !opts.mcp,
       config,
       workspace,
       paths,
@@ -131,5 +156,6 @@ export class Context {
 
   async destroy(): Promise<void> {
     await this.plugins.apply({ hook: 'destroy', memo: [], type: 'Parallel' });
+    if (this.ownsMcp) await this.mcp.dispose();
   }
 }

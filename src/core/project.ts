@@ -279,7 +279,7 @@ export class Project {
 
   private async toolsFor(mode: RunMode): Promise<AnyTool[]> {
     const fromPlugins = await this.ctx.plugins.apply<AnyTool[]>({ hook: 'tool', memo: [], args: [{ mode }], type: 'SeriesMerge' });
-    const all = [...builtinTools(), ...fromPlugins];
+    const all = [...builtinTools(), ...fromPlugins, ...(await this.ctx.mcp.tools())];
     const byName = new Map<string, AnyTool>();
     for (const t of all) {
       if (byName.has(t.name)) {
@@ -531,6 +531,7 @@ const schemaCache = new WeakMap<AnyTool, Record<string, unknown>>();
 
 /** The JSON Schema the model sees, derived once per tool from its zod schema. */
 function toolParameters(tool: AnyTool): Record<string, unknown> {
+  if (tool.jsonSchema) return tool.jsonSchema;
   let schema = schemaCache.get(tool);
   if (!schema) {
     const { $schema: _drop, ...rest } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;

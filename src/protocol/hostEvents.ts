@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MAX_TOOL_OUTPUT_CHARS } from './limits';
+import { mcpStatusSchema } from './mcpStatus';
 import {
   agentModeSchema,
   configSummarySchema,
@@ -25,6 +26,8 @@ const toolCallId = z.string().min(1);
 export const hostEvents = {
   /** The whole state: on every `ready`, and when the conversation is replaced (new / resumed). */
   snapshot: snapshotSchema,
+  /** The MCP servers' states and prompts: after every `ready` and whenever one changes. */
+  'mcp.status': mcpStatusSchema,
   /** Streamed answer text; extends the message's last text part, or starts one (see appendDelta). */
   textDelta: z.strictObject({ messageId, delta: z.string() }),
   /** Streamed reasoning; same rule with reasoning parts. */

@@ -9,7 +9,7 @@ const empty = z.strictObject({});
 const opened = z.strictObject({ opened: z.boolean() });
 
 /** The only editor commands the chat may ask the host to run (buttons in the UI); never a free-form id. */
-const uiCommandSchema = z.enum(['keel.setApiKey', 'workbench.trust.manage']);
+const uiCommandSchema = z.enum(['keel.setApiKey', 'workbench.trust.manage', 'keel.showMcpServers']);
 
 const sendParams = z
   .strictObject({
@@ -98,5 +98,10 @@ export const hostMethods = {
   /** Make a workspace folder the conversation's current project (multi-root); refused while a run is going. */
   'project.select': { params: z.strictObject({ name: z.string().min(1).max(500) }), result: projectsSchema },
   /** Run one allow-listed editor command (e.g. "Keel: Set API Key" from the first-run panel). */
+  /** An MCP server's prompt filled with the person's arguments, as the text of a message to send. */
+  'mcp.prompt': {
+    params: z.strictObject({ server: z.string().min(1), prompt: z.string().min(1), args: z.record(z.string(), z.string().max(20_000)) }),
+    result: z.strictObject({ text: z.string() }),
+  },
   'command.run': { params: z.strictObject({ command: uiCommandSchema }), result: z.strictObject({ ran: z.boolean() }) },
 } satisfies Record<string, MethodSpec>;

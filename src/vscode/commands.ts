@@ -45,6 +45,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.setApiKey', async () => (await deps.runtime()).setApiKey()),
     command('keel.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.context.extension.id}`)),
     command('keel.showLog', () => deps.log.show()),
+    command('keel.showMcpServers', async () => (await deps.runtime()).showMcpServers()),
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
   ];
 }

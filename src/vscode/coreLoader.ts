@@ -4,6 +4,7 @@ import { Context } from '../core/context';
 import { KeelError, errorMessage } from '../core/errors';
 import type { Host } from '../core/host';
 import { keelHome } from '../core/paths';
+import type { McpManager } from '../core/mcp/mcpManager';
 import type { KeelPlugin } from '../core/plugins/pluginTypes';
 import type { LogFn } from '../protocol/log';
 import type { SettingsRead } from './settingsLayer';
@@ -21,6 +22,8 @@ export interface CoreInputs {
   plugins(): KeelPlugin[];
   host: Host;
   env: Record<string, string | undefined>;
+  /** The window's MCP servers, kept running across rebuilds. */
+  mcp?(): McpManager;
 }
 
 export interface BuiltCore {
@@ -148,6 +151,7 @@ export class CoreLoader {
       workspaceTrusted: trusted,
       plugins,
       apiKeys,
+      ...(inputs.mcp ? { mcp: inputs.mcp() } : {}),
     });
     this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'}, approvals: ${ctx.config.approvalMode})`);
     for (const problem of read.problems) this.log('warn', problem);

@@ -49,7 +49,13 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
   };
   if (context.extensionMode !== vscode.ExtensionMode.Test) return api;
   // Only in the extension's own test runs: a chat page without a browser (see testHooks.ts).
-  const testApi: KeelTestApi = { ...api, testHooks: { openChatPage: () => openHeadlessChatPage(provider, 'keel.chat') } };
+  const testApi: KeelTestApi = {
+    ...api,
+    testHooks: {
+      openChatPage: () => openHeadlessChatPage(provider, 'keel.chat'),
+      setMcpApprovalPrompt: async (prompt) => (await getRuntime()).mcp.setPrompt(prompt),
+    },
+  };
   return testApi;
 }
 

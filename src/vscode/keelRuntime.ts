@@ -14,6 +14,9 @@ import { CoreLoader } from './coreLoader';
 import { ChangeReview } from './diff/changeReview';
 import { registerHunkLenses } from './diff/hunkLenses';
 import { FileIndex } from './fileIndex';
+import { McpHub } from './mcpHub';
+import { showMcpServers } from './mcpQuickPick';
+import { mcpViewExtension } from './mcpView';
 import { connectChatView } from './nodeBridge';
 import type { PluginRegistry } from './pluginRegistry';
 import { readKeelSettings } from './settingsLayer';
@@ -38,6 +41,8 @@ export class KeelRuntime {
   readonly controller: ChatController;
   /** File changes waiting for approval, as diff editors (Accept/Reject commands act on them). */
   readonly changes: ChangeReview;
+  /** MCP servers of the window (workspace mcp.json, keel.mcpServers). */
+  readonly mcp: McpHub;
   private readonly loader: CoreLoader;
   private readonly core: CoreAccess;
   private readonly services: VscodeServices;
@@ -56,6 +61,8 @@ export class KeelRuntime {
     this.keys = keys;
     const host = createVscodeHost(channel);
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
+    const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
+    this.mcp = mcp;
     this.loader = new CoreLoader(
       {
         folders: () =>
@@ -70,6 +77,7 @@ export class KeelRuntime {
         plugins: () => plugins.list(),
         host,
         env: process.env,
+        mcp: () => mcp.manager,
       },
       () => this.controller.isRunning,
       log,
@@ -123,6 +131,7 @@ export class KeelRuntime {
       extensionId: context.extension.id,
     });
     this.disposables.push(
+      mcp,
       status,
       changes,
       registerHunkLenses(changes),
@@ -150,7 +159,9 @@ export class KeelRuntime {
   /** Wires a freshly created chat page to the controller. */
   connectView(view: vscode.WebviewView, webview: HostWebview, channel: vscode.LogOutputChannel): vscode.Disposable {
     this.view = view;
-    const connection = connectChatView(view, webview, this.controller, this.services, (level, message) => channel[level](message));
+    const connection = connectChatView(view, webview, this.controller, this.services, (level, message) => channel[level](message), [
+      mcpViewExtension(this.mcp.manager),
+    ]);
     // The page's first snapshot needs the core: build it while the page loads, not after its `ready`
     // (configSummary never rejects; a core that cannot start is reported with the snapshot).
     void this.controller.configSummary();
@@ -189,6 +200,10 @@ export class KeelRuntime {
     await built.ctx.llmsContext.warmUp();
   }
 
+  showMcpServers(): Promise<void> {
+    return showMcpServers(this.mcp);
+  }
+
   setApiKey(): Promise<void> {
     return setApiKeyInteractively(this.keys, Object.keys(this.loader.peek()?.ctx.config.providers ?? {}), this.log);
   }
@@ -197,6 +212,7 @@ export class KeelRuntime {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     await this.controller.dispose();
     await this.loader.dispose();
+    await this.mcp.manager.dispose();
   }
 
   private invalidate(reason: string): void {

@@ -8,6 +8,9 @@ import { createReadyGate } from '../protocol/readyGate';
 import type { ChatController } from './chatController';
 import type { EditorServices } from './editorServices';
 
+/** More of the page's protocol, served by a feature of its own (MCP); returns what stops it. */
+export type ViewExtension = (link: { bus: HostBus; outbox: DeltaCoalescer; isReady(): boolean; onReady(listener: () => void): () => void }) => () => void;
+
 /** A WebviewView, as far as the bridge needs it. */
 export interface ChatViewLike {
   readonly visible: boolean;
@@ -26,6 +29,7 @@ export function connectChatView(
   controller: ChatController,
   services: EditorServices,
   log: LogFn,
+  extensions: readonly ViewExtension[] = [],
 ): { dispose(): void } {
   const gate = createReadyGate(createHostTransport(webview, log), log);
   const bus = createHostBus(gate.transport, log);
@@ -35,6 +39,7 @@ export function connectChatView(
 
   const detach = controller.attachView({ outbox, isReady: () => gate.isReady() });
   const stopReady = gate.onReady(() => controller.viewReady());
+  const stopExtensions = extensions.map((extend) => extend({ bus, outbox, isReady: () => gate.isReady(), onReady: (l) => gate.onReady(l) }));
   // A hidden webview's page is torn down: post nothing until the next page says ready.
   const visibility = view.onDidChangeVisibility(() => {
     if (!view.visible) gate.close();
@@ -46,6 +51,7 @@ export function connectChatView(
     disposed = true;
     visibility.dispose();
     stopReady();
+    for (const stop of stopExtensions) stop();
     stopLog();
     detach();
     outbox.dispose();

@@ -1,5 +1,6 @@
 import type { HeadlessChatPage } from './headlessChatView';
 import type { KeelApi } from './keelApi';
+import type { McpApprovalPrompt } from './mcpHub';
 
 /**
  * Extra entry points `activate()` returns only when VS Code runs the extension's own tests
@@ -12,6 +13,11 @@ export interface KeelTestHooks {
    * product's; the test speaks the protocol on the returned page's transport.
    */
   openChatPage(): HeadlessChatPage;
+  /**
+   * Answers the question "may this workspace MCP server start?" instead of the modal dialog
+   * (which a test cannot click). Everything around it (trust, fingerprints, asking again) is the product's.
+   */
+  setMcpApprovalPrompt(prompt: McpApprovalPrompt): Promise<void>;
 }
 
 export interface KeelTestApi extends KeelApi {

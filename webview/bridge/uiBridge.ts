@@ -51,6 +51,8 @@ export interface UiBridge {
   restoreFiles(messageId: string, force?: boolean): Promise<RevertResult | undefined>;
   openSettings(query?: string): Promise<void>;
   runCommand(command: UiCommand): Promise<void>;
+  /** An MCP prompt filled with these arguments: the text to send, or undefined (the error is shown). */
+  mcpPrompt(server: string, prompt: string, args: Record<string, string>): Promise<string | undefined>;
   respondToApproval(id: string, result: ToolApprovalResult): void;
   /** Sends the newest user message again (after an error). */
   retryLast(): Promise<void>;
@@ -88,6 +90,7 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     bus.on('error', (error) => store.addError(error)),
     bus.on('state', (state) => store.setRunState(state)),
     bus.on('todos', ({ items }) => store.setTodos(items)),
+    bus.on('mcp.status', (mcp) => store.setMcp(mcp)),
     bus.on('session', (session) => store.setSession(session)),
     bus.on('config', (config) => store.setConfig(config)),
     bus.on('composer', (prefill) => store.prefillComposer(prefill)),
@@ -171,6 +174,9 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     },
     async runCommand(command) {
       await call('command.run', { command }, 'Running the command');
+    },
+    async mcpPrompt(server, prompt, args) {
+      return (await call('mcp.prompt', { server, prompt, args }, `Getting the MCP prompt ${prompt}`))?.text;
     },
     respondToApproval(id, result) {
       store.answerApproval(id, result);

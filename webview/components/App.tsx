@@ -8,6 +8,7 @@ import { EmptyState } from './panels/EmptyState';
 import { RulesInEffect, TrimmedNote } from './panels/ContextNotes';
 import { ErrorBanners } from './panels/ErrorBanners';
 import { FirstRunPanel } from './panels/FirstRunPanel';
+import { McpStatusList } from './panels/McpStatusList';
 import { RetryNote } from './panels/RetryNote';
 import { SessionsPanel } from './panels/SessionsPanel';
 import { TodoPanel } from './panels/TodoPanel';
@@ -44,6 +45,7 @@ export function App() {
           {empty ? <EmptyState /> : <MessageList />}
           <RulesInEffect />
           <TodoPanel />
+          <McpStatusList />
           <TrimmedNote />
           <RetryNote />
           <ErrorBanners />

@@ -10,6 +10,7 @@ import type {
   UiError,
   Usage,
 } from '../../src/protocol/sessionState';
+import type { McpStatusView } from '../../src/protocol/mcpStatus';
 import type { ToolApprovalRequest } from '../../src/protocol/toolApproval';
 import type { Mention } from '../../src/protocol/uiMessage';
 
@@ -60,6 +61,8 @@ export interface ChatMeta {
   prefill: ComposerPrefill | null;
   /** The workspace folders as projects and the current one (multi-root); null until the host says. */
   projects: Projects | null;
+  /** MCP servers' states and their prompts (slash commands). */
+  mcp: McpStatusView;
 }
 
 export function initialMeta(): ChatMeta {
@@ -78,5 +81,6 @@ export function initialMeta(): ChatMeta {
     panel: 'chat',
     prefill: null,
     projects: null,
+    mcp: { servers: [], prompts: [] },
   };
 }

@@ -176,6 +176,10 @@ export class ChatStore {
     this.setMeta({ retry });
   }
 
+  setMcp(mcp: EventData<'mcp.status'>): void {
+    this.setMeta({ mcp });
+  }
+
   setTodos(todos: EventData<'todos'>['items']): void {
     this.setMeta({ todos });
   }

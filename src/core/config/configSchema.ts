@@ -50,6 +50,8 @@ export const configLayerSchema = z.strictObject({
   providers: z.record(z.string().regex(/^[a-zA-Z0-9_.-]+$/, 'provider names use letters, digits, _ . -'), providerSchema).optional(),
   modelAliases: z.record(z.string(), z.string()).optional(),
   commands: commandRulesSchema.optional(),
+  /** Seconds an MCP tool call may take before it ends with an error result. */
+  mcpToolTimeout: z.number().positive().max(3600).optional(),
 });
 export type ConfigLayer = z.infer<typeof configLayerSchema>;
 
@@ -64,6 +66,8 @@ export interface KeelConfig {
   modelAliases: Record<string, string>;
   /** Command prefixes that run without asking / that always ask (see commandRulesSchema). */
   commands: { allow: string[]; deny: string[] };
+  /** Seconds an MCP tool call may take (default 60). */
+  mcpToolTimeout: number;
 }
 
 export const defaultConfig: KeelConfig = {
@@ -73,4 +77,5 @@ export const defaultConfig: KeelConfig = {
   providers: {},
   modelAliases: {},
   commands: { allow: [], deny: [] },
+  mcpToolTimeout: 60,
 };

@@ -88,6 +88,8 @@ export interface ToolDefinition<Input = unknown> {
   description: string;
   category: ToolCategory;
   inputSchema: z.ZodType<Input>;
+  /** The JSON Schema the model sees, when the tool brings its own (MCP tools); else derived from inputSchema. */
+  jsonSchema?: Record<string, unknown>;
   /** Return false when this particular call needs no approval; an ApprovalHint says more. */
   needsApproval?(input: Input, ctx: ToolContext): boolean | ApprovalHint | Promise<boolean | ApprovalHint>;
   /** Computes what the call would do, without side effects; errors here become tool errors. */

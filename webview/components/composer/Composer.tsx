@@ -15,6 +15,8 @@ import { HelpBox } from './HelpBox';
 import { ACCEPTED_IMAGE_TYPES, readImageFile } from './imageFiles';
 import { composerKeyIntent } from './keyIntent';
 import { findMentionQuery, insertMention } from './mentionQuery';
+import { isMcpCommand, mcpCompletions, parseMcpSlash } from './mcpSlash';
+import type { McpPromptView } from '../../../src/protocol/mcpStatus';
 import { parseSlashCommand, slashCompletions } from './slashCommands';
 import type { ParsedSlash, SlashCommandInfo } from './slashCommands';
 import { contextChoices, fileChoice, sameMention } from './contextMentions';
@@ -46,6 +48,7 @@ export function Composer() {
   const running = useMeta((meta) => meta.run.running);
   const queued = useMeta((meta) => meta.run.queued);
   const prefill = useMeta((meta) => meta.prefill);
+  const mcpPrompts = useMeta((meta) => meta.mcp.prompts);
   const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
@@ -59,7 +62,7 @@ export function Composer() {
 
   const mentionQuery = findMentionQuery(draft.text, caret);
   const hits = useFileSearch(mentionQuery ? mentionQuery.query : null);
-  const popup = choosePopup(draft.text, hits, mentionQuery ? mentionQuery.query : null, closedFor);
+  const popup = choosePopup(draft.text, hits, mentionQuery ? mentionQuery.query : null, closedFor, mcpPrompts);
   const items = popupItems(popup);
   const activeIndex = items.length > 0 ? Math.min(active, items.length - 1) : 0;
 
@@ -131,8 +134,16 @@ export function Composer() {
   const submit = async (): Promise<void> => {
     const sent = draft;
     setClosedFor(null);
+    const mcp = parseMcpSlash(sent.text, mcpPrompts);
     const slash = parseSlashCommand(sent.text);
-    if (slash && sent.images.length === 0) {
+    if (mcp) {
+      // An MCP prompt becomes the message: the server fills it, then it is sent as if typed.
+      if (mcp.kind === 'problem') return bridge.reportProblem(mcp.message);
+      setDraft(EMPTY_DRAFT);
+      const text = await bridge.mcpPrompt(mcp.prompt.server, mcp.prompt.name, mcp.args);
+      const result = text?.trim() ? await bridge.send({ ...sent, text }) : undefined;
+      if (!result) restore(sent);
+    } else if (slash && sent.images.length === 0) {
       await runSlash(slash, sent);
     } else if (sent.text.trim() || sent.images.length > 0) {
       setDraft(EMPTY_DRAFT);
@@ -146,7 +157,7 @@ export function Composer() {
     if (popup?.kind === 'slash') {
       const command = popup.commands[index];
       if (!command) return;
-      if (command.argument) {
+      if (command.argument || isMcpCommand(command.name)) {
         const text = `/${command.name} `;
         update({ text });
         setCaret(text.length);
@@ -271,9 +282,15 @@ export function Composer() {
   );
 }
 
-function choosePopup(text: string, hits: readonly FileHit[], mentionQuery: string | null, closedFor: string | null): Popup {
+function choosePopup(
+  text: string,
+  hits: readonly FileHit[],
+  mentionQuery: string | null,
+  closedFor: string | null,
+  mcpPrompts: readonly McpPromptView[],
+): Popup {
   if (closedFor === text) return null;
-  const commands = slashCompletions(text);
+  const commands = [...slashCompletions(text), ...mcpCompletions(text, mcpPrompts)];
   if (commands.length > 0) return { kind: 'slash', commands };
   if (mentionQuery === null) return null;
   const choices = [...contextChoices(mentionQuery), ...hits.map(fileChoice)];

@@ -1,14 +1,17 @@
 /** Commands typed at the start of the composer. */
 export type SlashCommandName = 'new' | 'plan' | 'sessions' | 'help';
 
+/** An MCP server's prompt: `/mcp.<server>.<prompt>`. */
+export type McpCommandName = `mcp.${string}`;
+
 export interface SlashCommandInfo {
-  name: SlashCommandName;
+  name: SlashCommandName | McpCommandName;
   /** Shown after the name in the popup, e.g. "<task>". */
   argument?: string;
   description: string;
 }
 
-export const SLASH_COMMANDS: readonly SlashCommandInfo[] = [
+export const SLASH_COMMANDS: readonly (SlashCommandInfo & { name: SlashCommandName })[] = [
   { name: 'new', description: 'Start a new chat' },
   { name: 'plan', argument: '<task>', description: 'Plan a task with read-only tools' },
   { name: 'sessions', description: 'Browse and resume past chats' },

@@ -1,0 +1,265 @@
+import { errorMessage } from '../errors';
+import type { AnyTool } from '../tools/tool';
+import type { McpConfigProblem, McpServerConfig } from './mcpConfig';
+import { serverFingerprint } from './mcpEnv';
+import { mcpToolName } from './mcpNames';
+import type { ResultCaps } from './mcpResult';
+import { defaultImageCap, defaultTextCap } from './mcpResult';
+import { McpServer } from './mcpServer';
+import { mcpTool } from './mcpTool';
+import type { McpPromptInfo, McpResourceInfo, McpServerStatus, McpToolInfo } from './mcpTypes';
+
+export interface McpManagerOptions {
+  workspaceRoot: string;
+  /** The host's environment: only PATH-like basics of it reach server processes. */
+  env: Record<string, string | undefined>;
+  log(level: 'info' | 'warn' | 'error', message: string): void;
+  /** MCP servers run only in a trusted workspace. */
+  trusted: boolean;
+  /** Per tool call; default 60 s. */
+  toolTimeoutMs?: number;
+  startTimeoutMs?: number;
+  backoffMs?: readonly number[];
+  resultCaps?: ResultCaps;
+  /** Asked before a workspace server starts (and again when what it runs changed); false leaves it off. */
+  approve?(server: McpServerConfig): Promise<boolean>;
+  /** Servers the person turned off. */
+  isDisabled?(name: string): boolean;
+  version?: string;
+}
+
+export const defaultToolTimeoutMs = 60_000;
+
+interface Entry {
+  server: McpServer;
+  fingerprint: string;
+}
+
+/**
+ * Every MCP server of a workspace: starts them (asking about workspace servers), keeps their
+ * state for the status list, and offers their tools and prompts. Hosts keep one across core
+ * rebuilds and give it new configs with `setServers`; only servers whose config changed restart.
+ */
+export class McpManager {
+  private readonly entries = new Map<string, Entry>();
+  private problems: McpConfigProblem[] = [];
+  private readonly listeners = new Set<() => void>();
+  private trusted: boolean;
+  private disposed = false;
+  private disposing: Promise<void> | undefined;
+  private timeoutMs: number;
+
+  constructor(private readonly opts: McpManagerOptions) {
+    this.trusted = opts.trusted;
+    this.timeoutMs = opts.toolTimeoutMs ?? defaultToolTimeoutMs;
+  }
+
+  get toolTimeoutMs(): number {
+    return this.timeoutMs;
+  }
+
+  /** From the config (`mcpToolTimeout`), applied to calls that start from now on. */
+  setToolTimeout(ms: number): void {
+    this.timeoutMs = ms;
+  }
+
+  onDidChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Applies a new set of servers: new ones start, removed ones stop, changed ones restart. */
+  setServers(configs: McpServerConfig[], problems: McpConfigProblem[] = []): void {
+    this.problems = problems;
+    for (const p of problems) this.opts.log('warn', p.message);
+    const wanted = new Map<string, McpServerConfig>();
+    for (const c of configs) {
+      // Later sources (workspace after user) win for the same name, as in VS Code.
+      wanted.set(c.name, c);
+    }
+    for (const [name, entry] of this.entries) {
+      const next = wanted.get(name);
+      if (!next || serverFingerprint(next) !== entry.fingerprint || next.origin !== entry.server.config.origin) {
+        this.entries.delete(name);
+        void entry.server.stop();
+      }
+    }
+    for (const [name, config] of wanted) {
+      if (this.entries.has(name)) continue;
+      const server = new McpServer({
+        config,
+        workspaceRoot: this.opts.workspaceRoot,
+        env: this.opts.env,
+        startTimeoutMs: this.opts.startTimeoutMs ?? 30_000,
+        backoffMs: this.opts.backoffMs ?? [1000, 2000, 4000, 8000, 16000],
+        onChange: () => this.changed(),
+        log: this.opts.log,
+        version: this.opts.version ?? '0',
+      });
+      this.entries.set(name, { server, fingerprint: serverFingerprint(config) });
+      void this.startIfAllowed(server);
+    }
+    this.changed();
+  }
+
+  /** Workspace Trust was granted or withdrawn. */
+  setTrusted(trusted: boolean): void {
+    if (trusted === this.trusted) return;
+    this.trusted = trusted;
+    for (const { server } of this.entries.values()) {
+      if (trusted) void this.startIfAllowed(server);
+      else void server.stop('the workspace is not trusted');
+    }
+  }
+
+  status(): McpServerStatus[] {
+    const out = [...this.entries.values()].map(({ server }) => server.status());
+    for (const p of this.problems) {
+      if (p.server && this.entries.has(p.server)) continue;
+      out.push({ name: p.server ?? '(config)', origin: 'user', transport: 'stdio', state: 'failed', tools: 0, prompts: 0, resources: 0, reason: p.message });
+    }
+    return out;
+  }
+
+  /** A server's log: what Keel did with it and everything it wrote to stderr. */
+  log(name: string): string[] {
+    return this.entries.get(name)?.server.log.lines() ?? [];
+  }
+
+  /** What a ready server offers, for people to read. */
+  catalogue(name: string): { tools: McpToolInfo[]; prompts: McpPromptInfo[]; resources: McpResourceInfo[] } {
+    const server = this.require(name).server;
+    return { tools: server.tools(), prompts: server.prompts(), resources: server.resources() };
+  }
+
+  config(name: string): McpServerConfig | undefined {
+    return this.entries.get(name)?.server.config;
+  }
+
+  async restart(name: string): Promise<void> {
+    const entry = this.require(name);
+    await entry.server.stop();
+    await this.startIfAllowed(entry.server);
+  }
+
+  /** Turns a server on or off for now; hosts remember the choice and pass it back through `isDisabled`. */
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    const entry = this.require(name);
+    if (enabled) await this.startIfAllowed(entry.server, true);
+    else await entry.server.stop('disabled');
+  }
+
+  /**
+   * The tools of every ready server. Waits for servers that are still starting (each start is
+   * bounded by the start timeout), so the first request after opening sees their tools.
+   */
+  async tools(): Promise<AnyTool[]> {
+    await Promise.all([...this.entries.values()].map(({ server }) => server.settled()));
+    const out: AnyTool[] = [];
+    const seen = new Set<string>();
+    for (const { server } of this.entries.values()) {
+      for (const info of server.tools()) {
+        const name = mcpToolName(server.config.name, info.name);
+        if (seen.has(name)) {
+          this.opts.log('warn', `MCP tool "${info.name}" of "${server.config.name}" has the same name as another tool once cleaned up (${name}); it is left out.`);
+          continue;
+        }
+        seen.add(name);
+        out.push(
+          mcpTool({
+            server: server.config.name,
+            info,
+            name,
+            timeoutMs: this.toolTimeoutMs,
+            caps: this.opts.resultCaps ?? { text: defaultTextCap, image: defaultImageCap },
+            call: (args, signal) => server.callTool(info.name, args, signal, this.toolTimeoutMs),
+          }),
+        );
+      }
+    }
+    return out;
+  }
+
+  prompts(): McpPromptInfo[] {
+    return [...this.entries.values()].flatMap(({ server }) => server.prompts());
+  }
+
+  resources(): McpResourceInfo[] {
+    return [...this.entries.values()].flatMap(({ server }) => server.resources());
+  }
+
+  /** A prompt's messages as the text of a user message. */
+  async promptText(server: string, prompt: string, args: Record<string, string>): Promise<string> {
+    const raw = (await this.require(server).server.getPrompt(prompt, args, this.toolTimeoutMs)) as { messages?: { role: string; content: unknown }[] };
+    const messages = raw.messages ?? [];
+    const text = messages.map((m) => {
+      const body = promptContentText(m.content);
+      return messages.length > 1 || m.role !== 'user' ? `${m.role === 'user' ? 'User' : 'Assistant'}: ${body}` : body;
+    });
+    return text.join('\n\n');
+  }
+
+  async readResource(server: string, uri: string): Promise<unknown> {
+    return this.require(server).server.readResource(uri, this.toolTimeoutMs);
+  }
+
+  /** Stops every server; later calls wait for the same shutdown. */
+  dispose(): Promise<void> {
+    this.disposing ??= (async () => {
+      this.disposed = true;
+      this.listeners.clear();
+      const servers = [...this.entries.values()];
+      this.entries.clear();
+      await Promise.all(servers.map(({ server }) => server.stop()));
+    })();
+    return this.disposing;
+  }
+
+  private require(name: string): Entry {
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`No MCP server named "${name}".`);
+    return entry;
+  }
+
+  private async startIfAllowed(server: McpServer, explicit = false): Promise<void> {
+    if (this.disposed) return;
+    const name = server.config.name;
+    if (!this.trusted) return void (await server.stop('the workspace is not trusted'));
+    if (!explicit && this.opts.isDisabled?.(name)) return void (await server.stop('disabled'));
+    if (server.config.origin === 'workspace') {
+      if (!this.opts.approve) return void (await server.stop('workspace servers need approval, and this host cannot ask'));
+      await server.stop('waiting for approval');
+      let approved: boolean;
+      try {
+        approved = await this.opts.approve(server.config);
+      } catch (err) {
+        this.opts.log('error', `Asking about MCP server "${name}" failed: ${errorMessage(err)}`);
+        approved = false;
+      }
+      if (this.entries.get(name)?.server !== server || this.disposed) return;
+      if (!approved) return void (await server.stop('not approved (enable it to be asked again)'));
+    }
+    await server.start();
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) {
+      try {
+        l();
+      } catch (err) {
+        this.opts.log('error', `MCP status listener failed: ${errorMessage(err)}`);
+      }
+    }
+  }
+}
+
+function promptContentText(content: unknown): string {
+  const c = (content ?? {}) as Record<string, unknown>;
+  if (c.type === 'text') return String(c.text ?? '');
+  if (c.type === 'resource') {
+    const r = (c.resource ?? {}) as Record<string, unknown>;
+    return typeof r.text === 'string' ? `Resource ${String(r.uri)}:\n${r.text}` : `[resource ${String(r.uri)}]`;
+  }
+  if (c.type === 'resource_link') return `[resource ${String(c.uri)}]`;
+  return `[${String(c.type)} content]`;
+}

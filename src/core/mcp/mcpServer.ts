@@ -1,0 +1,374 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../errors';
+import type { McpServerConfig } from './mcpConfig';
+import { serverEnv } from './mcpEnv';
+import { mcpPromptCommand } from './mcpNames';
+import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
+import { LineLog } from './lineLog';
+
+export interface McpServerOptions {
+  config: McpServerConfig;
+  workspaceRoot: string;
+  env: Record<string, string | undefined>;
+  /** Connecting and listing must finish within this, or the start failed. */
+  startTimeoutMs: number;
+  /** Delays before each restart after a crash or a failed start; after the last one the server stays failed. */
+  backoffMs: readonly number[];
+  onChange(): void;
+  log(level: 'info' | 'warn' | 'error', message: string): void;
+  version: string;
+}
+
+/** A connection that stays up this long counts as healthy: the next crash starts the backoff over. */
+const healthyAfterMs = 30_000;
+
+/**
+ * One MCP server: connects (stdio, streamable HTTP, or SSE when that is all it speaks), lists
+ * its tools, prompts and resources, and restarts with backoff when it crashes. Calls in
+ * flight when the connection drops are rejected by the SDK, so they end with an error.
+ */
+export class McpServer {
+  readonly config: McpServerConfig;
+  readonly log = new LineLog(500);
+  private readonly stderrTail = new LineLog(20);
+  private client: Client | undefined;
+  private state: McpServerState = 'disabled';
+  private reason: string | undefined;
+  private toolList: McpToolInfo[] = [];
+  private promptList: McpPromptInfo[] = [];
+  private resourceList: McpResourceInfo[] = [];
+  private failures = 0;
+  private readyAt = 0;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bumped on every start and stop: callbacks of an older connection are ignored. */
+  private generation = 0;
+  private starting: Promise<void> | undefined;
+  private transportKind: 'stdio' | 'http' | 'sse';
+
+  constructor(private readonly opts: McpServerOptions) {
+    this.config = opts.config;
+    this.transportKind = opts.config.type;
+  }
+
+  status(): McpServerStatus {
+    const s: McpServerStatus = {
+      name: this.config.name,
+      origin: this.config.origin,
+      transport: this.transportKind,
+      state: this.state,
+      tools: this.state === 'ready' ? this.toolList.length : 0,
+      prompts: this.state === 'ready' ? this.promptList.length : 0,
+      resources: this.state === 'ready' ? this.resourceList.length : 0,
+    };
+    if (this.reason) s.reason = this.reason;
+    if (this.state === 'failed' && this.stderrTail.size()) s.stderr = this.stderrTail.lines();
+    return s;
+  }
+
+  get ready(): boolean {
+    return this.state === 'ready' && this.client !== undefined;
+  }
+
+  tools(): McpToolInfo[] {
+    return this.ready ? this.toolList : [];
+  }
+
+  prompts(): McpPromptInfo[] {
+    return this.ready ? this.promptList : [];
+  }
+
+  resources(): McpResourceInfo[] {
+    return this.ready ? this.resourceList : [];
+  }
+
+  /** Resolves when the current start attempt has ended (ready or failed). */
+  settled(): Promise<void> {
+    return this.starting ?? Promise.resolve();
+  }
+
+  start(): Promise<void> {
+    this.clearRestart();
+    const generation = ++this.generation;
+    this.setState('starting');
+    const attempt = this.connect(generation).finally(() => {
+      if (this.starting === attempt) this.starting = undefined;
+    });
+    this.starting = attempt;
+    return attempt;
+  }
+
+  /** Stops the server; `reason` is shown while disabled. */
+  async stop(reason?: string): Promise<void> {
+    this.generation++;
+    this.clearRestart();
+    const client = this.client;
+    this.client = undefined;
+    this.setState('disabled', reason);
+    if (client) await closeQuietly(client, (m) => this.log.add(`[keel] ${m}`));
+  }
+
+  async restart(): Promise<void> {
+    this.failures = 0;
+    await this.stop();
+    await this.start();
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<unknown> {
+    const client = this.client;
+    if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
+    try {
+      return await client.callTool({ name, arguments: args }, undefined, { signal, timeout: timeoutMs, maxTotalTimeout: timeoutMs });
+    } catch (err) {
+      // An HTTP server that went away shows only as failed requests: treat it as a crash.
+      if (this.config.type !== 'stdio' && this.client === client && !signal.aborted && unreachable(err)) this.closedUnexpectedly();
+      throw err;
+    }
+  }
+
+  async getPrompt(name: string, args: Record<string, string>, timeoutMs: number): Promise<unknown> {
+    const client = this.client;
+    if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
+    return client.getPrompt({ name, arguments: args }, { timeout: timeoutMs });
+  }
+
+  async readResource(uri: string, timeoutMs: number): Promise<unknown> {
+    const client = this.client;
+    if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
+    return client.readResource({ uri }, { timeout: timeoutMs });
+  }
+
+  private describeState(): string {
+    return this.reason ? `${this.state}: ${this.reason}` : this.state;
+  }
+
+  private async connect(generation: number): Promise<void> {
+    const current = () => generation === this.generation;
+    const timeout = this.opts.startTimeoutMs;
+    try {
+      const opening = this.open(current);
+      let client: Client;
+      try {
+        client = await withTimeout(opening, timeout, `did not answer within ${timeout / 1000} s`);
+      } catch (err) {
+        // A connection that comes up after the deadline is closed, so no process is left behind.
+        opening.then(
+          (late) => closeQuietly(late, (m) => this.log.add(`[keel] ${m}`)),
+          (late: unknown) => this.log.add(`[keel] the abandoned start ended with: ${errorMessage(late)}`),
+        );
+        throw err;
+      }
+      if (!current()) {
+        await closeQuietly(client, (m) => this.log.add(`[keel] ${m}`));
+        return;
+      }
+      this.client = client;
+      await withTimeout(this.refreshLists(client), timeout, `did not list its tools within ${timeout / 1000} s`);
+      if (!current()) return;
+      this.readyAt = Date.now();
+      const summary = `ready: ${this.toolList.length} tools, ${this.promptList.length} prompts, ${this.resourceList.length} resources`;
+      this.log.add(`[keel] ${summary}`);
+      this.opts.log('info', `MCP server "${this.config.name}" (${this.transportKind}) ${summary}`);
+      this.setState('ready');
+    } catch (err) {
+      if (!current()) return;
+      const client = this.client;
+      this.client = undefined;
+      this.generation++;
+      if (client) await closeQuietly(client, (m) => this.log.add(`[keel] ${m}`));
+      this.failed(`could not start: ${errorMessage(err)}`);
+    }
+  }
+
+  /** Connects over the configured transport; an HTTP server that refuses streamable HTTP is tried over SSE. */
+  private async open(current: () => boolean): Promise<Client> {
+    const c = this.config;
+    if (c.type === 'stdio') {
+      const transport = new StdioClientTransport({
+        command: c.command,
+        args: c.args,
+        env: serverEnv(c.env, this.opts.env),
+        cwd: c.cwd ?? this.opts.workspaceRoot,
+        stderr: 'pipe',
+      });
+      let partial = '';
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        const text = partial + chunk.toString('utf8');
+        const lines = text.split(/\r?\n/);
+        partial = lines.pop() ?? '';
+        for (const line of lines) this.stderrLine(line);
+      });
+      this.log.add(`[keel] starting ${c.command} ${c.args.join(' ')}`);
+      this.opts.log('info', `MCP server "${c.name}": starting ${c.command} ${c.args.join(' ')}`);
+      this.transportKind = 'stdio';
+      return this.attach(transport, current);
+    }
+    const url = new URL(c.url);
+    const requestInit = { headers: c.headers };
+    if (c.type === 'http') {
+      try {
+        this.log.add(`[keel] connecting to ${c.url} (streamable HTTP)`);
+        this.transportKind = 'http';
+        return await this.attach(new StreamableHTTPClientTransport(url, { requestInit }), current);
+      } catch (err) {
+        if (!current()) throw err;
+        this.log.add(`[keel] streamable HTTP failed (${errorMessage(err)}); trying the older SSE transport`);
+      }
+    }
+    this.transportKind = 'sse';
+    this.log.add(`[keel] connecting to ${c.url} (SSE)`);
+    return this.attach(new SSEClientTransport(url, { requestInit }), current);
+  }
+
+  private async attach(transport: Transport, current: () => boolean): Promise<Client> {
+    const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities: {} });
+    client.onerror = (err) => {
+      if (current()) this.log.add(`[keel] protocol error: ${errorMessage(err)}`);
+    };
+    client.onclose = () => {
+      // While starting, the failed connect reports it (its pending requests are rejected).
+      if (current() && this.state === 'ready') this.closedUnexpectedly();
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (!current()) return;
+      try {
+        await this.refreshLists(client);
+        this.opts.onChange();
+      } catch (err) {
+        this.log.add(`[keel] could not refresh the tool list: ${errorMessage(err)}`);
+      }
+    });
+    try {
+      await client.connect(transport);
+    } catch (err) {
+      await closeQuietly(client, (m) => this.log.add(`[keel] ${m}`));
+      throw err;
+    }
+    return client;
+  }
+
+  private async refreshLists(client: Client): Promise<void> {
+    const caps = client.getServerCapabilities() ?? {};
+    const tools: McpToolInfo[] = [];
+    if (caps.tools) {
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined);
+        for (const t of page.tools) {
+          const info: McpToolInfo = {
+            name: t.name,
+            inputSchema: t.inputSchema as Record<string, unknown>,
+            readOnly: t.annotations?.readOnlyHint === true,
+          };
+          if (t.title ?? t.annotations?.title) info.title = t.title ?? t.annotations?.title;
+          if (t.description) info.description = t.description;
+          tools.push(info);
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+    }
+    const prompts: McpPromptInfo[] = [];
+    if (caps.prompts) {
+      let cursor: string | undefined;
+      do {
+        const page = await client.listPrompts(cursor ? { cursor } : undefined);
+        for (const p of page.prompts) {
+          const info: McpPromptInfo = {
+            server: this.config.name,
+            name: p.name,
+            arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, ...(a.description ? { description: a.description } : {}) })),
+            command: mcpPromptCommand(this.config.name, p.name),
+          };
+          if (p.description) info.description = p.description;
+          prompts.push(info);
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+    }
+    const resources: McpResourceInfo[] = [];
+    if (caps.resources) {
+      const page = await client.listResources();
+      for (const r of page.resources) {
+        const info: McpResourceInfo = { server: this.config.name, uri: r.uri, name: r.name };
+        if (r.description) info.description = r.description;
+        if (r.mimeType) info.mimeType = r.mimeType;
+        resources.push(info);
+      }
+    }
+    this.toolList = tools;
+    this.promptList = prompts;
+    this.resourceList = resources;
+  }
+
+  private stderrLine(line: string): void {
+    this.log.add(line);
+    this.stderrTail.add(line);
+  }
+
+  private closedUnexpectedly(): void {
+    this.client = undefined;
+    this.generation++;
+    if (this.state === 'ready' && Date.now() - this.readyAt > healthyAfterMs) this.failures = 0;
+    this.failed('the server exited or closed the connection');
+  }
+
+  private failed(reason: string): void {
+    this.log.add(`[keel] ${reason}`);
+    const delay = this.opts.backoffMs[this.failures];
+    this.failures++;
+    if (delay === undefined) {
+      this.opts.log('error', `MCP server "${this.config.name}" failed: ${reason}`);
+      this.setState('failed', reason);
+      return;
+    }
+    this.opts.log('warn', `MCP server "${this.config.name}" failed (${reason}); restarting in ${delay / 1000} s`);
+    this.setState('failed', `${reason}; restarting in ${delay / 1000} s`);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      this.start().catch((err: unknown) => this.log.add(`[keel] restart failed: ${errorMessage(err)}`));
+    }, delay);
+    this.restartTimer.unref?.();
+  }
+
+  private clearRestart(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+  }
+
+  private setState(state: McpServerState, reason?: string): void {
+    this.state = state;
+    this.reason = reason;
+    if (state === 'starting') this.stderrTail.clear();
+    this.opts.onChange();
+  }
+}
+
+/** A request that never reached the server (refused, reset, DNS), as opposed to an answer that says no. */
+function unreachable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code && ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'UND_ERR_SOCKET'].includes(code)) return true;
+    if (e.message === 'fetch failed') return true;
+  }
+  return false;
+}
+
+async function closeQuietly(client: Client, note: (message: string) => void): Promise<void> {
+  try {
+    await client.close();
+  } catch (err) {
+    note(`closing the connection failed: ${errorMessage(err)}`);
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

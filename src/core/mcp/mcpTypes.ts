@@ -1,0 +1,44 @@
+import type { McpOrigin } from './mcpConfig';
+
+export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled';
+
+/** What the status list shows for one server. */
+export interface McpServerStatus {
+  name: string;
+  origin: McpOrigin;
+  transport: 'stdio' | 'http' | 'sse';
+  state: McpServerState;
+  tools: number;
+  prompts: number;
+  resources: number;
+  /** Why it failed or is disabled. */
+  reason?: string;
+  /** The last lines the server wrote to stderr (stdio servers), newest last. */
+  stderr?: string[];
+}
+
+/** A tool as the server describes it. */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  readOnly: boolean;
+}
+
+export interface McpPromptInfo {
+  server: string;
+  name: string;
+  description?: string;
+  arguments: { name: string; description?: string; required: boolean }[];
+  /** The slash command, without the slash: `mcp.<server>.<prompt>`. */
+  command: string;
+}
+
+export interface McpResourceInfo {
+  server: string;
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}

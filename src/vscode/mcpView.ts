@@ -1,0 +1,37 @@
+import type { McpManager } from '../core/mcp/mcpManager';
+import type { McpStatusView } from '../protocol/mcpStatus';
+import type { ViewExtension } from './nodeBridge';
+import { stateText } from './mcpQuickPick';
+
+/** The view's side of MCP: the status list and prompts (sent after each `ready` and on change), and filling a prompt. */
+export function mcpViewExtension(manager: McpManager): ViewExtension {
+  return ({ bus, outbox, isReady, onReady }) => {
+    const send = () => {
+      if (isReady()) outbox.emit('mcp.status', mcpStatusView(manager));
+    };
+    const stopReady = onReady(send);
+    const stopChanges = manager.onDidChange(send);
+    bus.handle('mcp.prompt', async ({ server, prompt, args }) => ({ text: await manager.promptText(server, prompt, args) }));
+    return () => {
+      stopReady();
+      stopChanges();
+    };
+  };
+}
+
+export function mcpStatusView(manager: McpManager): McpStatusView {
+  return {
+    servers: manager.status().map((s) => {
+      const last = s.stderr?.at(-1);
+      const text = `${stateText(s)}${last ? ` (stderr: ${last})` : ''}`;
+      return { name: s.name.slice(0, 200), state: s.state, text: text.slice(0, 2000) };
+    }),
+    prompts: manager.prompts().map((p) => ({
+      command: p.command,
+      server: p.server,
+      name: p.name,
+      ...(p.description ? { description: p.description.slice(0, 1000) } : {}),
+      arguments: p.arguments.map((a) => ({ name: a.name, required: a.required })),
+    })),
+  };
+}

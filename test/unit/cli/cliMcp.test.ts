@@ -1,0 +1,58 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { everythingEntry } from '../../fixtures/mcp/everythingServer.ts';
+import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
+import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import type { Turn } from '../../fixtures/scriptedServer/scenarioTypes.ts';
+import { buildCli, runCli, sandbox } from './cliHarness';
+
+let cli: string;
+let server: ScriptedServer;
+let box: ReturnType<typeof sandbox>;
+
+beforeAll(async () => {
+  cli = await buildCli();
+  server = await startScriptedServer();
+}, 60_000);
+afterAll(() => server.close());
+beforeEach(() => {
+  box = sandbox();
+});
+afterEach(() => rmSync(box.dir, { recursive: true, force: true }));
+
+function keel(turns: Turn[], args: string[]) {
+  server.load({ turns });
+  return runCli(cli, ['run', '--cwd', box.ws, '--model', 'scripted-model', '--base-url', server.baseURL, '--output', 'stream-json', ...args], { KEEL_HOME: box.home });
+}
+
+const everything = { servers: { everything: { type: 'stdio', command: process.execPath, args: [everythingEntry, 'stdio'] } } };
+
+describe('keel run --mcp-config', () => {
+  it('takes inline JSON: the MCP tool runs and its result reaches the model', async () => {
+    const r = await keel([reply.tool('mcp__everything__echo', { message: 'cli says hi' }), reply.text('done')], ['--mcp-config', JSON.stringify(everything), 'echo']);
+    expect(r.code).toBe(0);
+    const result = r.lines.find((l) => l.type === 'tool_result');
+    expect(result).toMatchObject({ name: 'mcp__everything__echo', isError: false, output: 'Echo: cli says hi' });
+    expect(JSON.stringify(server.requests.at(-1)?.body.messages.at(-1))).toContain('Echo: cli says hi');
+  });
+
+  it('takes a file, reports a bad entry on stderr and still starts the others', async () => {
+    const file = join(box.dir, 'mcp.json');
+    writeFileSync(file, JSON.stringify({ servers: { ...everything.servers, broken: { type: 'stdio', args: [] } } }));
+    const r = await keel([reply.tool('mcp__everything__get-sum', { a: 20, b: 22 }), reply.text('done')], ['--mcp-config', file, 'add']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/MCP server "broken": "command" must be a string/);
+    expect(JSON.stringify(server.requests.at(-1)?.body.messages.at(-1))).toContain('The sum of 20 and 22 is 42');
+  });
+
+  it('exits 2 naming the flag when the JSON is broken or the file is missing', async () => {
+    const bad = await keel([], ['--mcp-config', '{"servers": ', 'x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--mcp-config: not valid JSON/);
+    const missing = await keel([], ['--mcp-config', join(box.dir, 'nope.json'), 'x']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--mcp-config .*nope.json: cannot read the file/);
+  });
+});

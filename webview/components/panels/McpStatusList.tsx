@@ -1,0 +1,39 @@
+import type { McpStatusView } from '../../../src/protocol/mcpStatus';
+import { useBridge } from '../../bridge/bridgeContext';
+import { useMeta } from '../../store/storeHooks';
+import { Icon } from '../../ui/Icon';
+import { IconButton } from '../../ui/IconButton';
+
+const STATE_ICON: Record<McpStatusView['servers'][number]['state'], string> = {
+  starting: 'loading',
+  ready: 'pass-filled',
+  failed: 'error',
+  disabled: 'circle-slash',
+};
+
+/** The MCP servers and their states, folded to one line; the full actions are in "Keel: MCP Servers". */
+export function McpStatusList() {
+  const bridge = useBridge();
+  const servers = useMeta((meta) => meta.mcp.servers);
+  if (servers.length === 0) return null;
+  const failed = servers.filter((s) => s.state === 'failed').length;
+  const ready = servers.filter((s) => s.state === 'ready').length;
+  return (
+    <details className="todo-panel mcp-status" data-testid="mcp-status" open={failed > 0 ? true : undefined}>
+      <summary>
+        MCP {ready}/{servers.length} ready{failed ? `, ${failed} failed` : ''}
+      </summary>
+      <ul>
+        {servers.map((s) => (
+          <li key={s.name} className={`todo mcp-${s.state}`} data-testid="mcp-server">
+            <Icon name={STATE_ICON[s.state]} />
+            <span>
+              <b>{s.name}</b> {s.text}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <IconButton icon="settings-gear" label="Manage MCP servers" testId="mcp-manage" onClick={() => void bridge.runCommand('keel.showMcpServers')} />
+    </details>
+  );
+}
