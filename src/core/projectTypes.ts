@@ -5,6 +5,7 @@ import type { RuleInEffect } from './llmsContext/contextTypes';
 import type { LoopError, LoopEvent, LoopStatus } from './loop/loopTypes';
 import type { Mention, MentionOutcome } from './mentions/mentionTypes';
 import type { RunMode } from './plugins/pluginTypes';
+import type { PlanRecord } from './session/sessionRecords';
 import type { FileChange, ToolCategory } from './tools/tool';
 
 /** What the host is asked when a call needs the person's decision. */
@@ -93,6 +94,8 @@ export interface RunResult {
   contextTokens: number;
   text: string;
   error?: LoopError;
+  /** The plan a plan-mode run presented (its final answer), as recorded in the session. */
+  plan?: PlanRecord;
 }
 
 export type UserInput = string | UserContent;

@@ -177,6 +177,23 @@ export const revertRecordSchema = z.object({
 });
 export type RevertRecord = z.output<typeof revertRecordSchema>;
 
+/**
+ * A plan made in plan mode, and what became of it. Each record carries the plan's whole text
+ * as it stands (plans are short); the latest record of an id is the plan. `messageId` is the
+ * assistant message that presented it.
+ */
+export const planStatuses = ['proposed', 'edited', 'executed', 'refined', 'discarded'] as const;
+export const planRecordSchema = z.object({
+  type: z.literal('plan'),
+  ts: isoTime,
+  id: nonEmpty,
+  messageId: nonEmpty,
+  status: z.enum(planStatuses),
+  text: z.string(),
+});
+export type PlanRecord = z.output<typeof planRecordSchema>;
+export type PlanStatus = PlanRecord['status'];
+
 export const recordSchemas = {
   session: sessionHeaderSchema,
   message: messageRecordSchema,
@@ -186,6 +203,7 @@ export const recordSchemas = {
   branch: branchRecordSchema,
   change: changeRecordSchema,
   revert: revertRecordSchema,
+  plan: planRecordSchema,
 } as const;
 export type RecordType = keyof typeof recordSchemas;
 
@@ -197,7 +215,8 @@ export type SessionRecord =
   | CompactionRecord
   | BranchRecord
   | ChangeRecord
-  | RevertRecord;
+  | RevertRecord
+  | PlanRecord;
 
 export function isRecordType(type: string): type is RecordType {
   return Object.hasOwn(recordSchemas, type);

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ApprovalMode } from '../config/configSchema';
-import type { ChangeRecord, CompactionRecord, MessageMeta, SessionHeaderRecord, SessionRecord } from './sessionRecords';
+import type { ChangeRecord, CompactionRecord, MessageMeta, PlanRecord, SessionHeaderRecord, SessionRecord } from './sessionRecords';
 
 export interface MessageNode {
   id: string;
@@ -51,6 +51,8 @@ export class SessionState {
   /** The change journal: file changes Keel applied, in order, and the ids of those reverted since. */
   readonly changes: ChangeRecord[] = [];
   readonly revertedChanges = new Set<string>();
+  /** Plans made in plan mode: the latest record of each id, in the order the plans were first made. */
+  readonly plans = new Map<string, PlanRecord>();
   private lastMessageId: string | null = null;
 
   /** Folds one record in; returns a warning when the record had to be skipped or repaired. */
@@ -131,6 +133,9 @@ export class SessionState {
         return undefined;
       case 'revert':
         for (const id of record.changeIds) this.revertedChanges.add(id);
+        return undefined;
+      case 'plan':
+        this.plans.set(record.id, record);
         return undefined;
     }
   }
