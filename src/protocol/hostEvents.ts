@@ -12,6 +12,7 @@ import {
   uiErrorSchema,
   usageSchema,
 } from './sessionState';
+import { planInfoSchema } from './planState';
 import { mentionSchema, toolCallStateSchema, uiMessageSchema } from './uiMessage';
 
 const messageId = z.string().min(1);
@@ -81,4 +82,6 @@ export const hostEvents = {
   }),
   /** Show one of the chat view's panels (from a view-title command such as "Show History"). */
   'view.show': z.strictObject({ panel: z.enum(['chat', 'sessions']) }),
+  /** The conversation's newest plan changed (made, edited, executed, refined, discarded); null: none. */
+  plan: z.strictObject({ plan: planInfoSchema.nullable() }),
 };

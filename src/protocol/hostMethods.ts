@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from './limits';
+import { planMethods } from './planState';
 import type { MethodSpec } from './side';
 import { agentModeSchema, sessionInfoSchema, sessionSummarySchema } from './sessionState';
 import { configSetParamsSchema, modelInfoSchema, uiConfigSchema } from './uiConfig';
@@ -97,4 +98,5 @@ export const hostMethods = {
   'settings.open': { params: z.strictObject({ query: z.string().max(200).optional() }), result: opened },
   /** Run one allow-listed editor command (e.g. "Keel: Set API Key" from the first-run panel). */
   'command.run': { params: z.strictObject({ command: uiCommandSchema }), result: z.strictObject({ ran: z.boolean() }) },
+  ...planMethods,
 } satisfies Record<string, MethodSpec>;

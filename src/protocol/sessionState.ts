@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { planInfoSchema } from './planState';
 import { toolApprovalRequestSchema } from './toolApproval';
 import { uiMessageSchema } from './uiMessage';
 
@@ -91,6 +92,8 @@ export const snapshotSchema = z.strictObject({
   config: configSummarySchema,
   /** The rules files of the latest request; absent until one ran. */
   rules: z.array(ruleInEffectSchema).optional(),
+  /** The conversation's newest plan; absent when it has none. */
+  plan: planInfoSchema.optional(),
 });
 
 /** Error codes the UI can act on (e.g. offer "Configure model"); `internal` for the rest. */

@@ -3,13 +3,13 @@ import { errorMessage } from '../core/errors';
 import type { ResolvedModel } from '../core/model/modelRegistry';
 import { Project } from '../core/project';
 import type { ChangeJournal, RevertOutcome } from '../core/journal/changeJournal';
-import type { ApprovalAnswer, ApprovalMode, ProjectEvent, RunResult } from '../core/projectTypes';
+import type { ApprovalAnswer, ApprovalMode, ProjectEvent, RunOptions, RunResult } from '../core/projectTypes';
 import type { FileChange } from '../core/tools/tool';
 import { BusError } from '../protocol/busError';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { DeltaCoalescer } from '../protocol/deltaCoalescer';
 import type { LogFn } from '../protocol/log';
-import type { AgentMode, ConfigSummary, SessionInfo, UiError } from '../protocol/sessionState';
+import type { AgentMode, ConfigSummary, RunState, SessionInfo, UiError } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
 import { ApprovalFlow } from './approvalFlow';
 import type { ChangeApprovalHooks } from './approvalFlow';
@@ -20,6 +20,8 @@ import { runFailure, thrownError } from './runErrors';
 import { entriesToUiMessages, userContent, userUiMessage } from './uiMessages';
 import { todosFromEntries } from './uiSessions';
 import { configSummaryOf, configuredModels, sessionsPage } from './coreQueries';
+import { latestPlanInfo, planActionText, planInfo, runPlanAction } from './planRuns';
+import type { PlanAction, PlanFiles } from './planRuns';
 
 /** The attached chat view, as the controller talks to it. */
 export interface ViewLink {
@@ -46,6 +48,10 @@ export interface ChatControllerOptions {
   /** The diff editor side of file-change approvals. */
   changes?: ChangeApprovalHooks;
   state?: ConversationStateOptions;
+  /** Plan mode turned on or off (the status bar follows it). */
+  onModeChange?(mode: AgentMode): void;
+  /** The editor side of plan files; without it plans cannot be opened. */
+  planFiles?: PlanFiles;
 }
 
 type SendParams = RequestParams<'session.send'>;
@@ -54,6 +60,8 @@ interface QueuedSend {
   id: string;
   params: SendParams;
   mode: AgentMode;
+  /** Execute or refine a plan instead of sending `params.text` as typed. */
+  plan?: PlanAction;
 }
 
 /**
@@ -77,11 +85,13 @@ export class ChatController {
   private running = false;
   private abort: AbortController | undefined;
   private idleWaiters: (() => void)[] = [];
+  private shownMode: AgentMode = 'act';
 
   constructor(opts: ChatControllerOptions) {
     this.opts = opts;
     const sink: EventSink = {
       emit: (event, data) => {
+        if (event === 'state') this.followMode((data as RunState).mode);
         if (this.view && this.synced) this.view.outbox.emit(event, data);
       },
     };
@@ -181,6 +191,7 @@ export class ChatController {
     await this.stopAndWait();
     this.closeProject();
     this.state.replace([], { id: null, title: null }, null, []);
+    this.state.setPlan(undefined);
     this.opts.onSessionChange?.(null);
     this.sendSnapshot();
     return { session: { id: null, title: null } };
@@ -205,6 +216,7 @@ export class ChatController {
     this.state.replace(entriesToUiMessages(entries), info, totals.inputTokens + totals.outputTokens > 0 ? totals : null, project.todos.get());
     this.state.attachChanges(project.journal?.entries() ?? []);
     this.state.setRun({ approvalMode: project.approvalMode });
+    this.state.setPlan(latestPlanInfo(project));
     this.opts.onSessionChange?.(session.id);
     this.sendSnapshot();
     if (session.readOnly) {
@@ -235,6 +247,83 @@ export class ChatController {
   /** Settles an open approval from outside the chat card (the diff editor, a command). */
   decideApproval(id: string, answer: ApprovalAnswer): Promise<boolean> {
     return this.approvals.decide(id, answer);
+  }
+
+  // ---- plan mode ----
+
+  /** The mode for the next messages (the composer's Plan/Act switch, "Toggle Plan Mode"). */
+  setMode(mode: AgentMode): RequestResult<'mode.set'> {
+    this.state.setRun({ mode });
+    void this.refreshConfig();
+    return { mode };
+  }
+
+  get mode(): AgentMode {
+    return this.state.run.mode;
+  }
+
+  /** Opens a plan's file in an editor; its saved text is what executes. */
+  async openPlan(planId: string): Promise<boolean> {
+    const project = this.planProject(planId);
+    if (!this.opts.planFiles) throw new BusError('internal', 'Plans cannot be opened in this editor.');
+    return this.opts.planFiles.open(project.plans.ensureFile(planId));
+  }
+
+  /** The plan whose file this is, when it belongs to the conversation in view. */
+  planIdOfFile(path: string): string | undefined {
+    const plans = this.project?.plans;
+    return plans?.list().find((p) => plans.filePath(p.id) === path)?.id;
+  }
+
+  /** The newest plan of the conversation in view, if any. */
+  latestPlanId(): string | undefined {
+    return this.project?.plans.latest()?.id;
+  }
+
+  /** Executes a plan in act mode, after the queue (unsaved edits in its editor are saved first). */
+  async executePlan(planId: string): Promise<RequestResult<'plan.execute'>> {
+    return this.queuePlan({ kind: 'execute', planId }, 'act');
+  }
+
+  async refinePlan(planId: string, feedback: string): Promise<RequestResult<'plan.refine'>> {
+    return this.queuePlan({ kind: 'refine', planId, feedback }, 'plan');
+  }
+
+  discardPlan(planId: string): RequestResult<'plan.discard'> {
+    const project = this.planProject(planId);
+    const plan = planInfo(project.plans.settle(planId, 'discarded'));
+    this.state.setPlan(plan);
+    return { plan };
+  }
+
+  private async queuePlan(action: PlanAction, mode: AgentMode): Promise<RequestResult<'plan.execute'>> {
+    const project = this.planProject(action.planId);
+    const plan = project.plans.get(action.planId)!;
+    if (plan.status !== 'proposed' && plan.status !== 'edited') throw new BusError('internal', `This plan was already ${plan.status}.`);
+    if (this.queue.some((q) => q.plan?.planId === action.planId)) throw new BusError('internal', 'This plan is already queued.');
+    await this.opts.planFiles?.saveIfDirty(project.plans.filePath(action.planId));
+    const text = planActionText(project, action);
+    this.state.setPlan(latestPlanInfo(project));
+    if (mode !== this.state.run.mode) this.state.setRun({ mode });
+    const id = this.state.newMessageId('user');
+    const queued = this.running || this.queue.length > 0;
+    this.state.add(userUiMessage(id, { text }, Date.now(), queued ? 'queued' : 'done'));
+    this.queue.push({ id, params: { text }, mode, plan: action });
+    this.state.setRun({ queued: this.queue.length - (this.running ? 0 : 1) });
+    void this.pump();
+    return { messageId: id, queued };
+  }
+
+  private planProject(planId: string): Project {
+    const project = this.project;
+    if (!project?.plans.get(planId)) throw new BusError('internal', `This conversation has no plan ${planId}.`);
+    return project;
+  }
+
+  private followMode(mode: AgentMode): void {
+    if (mode === this.shownMode) return;
+    this.shownMode = mode;
+    this.opts.onModeChange?.(mode);
   }
 
   // ---- the change journal ----
@@ -336,7 +425,11 @@ export class ChatController {
       const model = built.ctx.models.resolve(item.mode === 'plan' ? 'planModel' : 'model');
       this.state.beginRun(model.id);
       this.state.setRun({ model: model.id, approvalMode: project.approvalMode });
-      const run = item.mode === 'plan' ? project.plan.bind(project) : project.send.bind(project);
+      const run = item.plan
+        ? (_input: unknown, opts: RunOptions) => runPlanAction(project, item.plan!, opts)
+        : item.mode === 'plan'
+          ? project.plan.bind(project)
+          : project.send.bind(project);
       const result = await run(userContent(item.params), {
         signal,
         ...(item.params.mentions?.length ? { mentions: item.params.mentions } : {}),
@@ -347,6 +440,7 @@ export class ChatController {
         onToolApprove: (request) => this.approvals.ask(request, signal),
       });
       this.finish(result, secrets);
+      if (item.plan || item.mode === 'plan') this.state.setPlan(latestPlanInfo(project));
     } catch (err) {
       const error = this.uiErrorOf(err, secrets);
       this.opts.log('error', `run failed: ${error.message}`);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import { registerDiffCommands } from './diff/diffCommands';
 import type { KeelRuntime } from './keelRuntime';
+import { registerPlanCommands } from './planCommands';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;
@@ -16,10 +17,10 @@ const FOCUS_VIEW = 'keel.chat.focus';
 
 /** The palette and view-title commands. Each is small; the work is in the runtime. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const command = (id: string, run: () => Promise<unknown> | unknown): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async () => {
+  const command = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown): vscode.Disposable =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        await run();
+        await run(...args);
       } catch (err) {
         deps.log.error(`${id} failed: ${errorMessage(err)}`);
         void vscode.window.showErrorMessage(`Keel: ${errorMessage(err)}`);
@@ -46,5 +47,6 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.context.extension.id}`)),
     command('keel.showLog', () => deps.log.show()),
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
+    ...registerPlanCommands({ runtime: deps.runtime, command }),
   ];
 }

@@ -14,6 +14,8 @@ import { CoreLoader } from './coreLoader';
 import { ChangeReview } from './diff/changeReview';
 import { registerHunkLenses } from './diff/hunkLenses';
 import { FileIndex } from './fileIndex';
+import { PlanFileEditor } from './planFileEditor';
+import { PlanModeStatus } from './planModeStatus';
 import { connectChatView } from './nodeBridge';
 import type { PluginRegistry } from './pluginRegistry';
 import { readKeelSettings } from './settingsLayer';
@@ -56,6 +58,7 @@ export class KeelRuntime {
     this.keys = keys;
     const host = createVscodeHost(channel);
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
+    const planStatus = new PlanModeStatus('keel.togglePlanMode');
     this.loader = new CoreLoader(
       {
         folders: () =>
@@ -103,6 +106,8 @@ export class KeelRuntime {
       trusted: () => vscode.workspace.isTrusted,
       onActivity: (activity) => status.update(activity),
       onApprovalNeeded: () => this.revealForApproval(),
+      onModeChange: (mode) => planStatus.update(mode),
+      planFiles: new PlanFileEditor(),
       onSessionChange: (id) => {
         this.windowState.update(OPEN_SESSION_KEY, id ?? undefined).then(undefined, (err: unknown) =>
           log('warn', `remembering the open conversation failed: ${errorMessage(err)}`),
@@ -124,6 +129,7 @@ export class KeelRuntime {
     });
     this.disposables.push(
       status,
+      planStatus,
       changes,
       registerHunkLenses(changes),
       files,
@@ -208,6 +214,18 @@ export class KeelRuntime {
   private followApprovalSetting(): void {
     const { settings } = readKeelSettings(vscode.workspace.getConfiguration('keel'), vscode.workspace.isTrusted);
     if (settings.approvalMode) this.controller.applyApprovalMode(settings.approvalMode);
+  }
+
+  /** Shows the chat without moving the person's focus away from the editor they work in. */
+  async revealView(): Promise<void> {
+    const view = this.view;
+    if (view) {
+      if (!view.visible) view.show(true);
+      return;
+    }
+    const editor = vscode.window.activeTextEditor;
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    if (editor) await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, selection: editor.selection, preserveFocus: false });
   }
 
   /** An approval waits: show the view if it is hidden, without taking focus from the editor. */

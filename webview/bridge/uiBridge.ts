@@ -58,6 +58,13 @@ export interface UiBridge {
   /** Shows a failure that happened inside the webview (e.g. the clipboard refused). */
   reportProblem(message: string): void;
   showPanel(panel: Panel): void;
+  /** Plan mode: the mode for the next messages, and the plan's actions. */
+  setMode(mode: AgentMode): Promise<void>;
+  openPlan(planId: string): Promise<void>;
+  executePlan(planId: string): Promise<void>;
+  /** Resolves true when the feedback was taken (else the error is shown and the text kept). */
+  refinePlan(planId: string, feedback: string): Promise<boolean>;
+  discardPlan(planId: string): Promise<void>;
   /** Reports a problem inside the webview to the host's log. */
   log: LogFn;
   dispose(): void;
@@ -90,6 +97,7 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     bus.on('config', (config) => store.setConfig(config)),
     bus.on('composer', (prefill) => store.prefillComposer(prefill)),
     bus.on('view.show', ({ panel }) => store.showPanel(panel)),
+    bus.on('plan', (event) => store.setPlan(event)),
     bus.handle('toolApproval', (request, { signal }) => store.openApproval(request, signal)),
   ];
   bus.emit('ready', { protocolVersion: PROTOCOL_VERSION });
@@ -189,6 +197,21 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
       store.addError({ code: 'internal', message, retryable: false });
     },
     showPanel: (panel) => store.showPanel(panel),
+    async setMode(mode) {
+      await call('mode.set', { mode }, 'Switching mode');
+    },
+    async openPlan(planId) {
+      await call('plan.open', { planId }, 'Opening the plan');
+    },
+    async executePlan(planId) {
+      await call('plan.execute', { planId }, 'Executing the plan');
+    },
+    async refinePlan(planId, feedback) {
+      return (await call('plan.refine', { planId, feedback }, 'Refining the plan')) !== undefined;
+    },
+    async discardPlan(planId) {
+      await call('plan.discard', { planId }, 'Discarding the plan');
+    },
     log,
     dispose() {
       for (const stop of unsubscribe) stop();

@@ -12,6 +12,8 @@ import { RetryNote } from './panels/RetryNote';
 import { SessionsPanel } from './panels/SessionsPanel';
 import { TodoPanel } from './panels/TodoPanel';
 import { UntrustedBanner } from './panels/UntrustedBanner';
+import { PlanActions } from './plan/PlanActions';
+import { PlanBanner } from './plan/PlanBanner';
 
 /** The whole view. Until the first snapshot it only says it is connecting. */
 export function App() {
@@ -33,6 +35,7 @@ export function App() {
     <main className="app">
       <Header />
       {trusted ? null : <UntrustedBanner />}
+      <PlanBanner />
       {panel === 'sessions' ? (
         <>
           <ErrorBanners />
@@ -43,6 +46,7 @@ export function App() {
           {modelConfigured ? null : <FirstRunPanel />}
           {empty ? <EmptyState /> : <MessageList />}
           <RulesInEffect />
+          <PlanActions />
           <TodoPanel />
           <TrimmedNote />
           <RetryNote />

@@ -9,6 +9,7 @@ import type {
   UiError,
   Usage,
 } from '../../src/protocol/sessionState';
+import type { PlanInfo } from '../../src/protocol/planState';
 import type { ToolApprovalRequest } from '../../src/protocol/toolApproval';
 import type { Mention } from '../../src/protocol/uiMessage';
 
@@ -57,6 +58,8 @@ export interface ChatMeta {
   trimmed: ContextTrimmed | null;
   panel: Panel;
   prefill: ComposerPrefill | null;
+  /** The conversation's newest plan, or null. */
+  plan: PlanInfo | null;
 }
 
 export function initialMeta(): ChatMeta {
@@ -74,5 +77,6 @@ export function initialMeta(): ChatMeta {
     trimmed: null,
     panel: 'chat',
     prefill: null,
+    plan: null,
   };
 }

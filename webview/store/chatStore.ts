@@ -86,6 +86,7 @@ export class ChatStore {
       retry: null,
       rules: snapshot.rules ?? [],
       trimmed: null,
+      plan: snapshot.plan ?? null,
     };
     this.idListeners.notify();
     this.metaListeners.notify();
@@ -173,6 +174,10 @@ export class ChatStore {
 
   setTodos(todos: EventData<'todos'>['items']): void {
     this.setMeta({ todos });
+  }
+
+  setPlan({ plan }: EventData<'plan'>): void {
+    this.setMeta({ plan });
   }
 
   setSession(session: EventData<'session'>): void {
