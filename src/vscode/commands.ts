@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import { registerDiffCommands } from './diff/diffCommands';
 import type { KeelRuntime } from './keelRuntime';
-import { registerPlanCommands } from './planCommands';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;
@@ -47,6 +46,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.context.extension.id}`)),
     command('keel.showLog', () => deps.log.show()),
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
-    ...registerPlanCommands({ runtime: deps.runtime, command }),
+    // Plan mode (the work is in the runtime, loaded on first use).
+    ...['keel.plan', 'keel.togglePlanMode', 'keel.openPlan', 'keel.executePlan'].map((id) =>
+      command(id, async (...args) => (await deps.runtime()).planCommand(id, args)),
+    ),
   ];
 }

@@ -14,6 +14,8 @@ import { CoreLoader } from './coreLoader';
 import { ChangeReview } from './diff/changeReview';
 import { registerHunkLenses } from './diff/hunkLenses';
 import { FileIndex } from './fileIndex';
+import { planCommandIds, runPlanCommand } from './planCommands';
+import type { PlanCommandId } from './planCommands';
 import { PlanFileEditor } from './planFileEditor';
 import { PlanModeStatus } from './planModeStatus';
 import { connectChatView } from './nodeBridge';
@@ -214,6 +216,12 @@ export class KeelRuntime {
   private followApprovalSetting(): void {
     const { settings } = readKeelSettings(vscode.workspace.getConfiguration('keel'), vscode.workspace.isTrusted);
     if (settings.approvalMode) this.controller.applyApprovalMode(settings.approvalMode);
+  }
+
+  /** Runs one of plan mode's palette commands (registered by the extension shell). */
+  planCommand(id: string, args: readonly unknown[]): Promise<void> {
+    if (!planCommandIds.includes(id as PlanCommandId)) return Promise.reject(new Error(`unknown plan command ${id}`));
+    return runPlanCommand(this, id as PlanCommandId, args);
   }
 
   /** Shows the chat without moving the person's focus away from the editor they work in. */

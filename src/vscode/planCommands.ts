@@ -2,17 +2,16 @@ import * as vscode from 'vscode';
 import type { Mention } from '../protocol/uiMessage';
 import type { KeelRuntime } from './keelRuntime';
 
-export interface PlanCommandDeps {
-  runtime(): Promise<KeelRuntime>;
-  /** Registers a command whose failures are logged and shown. */
-  command(id: string, run: (...args: unknown[]) => Promise<unknown> | unknown): vscode.Disposable;
-}
+/** Plan mode's palette commands; the extension shell registers the ids and the runtime runs them. */
+export const planCommandIds = ['keel.plan', 'keel.togglePlanMode', 'keel.openPlan', 'keel.executePlan'] as const;
+export type PlanCommandId = (typeof planCommandIds)[number];
 
-/** "Keel: Plan…", "Keel: Toggle Plan Mode", "Keel: Open Plan", "Keel: Execute Plan". */
-export function registerPlanCommands(deps: PlanCommandDeps): vscode.Disposable[] {
-  return [
-    deps.command('keel.plan', async (task?: unknown) => {
+export async function runPlanCommand(runtime: KeelRuntime, id: PlanCommandId, args: readonly unknown[]): Promise<void> {
+  const controller = runtime.controller;
+  switch (id) {
+    case 'keel.plan': {
       const selection = describeSelection(vscode.window.activeTextEditor);
+      const task = args[0];
       const typed =
         typeof task === 'string'
           ? task
@@ -25,40 +24,44 @@ export function registerPlanCommands(deps: PlanCommandDeps): vscode.Disposable[]
               validateInput: (value) => (value.trim() ? undefined : 'Describe the task to plan'),
             });
       if (typed === undefined || !typed.trim()) return;
-      const runtime = await deps.runtime();
       await runtime.revealView();
       // The selection goes along as a mention when the person kept the words that name it.
       const mentions: Mention[] = selection && typed.includes(selection.path) ? [selection.mention] : [];
-      await runtime.controller.send({ text: typed.trim(), mode: 'plan', ...(mentions.length ? { mentions } : {}) });
-    }),
-    deps.command('keel.togglePlanMode', async () => {
-      const runtime = await deps.runtime();
-      const next = runtime.controller.mode === 'plan' ? 'act' : 'plan';
-      runtime.controller.setMode(next);
+      await controller.send({ text: typed.trim(), mode: 'plan', ...(mentions.length ? { mentions } : {}) });
+      return;
+    }
+    case 'keel.togglePlanMode': {
+      const next = controller.mode === 'plan' ? 'act' : 'plan';
+      controller.setMode(next);
       void vscode.window.setStatusBarMessage(next === 'plan' ? 'Keel: plan mode (read-only)' : 'Keel: act mode', 3000);
-    }),
-    deps.command('keel.openPlan', async () => {
-      const runtime = await deps.runtime();
-      const id = runtime.controller.latestPlanId();
-      if (!id) {
+      return;
+    }
+    case 'keel.openPlan': {
+      const planId = controller.latestPlanId();
+      if (!planId) {
         void vscode.window.showInformationMessage('Keel: this conversation has no plan yet. Run "Keel: Plan…" first.');
         return;
       }
-      await runtime.controller.openPlan(id);
-    }),
-    deps.command('keel.executePlan', async (resource?: unknown) => {
-      const runtime = await deps.runtime();
+      await controller.openPlan(planId);
+      return;
+    }
+    case 'keel.executePlan': {
       // From a plan file's editor title: that plan, which must belong to the conversation in view.
-      const id = resource instanceof vscode.Uri ? runtime.controller.planIdOfFile(resource.fsPath) : runtime.controller.latestPlanId();
-      if (!id) {
-        const why = resource instanceof vscode.Uri ? 'this plan is not one of the conversation shown in the Keel view; resume that conversation first' : 'this conversation has no plan to execute';
+      const resource = args[0];
+      const fromFile = resource instanceof vscode.Uri;
+      const planId = fromFile ? controller.planIdOfFile(resource.fsPath) : controller.latestPlanId();
+      if (!planId) {
+        const why = fromFile
+          ? 'this plan is not one of the conversation shown in the Keel view; resume that conversation first'
+          : 'this conversation has no plan to execute';
         void vscode.window.showInformationMessage(`Keel: ${why}.`);
         return;
       }
       await runtime.revealView();
-      await runtime.controller.executePlan(id);
-    }),
-  ];
+      await controller.executePlan(planId);
+      return;
+    }
+  }
 }
 
 /** "In src/a.ts (lines 3-7): " for a non-empty selection in a workspace file. */
