@@ -434,7 +434,11 @@ export class ChatController {
         signal,
         ...(item.params.mentions?.length ? { mentions: item.params.mentions } : {}),
         onEvent: (event) => {
-          if (event.type === 'message' && event.message.role === 'user') recorded = true;
+          if (event.type === 'message' && event.message.role === 'user') {
+            recorded = true;
+            // The plan was settled (executed, refined) as its run began: the view's plan actions go.
+            if (item.plan) this.state.setPlan(latestPlanInfo(project));
+          }
           this.onProjectEvent(event, project, model, signal);
         },
         onToolApprove: (request) => this.approvals.ask(request, signal),
