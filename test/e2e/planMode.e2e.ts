@@ -83,6 +83,7 @@ describe('plan mode in code-server', () => {
     await widget.locator('.quick-input-title', { hasText: 'Keel: Plan' }).waitFor({ timeout: TIMEOUT });
     await widget.locator('input').fill('Make average safe for empty lists');
     await widget.locator('input').press('Enter');
+    await widget.waitFor({ state: 'hidden', timeout: TIMEOUT });
 
     // Plan mode shows in the view (banner, switch) and in the status bar.
     await chat.frame.getByTestId('plan-banner').waitFor({ timeout: TIMEOUT });
@@ -126,5 +127,45 @@ describe('plan mode in code-server', () => {
     await card.getByTestId('reject').click();
     assert.strictEqual(await chat.finishedAnswer(), 'Stopped: the note was not approved.');
     assert.strictEqual(existsSync(join(workspace, 'NOTES.md')), false, 'a plan never pre-approves a write');
+  });
+
+  it('starts the task from the editor selection, sends the selected lines along, and leaves the cursor in the editor', async () => {
+    await chat.newChat();
+    server.load({ turns: [reply.text(PLAN)] });
+    const page = wb.page;
+    const widget = page.locator('.quick-input-widget');
+
+    // Open src/math.ts and select its first two lines.
+    await page.keyboard.press('F1');
+    await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
+    await widget.locator('input').fill('math.ts');
+    await widget.locator('.monaco-list-row', { hasText: 'math.ts' }).first().waitFor({ timeout: TIMEOUT });
+    await widget.locator('input').press('Enter');
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-lines', { hasText: 'export function sum' }).waitFor({ timeout: TIMEOUT });
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+
+    await page.keyboard.press('F1');
+    await widget.locator('input').fill('>Keel: Plan…');
+    await widget.locator('.monaco-list-row', { hasText: 'Keel: Plan…' }).first().waitFor({ timeout: TIMEOUT });
+    await widget.locator('input').press('Enter');
+    await widget.locator('.quick-input-title', { hasText: 'Keel: Plan' }).waitFor({ timeout: TIMEOUT });
+    const input = widget.locator('input');
+    assert.strictEqual(await input.inputValue(), 'In src/math.ts (lines 1-2): ');
+    await input.press('End');
+    await page.keyboard.type('explain sum');
+    await input.press('Enter');
+    await widget.waitFor({ state: 'hidden', timeout: TIMEOUT });
+
+    await chat.frame.getByTestId('plan-actions').waitFor({ timeout: TIMEOUT });
+    const sent = JSON.stringify(server.requests.at(-1)?.body.messages.at(-1));
+    assert.match(sent, /In src\/math.ts \(lines 1-2\): explain sum/);
+    assert.match(sent, /values\.reduce/, 'the selected lines went along as a mention');
+    // The view showed the plan without taking the keyboard from the editor.
+    const inEditor = await page.evaluate(() => document.activeElement?.closest('.monaco-editor') !== null);
+    assert.ok(inEditor, 'focus stayed in the editor');
   });
 });
