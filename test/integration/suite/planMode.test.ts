@@ -120,6 +120,34 @@ describe('plan mode', () => {
     assert.match(log, /"type":"plan"[^\n]*"status":"edited"[^\n]*Tell the person about callers/, 'the session keeps the edited plan');
   });
 
+  it('"Toggle Plan Mode", "Open Plan" and the plan editor\'s Execute button act on the conversation in view', async function () {
+    this.timeout(60_000);
+    await vscode.commands.executeCommand('keel.togglePlanMode');
+    await chat.page.waitFor(() => chat.page.run?.mode === 'plan', 'plan mode after the toggle');
+    chat.server.load({
+      turns: [reply.text(PLAN), { ...reply.text('Executed from the editor.'), match: { lastUserIncludes: 'Execute this plan' } }],
+    });
+    let from = chat.page.events.length;
+    await chat.page.bus.request('session.send', { text: 'plan from the toggle' });
+    await chat.page.runEnded(from, 30_000);
+    assert.match(systemText(request(chat.server, 0)), /plan mode/, 'a plain message in plan mode is planned');
+
+    await vscode.commands.executeCommand('keel.openPlan');
+    const planFile = vscode.window.activeTextEditor?.document.uri;
+    assert.ok(planFile && /plan-\d+\.md$/.test(planFile.fsPath), `"Open Plan" opened the plan file (${planFile?.fsPath})`);
+
+    from = chat.page.events.length;
+    await vscode.commands.executeCommand('keel.executePlan', planFile);
+    await chat.page.runEnded(from, 30_000);
+    assert.strictEqual(chat.page.text(chat.page.last('assistant')), 'Executed from the editor.');
+    assert.strictEqual(chat.page.run?.mode, 'act');
+
+    await vscode.commands.executeCommand('keel.togglePlanMode');
+    await chat.page.waitFor(() => chat.page.run?.mode === 'plan', 'plan mode after a second toggle');
+    await vscode.commands.executeCommand('keel.togglePlanMode');
+    await chat.page.waitFor(() => chat.page.run?.mode === 'act', 'act mode after a third toggle');
+  });
+
   it('refuses a write the model calls anyway in plan mode: the file is untouched and the model is told why', async () => {
     const file = join(workspaceFolder(), 'src', 'math.ts');
     const before = readFileSync(file, 'utf8');
