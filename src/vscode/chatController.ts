@@ -86,6 +86,8 @@ export class ChatController {
   private abort: AbortController | undefined;
   private idleWaiters: (() => void)[] = [];
   private shownMode: AgentMode = 'act';
+  /** Plans being saved and queued right now: a second click must not queue one twice. */
+  private readonly queueingPlans = new Set<string>();
 
   constructor(opts: ChatControllerOptions) {
     this.opts = opts;
@@ -300,9 +302,17 @@ export class ChatController {
     const project = this.planProject(action.planId);
     const plan = project.plans.get(action.planId)!;
     if (plan.status !== 'proposed' && plan.status !== 'edited') throw new BusError('internal', `This plan was already ${plan.status}.`);
-    if (this.queue.some((q) => q.plan?.planId === action.planId)) throw new BusError('internal', 'This plan is already queued.');
-    await this.opts.planFiles?.saveIfDirty(project.plans.filePath(action.planId));
-    const text = planActionText(project, action);
+    if (this.queueingPlans.has(action.planId) || this.queue.some((q) => q.plan?.planId === action.planId)) {
+      throw new BusError('internal', 'This plan is already queued.');
+    }
+    this.queueingPlans.add(action.planId);
+    let text: string;
+    try {
+      await this.opts.planFiles?.saveIfDirty(project.plans.filePath(action.planId));
+      text = planActionText(project, action);
+    } finally {
+      this.queueingPlans.delete(action.planId);
+    }
     this.state.setPlan(latestPlanInfo(project));
     if (mode !== this.state.run.mode) this.state.setRun({ mode });
     const id = this.state.newMessageId('user');
