@@ -10,7 +10,7 @@ export function PlanBanner() {
   return (
     <div className="plan-banner" role="status" data-testid="plan-banner">
       <Icon name="checklist" />
-      <span>Plan mode: Keel reads and plans; it changes no files and runs no commands.</span>
+      <span className="plan-banner-text">Plan mode: Keel reads and plans; it changes no files and runs no commands.</span>
       <button type="button" className="link-button" onClick={() => void bridge.setMode('act')}>
         Switch to act
       </button>
