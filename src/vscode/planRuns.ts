@@ -1,5 +1,4 @@
-import { planSteps } from '../core/plan/planDocument';
-import { executionPrompt, planTodos } from '../core/plan/planDocument';
+import { executionPrompt, planSteps, planTodos } from '../core/plan/planDocument';
 import type { Project } from '../core/project';
 import type { RunOptions, RunResult } from '../core/projectTypes';
 import type { PlanRecord } from '../core/session/sessionRecords';
