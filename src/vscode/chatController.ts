@@ -20,7 +20,8 @@ import { runFailure, thrownError } from './runErrors';
 import { entriesToUiMessages, userContent, userUiMessage } from './uiMessages';
 import { todosFromEntries } from './uiSessions';
 import { configSummaryOf, configuredModels, sessionsPage } from './coreQueries';
-import { latestPlanInfo, planActionText, planInfo, runPlanAction } from './planRuns';
+import { PlanControl } from './planControl';
+import { latestPlanInfo, runPlanAction } from './planRuns';
 import type { PlanAction, PlanFiles } from './planRuns';
 
 /** The attached chat view, as the controller talks to it. */
@@ -86,8 +87,8 @@ export class ChatController {
   private abort: AbortController | undefined;
   private idleWaiters: (() => void)[] = [];
   private shownMode: AgentMode = 'act';
-  /** Plans being saved and queued right now: a second click must not queue one twice. */
-  private readonly queueingPlans = new Set<string>();
+  /** The plans of the conversation in view: open, execute, refine, discard. */
+  readonly plans: PlanControl;
 
   constructor(opts: ChatControllerOptions) {
     this.opts = opts;
@@ -98,6 +99,13 @@ export class ChatController {
       },
     };
     this.state = new ConversationState(sink, opts.state);
+    this.plans = new PlanControl({
+      project: () => this.project,
+      state: this.state,
+      files: opts.planFiles,
+      isQueued: (planId) => this.queue.some((q) => q.plan?.planId === planId),
+      enqueue: (text, mode, plan) => this.queuePlanRun(text, mode, plan),
+    });
     this.approvals = new ApprovalFlow({
       state: this.state,
       syncedView: () => (this.synced ? this.view : undefined),
@@ -264,70 +272,16 @@ export class ChatController {
     return this.state.run.mode;
   }
 
-  /** Opens a plan's file in an editor; its saved text is what executes. */
-  async openPlan(planId: string): Promise<boolean> {
-    const project = this.planProject(planId);
-    if (!this.opts.planFiles) throw new BusError('internal', 'Plans cannot be opened in this editor.');
-    return this.opts.planFiles.open(project.plans.ensureFile(planId));
-  }
-
-  /** The plan whose file this is, when it belongs to the conversation in view. */
-  planIdOfFile(path: string): string | undefined {
-    const plans = this.project?.plans;
-    return plans?.list().find((p) => plans.filePath(p.id) === path)?.id;
-  }
-
-  /** The newest plan of the conversation in view, if any. */
-  latestPlanId(): string | undefined {
-    return this.project?.plans.latest()?.id;
-  }
-
-  /** Executes a plan in act mode, after the queue (unsaved edits in its editor are saved first). */
-  async executePlan(planId: string): Promise<RequestResult<'plan.execute'>> {
-    return this.queuePlan({ kind: 'execute', planId }, 'act');
-  }
-
-  async refinePlan(planId: string, feedback: string): Promise<RequestResult<'plan.refine'>> {
-    return this.queuePlan({ kind: 'refine', planId, feedback }, 'plan');
-  }
-
-  discardPlan(planId: string): RequestResult<'plan.discard'> {
-    const project = this.planProject(planId);
-    const plan = planInfo(project.plans.settle(planId, 'discarded'));
-    this.state.setPlan(plan);
-    return { plan };
-  }
-
-  private async queuePlan(action: PlanAction, mode: AgentMode): Promise<RequestResult<'plan.execute'>> {
-    const project = this.planProject(action.planId);
-    const plan = project.plans.get(action.planId)!;
-    if (plan.status !== 'proposed' && plan.status !== 'edited') throw new BusError('internal', `This plan was already ${plan.status}.`);
-    if (this.queueingPlans.has(action.planId) || this.queue.some((q) => q.plan?.planId === action.planId)) {
-      throw new BusError('internal', 'This plan is already queued.');
-    }
-    this.queueingPlans.add(action.planId);
-    let text: string;
-    try {
-      await this.opts.planFiles?.saveIfDirty(project.plans.filePath(action.planId));
-      text = planActionText(project, action);
-    } finally {
-      this.queueingPlans.delete(action.planId);
-    }
-    this.state.setPlan(latestPlanInfo(project));
+  /** Puts a plan action (execute, refine) in the queue like a typed message, shown as `text`. */
+  private queuePlanRun(text: string, mode: AgentMode, plan: PlanAction): RequestResult<'plan.execute'> {
     if (mode !== this.state.run.mode) this.state.setRun({ mode });
     const id = this.state.newMessageId('user');
     const queued = this.running || this.queue.length > 0;
     this.state.add(userUiMessage(id, { text }, Date.now(), queued ? 'queued' : 'done'));
-    this.queue.push({ id, params: { text }, mode, plan: action });
+    this.queue.push({ id, params: { text }, mode, plan });
     this.state.setRun({ queued: this.queue.length - (this.running ? 0 : 1) });
     void this.pump();
     return { messageId: id, queued };
-  }
-
-  private planProject(planId: string): Project {
-    const project = this.project;
-    if (!project?.plans.get(planId)) throw new BusError('internal', `This conversation has no plan ${planId}.`);
-    return project;
   }
 
   private followMode(mode: AgentMode): void {

@@ -37,19 +37,19 @@ export async function runPlanCommand(runtime: KeelRuntime, id: PlanCommandId, ar
       return;
     }
     case 'keel.openPlan': {
-      const planId = controller.latestPlanId();
+      const planId = controller.plans.latestId();
       if (!planId) {
         void vscode.window.showInformationMessage('Keel: this conversation has no plan yet. Run "Keel: Plan…" first.');
         return;
       }
-      await controller.openPlan(planId);
+      await controller.plans.open(planId);
       return;
     }
     case 'keel.executePlan': {
       // From a plan file's editor title: that plan, which must belong to the conversation in view.
       const resource = args[0];
       const fromFile = resource instanceof vscode.Uri;
-      const planId = fromFile ? controller.planIdOfFile(resource.fsPath) : controller.latestPlanId();
+      const planId = fromFile ? controller.plans.idOfFile(resource.fsPath) : controller.plans.latestId();
       if (!planId) {
         const why = fromFile
           ? 'this plan is not one of the conversation shown in the Keel view; resume that conversation first'
@@ -58,7 +58,7 @@ export async function runPlanCommand(runtime: KeelRuntime, id: PlanCommandId, ar
         return;
       }
       await runtime.revealView();
-      await controller.executePlan(planId);
+      await controller.plans.execute(planId);
       return;
     }
   }
