@@ -60,6 +60,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
     });
     if (result.status === 'error') printer.error('model_error', result.error?.message ?? 'the model request failed');
     printer.result(result);
+    if (result.plan && a.output !== 'stream-json') io.stderr(`keel: plan saved as ${project.plans.filePath(result.plan.id)}\n`);
     return result.status === 'completed' ? 0 : 1;
   } catch (err) {
     printer.error('run_failed', errorMessage(err));

@@ -20,6 +20,8 @@ import type { RunMode, ToolUse } from './plugins/pluginTypes';
 import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { ChangeJournal } from './journal/changeJournal';
 import { ProjectRules, promptText } from './rules/projectRules';
+import { PlanBook } from './plan/planBook';
+import { executionPrompt, planTodos, refinePrompt } from './plan/planDocument';
 import type { Session } from './session/session';
 import type { MessageMeta } from './session/sessionRecords';
 import { buildSystemPrompt } from './systemPrompt';
@@ -41,6 +43,8 @@ export class Project {
   readonly ctx: Context;
   readonly session: Session;
   readonly todos = new TodoStore();
+  /** The plans made in plan mode, each a record in the log and an editable file. */
+  readonly plans: PlanBook;
   private readonly reads = new FileReadTracker();
   /** Every file change this conversation applies, for undo and restore; absent on a read-only session. */
   readonly journal: ChangeJournal | undefined;
@@ -88,6 +92,7 @@ export class Project {
       trusted: ctx.workspaceTrusted,
       approvalMode: () => this.approvalMode,
     });
+    this.plans = new PlanBook(session);
     this.journal = session.readOnly
       ? undefined
       : new ChangeJournal({ session, host: ctx.host, display: (p) => ctx.workspace.display(p) });
@@ -136,8 +141,38 @@ export class Project {
     return this.enqueue(() => this.run('act', input, opts));
   }
 
+  /** A plan-mode run; its final answer is recorded as a plan (see `plans`). */
   plan(input: UserInput, opts: RunOptions = {}): Promise<RunResult> {
-    return this.enqueue(() => this.run('plan', input, opts));
+    return this.enqueue(async () => this.withPlan(await this.run('plan', input, opts)));
+  }
+
+  /**
+   * Executes a plan in act mode: the plan as its file now reads (the person's edits
+   * included) is the task, its steps the todo list. Approval rules apply as for any message.
+   */
+  executePlan(planId: string, opts: RunOptions = {}): Promise<RunResult> {
+    return this.enqueue(async () => {
+      const plan = this.plans.sync(planId);
+      this.plans.settle(planId, 'executed');
+      const todos = planTodos(plan.text);
+      this.todos.set(todos);
+      return this.run('act', executionPrompt(plan.text, todos), opts);
+    });
+  }
+
+  /** Asks for a revised plan (plan mode) from the person's feedback; the old plan is settled as refined. */
+  refinePlan(planId: string, feedback: string, opts: RunOptions = {}): Promise<RunResult> {
+    return this.enqueue(async () => {
+      const plan = this.plans.sync(planId);
+      this.plans.settle(planId, 'refined');
+      return this.withPlan(await this.run('plan', refinePrompt(plan.text, feedback), opts));
+    });
+  }
+
+  private withPlan(result: RunResult): RunResult {
+    const messageId = this.session.leafId;
+    if (result.status !== 'completed' || result.text.trim() === '' || messageId === null || this.session.readOnly) return result;
+    return { ...result, plan: this.plans.record(messageId, result.text) };
   }
 
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
@@ -353,7 +388,10 @@ export class Project {
     const tool = offered.get(call.toolName);
     if (!tool) {
       if (mode === 'plan') {
-        return done(`Plan mode is read-only: "${call.toolName}" is not available. Present the plan; the person executes it in act mode.`);
+        return done(
+          `Plan mode is read-only: "${call.toolName}" is not available, so nothing was changed. ` +
+            'Investigate with the read-only tools and present the plan; the person executes it in act mode.',
+        );
       }
       return done(`Unknown tool "${call.toolName}". Available tools: ${[...offered.keys()].join(', ')}.`);
     }

@@ -7,6 +7,7 @@ import type { Mention, MentionOutcome } from './mentions/mentionTypes';
 import type { RuleEventName } from './rules/ruleSchema';
 import type { FiredRule } from './rules/ruleTypes';
 import type { RunMode } from './plugins/pluginTypes';
+import type { PlanRecord } from './session/sessionRecords';
 import type { FileChange, ToolCategory } from './tools/tool';
 
 /** What the host is asked when a call needs the person's decision. */
@@ -99,6 +100,8 @@ export interface RunResult {
   contextTokens: number;
   text: string;
   error?: LoopError;
+  /** The plan a plan-mode run presented (its final answer), as recorded in the session. */
+  plan?: PlanRecord;
 }
 
 export type UserInput = string | UserContent;

@@ -14,6 +14,7 @@ import {
   uiErrorSchema,
   usageSchema,
 } from './sessionState';
+import { planInfoSchema } from './planState';
 import { mentionSchema, toolCallStateSchema, uiMessageSchema } from './uiMessage';
 
 const messageId = z.string().min(1);
@@ -87,4 +88,6 @@ export const hostEvents = {
   projects: projectsSchema,
   /** Show one of the chat view's panels (from a view-title command such as "Show History"). */
   'view.show': z.strictObject({ panel: z.enum(['chat', 'sessions']) }),
+  /** The conversation's newest plan changed (made, edited, executed, refined, discarded); null: none. */
+  plan: z.strictObject({ plan: planInfoSchema.nullable() }),
 };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from './limits';
+import { planMethods } from './planState';
 import type { MethodSpec } from './side';
 import { agentModeSchema, projectsSchema, sessionInfoSchema, sessionSummarySchema } from './sessionState';
 import { configSetParamsSchema, modelInfoSchema, uiConfigSchema } from './uiConfig';
@@ -104,4 +105,5 @@ export const hostMethods = {
     result: z.strictObject({ text: z.string() }),
   },
   'command.run': { params: z.strictObject({ command: uiCommandSchema }), result: z.strictObject({ ran: z.boolean() }) },
+  ...planMethods,
 } satisfies Record<string, MethodSpec>;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { planInfoSchema } from './planState';
 import { toolApprovalRequestSchema } from './toolApproval';
 import { uiMessageSchema } from './uiMessage';
 
@@ -109,6 +110,8 @@ export const snapshotSchema = z.strictObject({
   rules: z.array(ruleInEffectSchema).optional(),
   /** The workspace folders as projects and the current one; absent until the core started. */
   projects: projectsSchema.optional(),
+  /** The conversation's newest plan; absent when it has none. */
+  plan: planInfoSchema.optional(),
 });
 
 /** Error codes the UI can act on (e.g. offer "Configure model"); `internal` for the rest. */

@@ -3,13 +3,13 @@ import { errorMessage } from '../core/errors';
 import type { ResolvedModel } from '../core/model/modelRegistry';
 import { Project } from '../core/project';
 import type { ChangeJournal, RevertOutcome } from '../core/journal/changeJournal';
-import type { ApprovalAnswer, ApprovalMode, ProjectEvent, RunResult } from '../core/projectTypes';
+import type { ApprovalAnswer, ApprovalMode, ProjectEvent, RunOptions, RunResult } from '../core/projectTypes';
 import type { FileChange } from '../core/tools/tool';
 import { BusError } from '../protocol/busError';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { DeltaCoalescer } from '../protocol/deltaCoalescer';
 import type { LogFn } from '../protocol/log';
-import type { AgentMode, ConfigSummary, SessionInfo, UiError } from '../protocol/sessionState';
+import type { AgentMode, ConfigSummary, RunState, SessionInfo, UiError } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
 import { ApprovalFlow } from './approvalFlow';
 import type { ChangeApprovalHooks } from './approvalFlow';
@@ -21,6 +21,9 @@ import { entriesToUiMessages, userContent, userUiMessage } from './uiMessages';
 import { todosFromEntries } from './uiSessions';
 import { configSummaryOf, listModels, sessionsPage } from './coreQueries';
 import { ProjectChoice, projectsFor } from './projectChoice';
+import { PlanControl } from './planControl';
+import { latestPlanInfo, runPlanAction } from './planRuns';
+import type { PlanAction, PlanFiles } from './planRuns';
 
 /** The attached chat view, as the controller talks to it. */
 export interface ViewLink {
@@ -47,6 +50,10 @@ export interface ChatControllerOptions {
   /** The diff editor side of file-change approvals. */
   changes?: ChangeApprovalHooks;
   state?: ConversationStateOptions;
+  /** Plan mode turned on or off (the status bar follows it). */
+  onModeChange?(mode: AgentMode): void;
+  /** The editor side of plan files; without it plans cannot be opened. */
+  planFiles?: PlanFiles;
 }
 
 type SendParams = RequestParams<'session.send'>;
@@ -55,6 +62,8 @@ interface QueuedSend {
   id: string;
   params: SendParams;
   mode: AgentMode;
+  /** Execute or refine a plan instead of sending `params.text` as typed. */
+  plan?: PlanAction;
 }
 
 /**
@@ -79,15 +88,26 @@ export class ChatController {
   private running = false;
   private abort: AbortController | undefined;
   private idleWaiters: (() => void)[] = [];
+  private shownMode: AgentMode = 'act';
+  /** The plans of the conversation in view: open, execute, refine, discard. */
+  readonly plans: PlanControl;
 
   constructor(opts: ChatControllerOptions) {
     this.opts = opts;
     const sink: EventSink = {
       emit: (event, data) => {
+        if (event === 'state') this.followMode((data as RunState).mode);
         if (this.view && this.synced) this.view.outbox.emit(event, data);
       },
     };
     this.state = new ConversationState(sink, opts.state);
+    this.plans = new PlanControl({
+      project: () => this.project,
+      state: this.state,
+      files: opts.planFiles,
+      isQueued: (planId) => this.queue.some((q) => q.plan?.planId === planId),
+      enqueue: (text, mode, plan) => this.queuePlanRun(text, mode, plan),
+    });
     this.approvals = new ApprovalFlow({
       state: this.state,
       syncedView: () => (this.synced ? this.view : undefined),
@@ -184,6 +204,7 @@ export class ChatController {
     this.projectChoice.carryOver(this.project);
     this.closeProject();
     this.state.replace([], { id: null, title: null }, null, []);
+    this.state.setPlan(undefined);
     this.opts.onSessionChange?.(null);
     this.sendSnapshot();
     return { session: { id: null, title: null } };
@@ -209,6 +230,7 @@ export class ChatController {
     this.state.attachChanges(project.journal?.entries() ?? []);
     this.state.attachRules(session.rulesFired());
     this.state.setRun({ approvalMode: project.approvalMode });
+    this.state.setPlan(latestPlanInfo(project));
     this.opts.onSessionChange?.(session.id);
     await this.refreshProjects(ctx);
     this.sendSnapshot();
@@ -254,6 +276,37 @@ export class ChatController {
   /** Settles an open approval from outside the chat card (the diff editor, a command). */
   decideApproval(id: string, answer: ApprovalAnswer): Promise<boolean> {
     return this.approvals.decide(id, answer);
+  }
+
+  // ---- plan mode ----
+
+  /** The mode for the next messages (the composer's Plan/Act switch, "Toggle Plan Mode"). */
+  setMode(mode: AgentMode): RequestResult<'mode.set'> {
+    this.state.setRun({ mode });
+    void this.refreshConfig();
+    return { mode };
+  }
+
+  get mode(): AgentMode {
+    return this.state.run.mode;
+  }
+
+  /** Puts a plan action (execute, refine) in the queue like a typed message, shown as `text`. */
+  private queuePlanRun(text: string, mode: AgentMode, plan: PlanAction): RequestResult<'plan.execute'> {
+    if (mode !== this.state.run.mode) this.state.setRun({ mode });
+    const id = this.state.newMessageId('user');
+    const queued = this.running || this.queue.length > 0;
+    this.state.add(userUiMessage(id, { text }, Date.now(), queued ? 'queued' : 'done'));
+    this.queue.push({ id, params: { text }, mode, plan });
+    this.state.setRun({ queued: this.queue.length - (this.running ? 0 : 1) });
+    void this.pump();
+    return { messageId: id, queued };
+  }
+
+  private followMode(mode: AgentMode): void {
+    if (mode === this.shownMode) return;
+    this.shownMode = mode;
+    this.opts.onModeChange?.(mode);
   }
 
   // ---- the change journal ----
@@ -355,17 +408,26 @@ export class ChatController {
       const model = built.ctx.models.resolve(item.mode === 'plan' ? 'planModel' : 'model');
       this.state.beginRun(model.id);
       this.state.setRun({ model: model.id, approvalMode: project.approvalMode });
-      const run = item.mode === 'plan' ? project.plan.bind(project) : project.send.bind(project);
+      const run = item.plan
+        ? (_input: unknown, opts: RunOptions) => runPlanAction(project, item.plan!, opts)
+        : item.mode === 'plan'
+          ? project.plan.bind(project)
+          : project.send.bind(project);
       const result = await run(userContent(item.params), {
         signal,
         ...(item.params.mentions?.length ? { mentions: item.params.mentions } : {}),
         onEvent: (event) => {
-          if (event.type === 'message' && event.message.role === 'user') recorded = true;
+          if (event.type === 'message' && event.message.role === 'user') {
+            recorded = true;
+            // The plan was settled (executed, refined) as its run began: the view's plan actions go.
+            if (item.plan) this.state.setPlan(latestPlanInfo(project));
+          }
           this.onProjectEvent(event, project, model, signal);
         },
         onToolApprove: (request) => this.approvals.ask(request, signal),
       });
       this.finish(result, secrets);
+      if (item.plan || item.mode === 'plan') this.state.setPlan(latestPlanInfo(project));
     } catch (err) {
       const error = this.uiErrorOf(err, secrets);
       this.opts.log('error', `run failed: ${error.message}`);

@@ -16,10 +16,10 @@ const FOCUS_VIEW = 'keel.chat.focus';
 
 /** The palette and view-title commands. Each is small; the work is in the runtime. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const command = (id: string, run: () => Promise<unknown> | unknown): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async () => {
+  const command = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown): vscode.Disposable =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        await run();
+        await run(...args);
       } catch (err) {
         deps.log.error(`${id} failed: ${errorMessage(err)}`);
         void vscode.window.showErrorMessage(`Keel: ${errorMessage(err)}`);
@@ -47,5 +47,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.showLog', () => deps.log.show()),
     command('keel.showMcpServers', async () => (await deps.runtime()).showMcpServers()),
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
+    // Plan mode (the work is in the runtime, loaded on first use).
+    ...['keel.plan', 'keel.togglePlanMode', 'keel.openPlan', 'keel.executePlan'].map((id) =>
+      command(id, async (...args) => (await deps.runtime()).planCommand(id, args)),
+    ),
   ];
 }

@@ -6,6 +6,7 @@ import type { HostEventName } from '../protocol/catalogue';
 import type { EventIn } from '../protocol/side';
 import type { ConfigSummary, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
 import type { Projects } from '../protocol/sessionState';
+import type { PlanInfo } from '../protocol/planState';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';
 import { appendDelta } from '../protocol/uiMessage';
 import type { AppliedChange, MessageStatus, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
@@ -54,6 +55,8 @@ export class ConversationState {
   usage: Usage | null = null;
   todos: TodoItem[] = [];
   config: ConfigSummary = { modelConfigured: false, workspaceTrusted: true, problem: null };
+  /** The conversation's newest plan. */
+  plan: PlanInfo | undefined;
 
   // The run in progress.
   private turnMessageId: string | undefined;
@@ -96,6 +99,7 @@ export class ConversationState {
       config: { ...this.config },
       ...(this.rules ? { rules: [...this.rules] } : {}),
       ...(this.projects ? { projects: structuredClone(this.projects) } : {}),
+      ...(this.plan ? { plan: { ...this.plan } } : {}),
     };
   }
 
@@ -174,6 +178,12 @@ export class ConversationState {
   setUsage(usage: Usage): void {
     this.usage = { ...usage };
     this.sink.emit('usage', { ...usage });
+  }
+
+  setPlan(plan: PlanInfo | undefined): void {
+    if (plan === this.plan || (plan && this.plan && sameRecord(plan, this.plan))) return;
+    this.plan = plan ? { ...plan } : undefined;
+    this.sink.emit('plan', { plan: plan ? { ...plan } : null });
   }
 
   setTodos(items: readonly TodoItem[]): void {

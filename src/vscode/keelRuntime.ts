@@ -17,6 +17,10 @@ import { FileIndex } from './fileIndex';
 import { McpHub } from './mcpHub';
 import { showMcpServers } from './mcpQuickPick';
 import { mcpViewExtension } from './mcpView';
+import { planCommandIds, runPlanCommand } from './planCommands';
+import type { PlanCommandId } from './planCommands';
+import { PlanFileEditor } from './planFileEditor';
+import { PlanModeStatus } from './planModeStatus';
 import { connectChatView } from './nodeBridge';
 import type { PluginRegistry } from './pluginRegistry';
 import { readKeelSettings } from './settingsLayer';
@@ -63,6 +67,7 @@ export class KeelRuntime {
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
     const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
     this.mcp = mcp;
+    const planStatus = new PlanModeStatus('keel.togglePlanMode');
     this.loader = new CoreLoader(
       {
         folders: () =>
@@ -111,6 +116,8 @@ export class KeelRuntime {
       trusted: () => vscode.workspace.isTrusted,
       onActivity: (activity) => status.update(activity),
       onApprovalNeeded: () => this.revealForApproval(),
+      onModeChange: (mode) => planStatus.update(mode),
+      planFiles: new PlanFileEditor(),
       onSessionChange: (id) => {
         this.windowState.update(OPEN_SESSION_KEY, id ?? undefined).then(undefined, (err: unknown) =>
           log('warn', `remembering the open conversation failed: ${errorMessage(err)}`),
@@ -133,6 +140,7 @@ export class KeelRuntime {
     this.disposables.push(
       mcp,
       status,
+      planStatus,
       changes,
       registerHunkLenses(changes),
       files,
@@ -224,6 +232,24 @@ export class KeelRuntime {
   private followApprovalSetting(): void {
     const { settings } = readKeelSettings(vscode.workspace.getConfiguration('keel'), vscode.workspace.isTrusted);
     if (settings.approvalMode) this.controller.applyApprovalMode(settings.approvalMode);
+  }
+
+  /** Runs one of plan mode's palette commands (registered by the extension shell). */
+  planCommand(id: string, args: readonly unknown[]): Promise<void> {
+    if (!planCommandIds.includes(id as PlanCommandId)) return Promise.reject(new Error(`unknown plan command ${id}`));
+    return runPlanCommand(this, id as PlanCommandId, args);
+  }
+
+  /** Shows the chat without moving the person's focus away from the editor they work in. */
+  async revealView(): Promise<void> {
+    const view = this.view;
+    if (view) {
+      if (!view.visible) view.show(true);
+      return;
+    }
+    const editor = vscode.window.activeTextEditor;
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    if (editor) await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, selection: editor.selection, preserveFocus: false });
   }
 
   /** An approval waits: show the view if it is hidden, without taking focus from the editor. */

@@ -89,4 +89,9 @@ function registerHandlers(bus: HostBus, controller: ChatController, services: Ed
   bus.handle('changes.restore', (params) => controller.restoreFiles(params));
   bus.handle('settings.open', async ({ query }) => ({ opened: await services.openSettings(query) }));
   bus.handle('command.run', async ({ command }) => ({ ran: await services.runCommand(command) }));
+  bus.handle('mode.set', ({ mode }) => controller.setMode(mode));
+  bus.handle('plan.open', async ({ planId }) => ({ opened: await controller.plans.open(planId) }));
+  bus.handle('plan.execute', ({ planId }) => controller.plans.execute(planId));
+  bus.handle('plan.refine', ({ planId, feedback }) => controller.plans.refine(planId, feedback));
+  bus.handle('plan.discard', ({ planId }) => controller.plans.discard(planId));
 }

@@ -62,6 +62,13 @@ export interface UiBridge {
   showPanel(panel: Panel): void;
   /** Makes a workspace folder the current project (multi-root). */
   selectProject(name: string): Promise<void>;
+  /** Plan mode: the mode for the next messages, and the plan's actions. */
+  setMode(mode: AgentMode): Promise<void>;
+  openPlan(planId: string): Promise<void>;
+  executePlan(planId: string): Promise<void>;
+  /** Resolves true when the feedback was taken (else the error is shown and the text kept). */
+  refinePlan(planId: string, feedback: string): Promise<boolean>;
+  discardPlan(planId: string): Promise<void>;
   /** Reports a problem inside the webview to the host's log. */
   log: LogFn;
   dispose(): void;
@@ -96,6 +103,7 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     bus.on('composer', (prefill) => store.prefillComposer(prefill)),
     bus.on('view.show', ({ panel }) => store.showPanel(panel)),
     bus.on('projects', (projects) => store.setProjects(projects)),
+    bus.on('plan', (event) => store.setPlan(event)),
     bus.handle('toolApproval', (request, { signal }) => store.openApproval(request, signal)),
   ];
   bus.emit('ready', { protocolVersion: PROTOCOL_VERSION });
@@ -201,6 +209,21 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     async selectProject(name) {
       const projects = await call('project.select', { name }, `Switching to the project ${name}`);
       if (projects) store.setProjects(projects);
+    },
+    async setMode(mode) {
+      await call('mode.set', { mode }, 'Switching mode');
+    },
+    async openPlan(planId) {
+      await call('plan.open', { planId }, 'Opening the plan');
+    },
+    async executePlan(planId) {
+      await call('plan.execute', { planId }, 'Executing the plan');
+    },
+    async refinePlan(planId, feedback) {
+      return (await call('plan.refine', { planId, feedback }, 'Refining the plan')) !== undefined;
+    },
+    async discardPlan(planId) {
+      await call('plan.discard', { planId }, 'Discarding the plan');
     },
     log,
     dispose() {

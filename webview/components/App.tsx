@@ -13,6 +13,8 @@ import { RetryNote } from './panels/RetryNote';
 import { SessionsPanel } from './panels/SessionsPanel';
 import { TodoPanel } from './panels/TodoPanel';
 import { UntrustedBanner } from './panels/UntrustedBanner';
+import { PlanActions } from './plan/PlanActions';
+import { PlanBanner } from './plan/PlanBanner';
 
 /** The whole view. Until the first snapshot it only says it is connecting. */
 export function App() {
@@ -34,6 +36,7 @@ export function App() {
     <main className="app">
       <Header />
       {trusted ? null : <UntrustedBanner />}
+      <PlanBanner />
       {panel === 'sessions' ? (
         <>
           <ErrorBanners />
@@ -44,6 +47,7 @@ export function App() {
           {modelConfigured ? null : <FirstRunPanel />}
           {empty ? <EmptyState /> : <MessageList />}
           <RulesInEffect />
+          <PlanActions />
           <TodoPanel />
           <McpStatusList />
           <TrimmedNote />

@@ -11,6 +11,7 @@ import type {
   Usage,
 } from '../../src/protocol/sessionState';
 import type { McpStatusView } from '../../src/protocol/mcpStatus';
+import type { PlanInfo } from '../../src/protocol/planState';
 import type { ToolApprovalRequest } from '../../src/protocol/toolApproval';
 import type { Mention } from '../../src/protocol/uiMessage';
 
@@ -63,6 +64,8 @@ export interface ChatMeta {
   projects: Projects | null;
   /** MCP servers' states and their prompts (slash commands). */
   mcp: McpStatusView;
+  /** The conversation's newest plan, or null. */
+  plan: PlanInfo | null;
 }
 
 export function initialMeta(): ChatMeta {
@@ -82,5 +85,6 @@ export function initialMeta(): ChatMeta {
     prefill: null,
     projects: null,
     mcp: { servers: [], prompts: [] },
+    plan: null,
   };
 }

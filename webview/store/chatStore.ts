@@ -87,6 +87,7 @@ export class ChatStore {
       rules: snapshot.rules ?? [],
       trimmed: null,
       projects: snapshot.projects ?? this.meta.projects,
+      plan: snapshot.plan ?? null,
     };
     this.idListeners.notify();
     this.metaListeners.notify();
@@ -182,6 +183,10 @@ export class ChatStore {
 
   setTodos(todos: EventData<'todos'>['items']): void {
     this.setMeta({ todos });
+  }
+
+  setPlan({ plan }: EventData<'plan'>): void {
+    this.setMeta({ plan });
   }
 
   setSession(session: EventData<'session'>): void {

@@ -6,7 +6,7 @@ import { toJsonValue } from './messageCodec';
 import { SessionReadOnlyError } from './sessionErrors';
 import { newMessageId } from './sessionIds';
 import type { SessionLock } from './sessionLock';
-import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, RulesRecord, SessionHeaderRecord } from './sessionRecords';
+import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, PlanRecord, RulesRecord, SessionHeaderRecord } from './sessionRecords';
 import type { SessionConfig, SessionState, UsageTotals } from './sessionState';
 import { summarize, summaryPath, writeSummary } from './sessionSummary';
 import type { SessionSummary } from './sessionSummary';
@@ -117,6 +117,18 @@ export class Session {
   /** Event rules that fired in this conversation, oldest first. */
   rulesFired(): readonly RulesRecord[] {
     return this.state.rulesFired;
+  }
+
+  /** Records a plan's text and status (a new plan, an edit, its execution); returns the record as stored. */
+  appendPlan(plan: Omit<PlanRecord, 'type' | 'ts'>): PlanRecord {
+    const record: PlanRecord = { type: 'plan', ts: now(), ...plan };
+    this.append({ ...record });
+    return record;
+  }
+
+  /** The plans of this conversation (latest state of each), oldest first. */
+  plans(): readonly PlanRecord[] {
+    return [...this.state.plans.values()];
   }
 
   /** The change journal in the order the changes were applied. */

@@ -208,6 +208,23 @@ export const rulesRecordSchema = z.object({
 });
 export type RulesRecord = z.output<typeof rulesRecordSchema>;
 
+/**
+ * A plan made in plan mode, and what became of it. Each record carries the plan's whole text
+ * as it stands (plans are short); the latest record of an id is the plan. `messageId` is the
+ * assistant message that presented it.
+ */
+export const planStatuses = ['proposed', 'edited', 'executed', 'refined', 'discarded'] as const;
+export const planRecordSchema = z.object({
+  type: z.literal('plan'),
+  ts: isoTime,
+  id: nonEmpty,
+  messageId: nonEmpty,
+  status: z.enum(planStatuses),
+  text: z.string(),
+});
+export type PlanRecord = z.output<typeof planRecordSchema>;
+export type PlanStatus = PlanRecord['status'];
+
 export const recordSchemas = {
   session: sessionHeaderSchema,
   message: messageRecordSchema,
@@ -218,6 +235,7 @@ export const recordSchemas = {
   change: changeRecordSchema,
   revert: revertRecordSchema,
   rules: rulesRecordSchema,
+  plan: planRecordSchema,
 } as const;
 export type RecordType = keyof typeof recordSchemas;
 
@@ -230,7 +248,9 @@ export type SessionRecord =
   | BranchRecord
   | ChangeRecord
   | RevertRecord
-  | RulesRecord;
+  | RulesRecord
+
+  | PlanRecord;
 
 export function isRecordType(type: string): type is RecordType {
   return Object.hasOwn(recordSchemas, type);

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ApprovalMode } from '../config/configSchema';
-import type { ChangeRecord, CompactionRecord, MessageMeta, RulesRecord, SessionHeaderRecord, SessionRecord } from './sessionRecords';
+import type { ChangeRecord, CompactionRecord, MessageMeta, PlanRecord, RulesRecord, SessionHeaderRecord, SessionRecord } from './sessionRecords';
 
 export interface MessageNode {
   id: string;
@@ -56,6 +56,8 @@ export class SessionState {
   readonly revertedChanges = new Set<string>();
   /** Event rules that fired, in order (their throttles outlive a reload). */
   readonly rulesFired: RulesRecord[] = [];
+  /** Plans made in plan mode: the latest record of each id, in the order the plans were first made. */
+  readonly plans = new Map<string, PlanRecord>();
   private lastMessageId: string | null = null;
 
   /** Folds one record in; returns a warning when the record had to be skipped or repaired. */
@@ -142,6 +144,9 @@ export class SessionState {
         return undefined;
       case 'rules':
         this.rulesFired.push(record);
+        return undefined;
+      case 'plan':
+        this.plans.set(record.id, record);
         return undefined;
     }
   }

@@ -182,6 +182,17 @@ describe('keel run', () => {
     expect(r.stderr).toMatch(/done in 2 turn/);
   });
 
+  it('plan mode in text output says where the plan file is, and the file holds the plan', async () => {
+    server.load({ turns: [reply.text('## Steps\n1. Change app.ts')] });
+    const r = await runCli(cli, ['run', '--cwd', box.ws, '--model', 'scripted-model', '--base-url', server.baseURL, '--plan', 'plan it'], {
+      KEEL_HOME: box.home,
+    });
+    expect(r.code).toBe(0);
+    const path = /keel: plan saved as (.+\.plans[\\/]plan-1\.md)\n/.exec(r.stderr)?.[1];
+    expect(path, r.stderr).toBeDefined();
+    expect(readFileSync(path!, 'utf8')).toBe('## Steps\n1. Change app.ts');
+  });
+
   it('reads the prompt from stdin with "-"', async () => {
     server.load({ turns: [{ ...reply.text('got it'), match: { lastUserIncludes: 'from a pipe' } }] });
     const r = await runCli(cli, ['run', '--cwd', box.ws, '--model', 'm', '--base-url', server.baseURL, '-'], { KEEL_HOME: box.home }, 'prompt from a pipe\n');

@@ -12,6 +12,7 @@ import { AttachmentStrip } from './AttachmentStrip';
 import { CompletionPopup, completionOptionId } from './CompletionPopup';
 import type { CompletionItem } from './CompletionPopup';
 import { HelpBox } from './HelpBox';
+import { ModeSwitch } from '../plan/ModeSwitch';
 import { ACCEPTED_IMAGE_TYPES, readImageFile } from './imageFiles';
 import { composerKeyIntent } from './keyIntent';
 import { findMentionQuery, insertMention } from './mentionQuery';
@@ -248,6 +249,7 @@ export function Composer() {
         />
       </div>
       <div className="composer-actions">
+        <ModeSwitch />
         <IconButton icon="file-media" label="Attach images" onClick={() => fileInput.current?.click()} />
         <input
           ref={fileInput}

@@ -9,21 +9,22 @@ const STATUS_ICON: Record<TodoItem['status'], string> = {
   cancelled: 'circle-slash',
 };
 
-/** The agent's todo list, folded to one line until opened. */
+/** The agent's todo list: a live checklist while the agent works, folded to one line otherwise. */
 export function TodoPanel() {
   const todos = useMeta((meta) => meta.todos);
+  const running = useMeta((meta) => meta.run.running);
   if (todos.length === 0) return null;
   const done = todos.filter((todo) => todo.status === 'completed').length;
   const current = todos.find((todo) => todo.status === 'in_progress');
   return (
-    <details className="todo-panel" data-testid="todo-panel">
+    <details className="todo-panel" data-testid="todo-panel" open={running || undefined}>
       <summary>
         Todos {done}/{todos.length}
         {current ? <span className="todo-current"> · {current.content}</span> : null}
       </summary>
       <ul>
         {todos.map((todo) => (
-          <li key={todo.id} className={`todo todo-${todo.status}`}>
+          <li key={todo.id} className={`todo todo-${todo.status}`} data-status={todo.status}>
             <Icon name={STATUS_ICON[todo.status]} />
             <span>{todo.content}</span>
           </li>
