@@ -5,6 +5,7 @@ import { KeelError, errorMessage } from '../core/errors';
 import type { Host } from '../core/host';
 import { keelHome } from '../core/paths';
 import type { KeelPlugin } from '../core/plugins/pluginTypes';
+import type { ProviderFactory } from '../core/model/modelRegistry';
 import type { LogFn } from '../protocol/log';
 import type { SettingsRead } from './settingsLayer';
 import { settingsLayer } from './settingsLayer';
@@ -19,6 +20,8 @@ export interface CoreInputs {
   settings(trusted: boolean): SettingsRead;
   apiKey(provider: string): Promise<string | undefined>;
   plugins(): KeelPlugin[];
+  /** Model sources of the editor itself (VS Code's language models), read fresh on every build. */
+  providerFactories?(): Promise<ProviderFactory[]>;
   host: Host;
   env: Record<string, string | undefined>;
 }
@@ -139,6 +142,7 @@ export class CoreLoader {
     }
     const workspaceFile = inputs.workspaceFile();
     const plugins = inputs.plugins();
+    const providerFactories = (await inputs.providerFactories?.()) ?? [];
     const ctx = await Context.create({
       folders,
       ...(workspaceFile ? { workspaceFile } : {}),
@@ -148,6 +152,7 @@ export class CoreLoader {
       workspaceTrusted: trusted,
       plugins,
       apiKeys,
+      providerFactories,
     });
     this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'}, approvals: ${ctx.config.approvalMode})`);
     for (const problem of read.problems) this.log('warn', problem);

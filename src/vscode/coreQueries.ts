@@ -29,7 +29,7 @@ export function sessionsPage(ctx: Context, params: RequestParams<'sessions.list'
   return { sessions: page.map(toUiSummary), total: all.length };
 }
 
-/** The configured models (main, plan, small) and the aliases, each once. */
+/** The configured models (main, plan, small), the aliases and the models sources offer (VS Code's, plugins'), each once. */
 export function configuredModels(ctx: Context): RequestResult<'models.list'> {
   const models: ModelInfo[] = [];
   const seen = new Set<string>();
@@ -46,6 +46,7 @@ export function configuredModels(ctx: Context): RequestResult<'models.list'> {
   add(ctx.models.configuredId('planModel'));
   add(ctx.models.configuredId('smallModel'));
   for (const [alias, target] of Object.entries(ctx.config.modelAliases)) add(alias, `${alias} → ${target}`);
+  for (const offered of ctx.models.sourceModels()) add(offered.id, offered.label);
   return { models, current: ctx.models.configuredId('model') ?? null };
 }
 
