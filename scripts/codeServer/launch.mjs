@@ -237,11 +237,14 @@ export function remoteUri(server, absolutePath) {
 
 /**
  * Workbench URL for an extension-development test run on a 'vscode-server' launch.
+ * Several development paths load several extensions side by side (the workbench collects
+ * every `extensionDevelopmentPath` pair of the payload).
  * @param {object} server what launchServer returned
- * @param {{folder: string, extensionDevelopmentPath: string, extensionTestsPath?: string, env?: Record<string,string>}} options
+ * @param {{folder: string, extensionDevelopmentPath: string | string[], extensionTestsPath?: string, env?: Record<string,string>}} options
  */
 export function devWorkbenchUrl(server, { folder, extensionDevelopmentPath, extensionTestsPath, env }) {
-  const payload = [['extensionDevelopmentPath', remoteUri(server, extensionDevelopmentPath)]];
+  const paths = Array.isArray(extensionDevelopmentPath) ? extensionDevelopmentPath : [extensionDevelopmentPath];
+  const payload = paths.map((path) => ['extensionDevelopmentPath', remoteUri(server, path)]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(server, extensionTestsPath)]);
   if (env && Object.keys(env).length) payload.push(['extensionEnvironment', JSON.stringify(env)]);
   const query = new URLSearchParams({ folder: resolve(folder), payload: JSON.stringify(payload) });

@@ -12,6 +12,8 @@ export interface KeelTestHooks {
    * product's; the test speaks the protocol on the returned page's transport.
    */
   openChatPage(): HeadlessChatPage;
+  /** The lines written to the "Keel" log so far ("level: message"). */
+  logLines(): string[];
 }
 
 export interface KeelTestApi extends KeelApi {
