@@ -6,8 +6,8 @@
 //
 // Usage: node scripts/runIntegration.mjs [--extension DIR] [--with-extension DIR]... [--workspace DIR]
 //          [--suites PATH]... [--env KEY=VALUE]... [--grep RE] [--no-build] [--timeout-ms N]
-// Keel's own run also loads the extensions in test/fixtures/extensions (other extensions that
-// use Keel's API) next to it; --with-extension adds others.
+// Keel's own run also installs the extensions in test/fixtures/extensions (other extensions that
+// use Keel's API) into the run's extensions folder, linked as they are; --with-extension names others.
 // Every environment variable named KEEL_* is passed on to the extension host too (for
 // example the scripted model server's URL started by a parent process).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -111,7 +111,7 @@ export async function runIntegration(options = {}) {
     if (options.build ?? true) await buildExtension(extensionDir);
     const bundled = await step(PREFIX, 'bundle runner and suites', () => bundleIntegration(outDir, suitePaths));
     const workspace = copyWorkspace(options.workspace ?? defaultWorkspace, runDir);
-    server = await step(PREFIX, 'start VS Code server (server-main)', () => launchServer({ kind: 'vscode-server', runDir }));
+    server = await step(PREFIX, 'start VS Code server (server-main)', () => launchServer({ kind: 'vscode-server', runDir, linkExtensions: withExtensions }));
     const testEnv = {
       ...keelEnvFromProcess(),
       ...options.env,
@@ -122,7 +122,7 @@ export async function runIntegration(options = {}) {
     };
     const url = devWorkbenchUrl(server, {
       folder: workspace,
-      extensionDevelopmentPath: [extensionDir, ...withExtensions],
+      extensionDevelopmentPath: extensionDir,
       extensionTestsPath: bundled.runner,
       env: testEnv,
     });

@@ -4,7 +4,7 @@
 //   code-server) accepts extension development and test paths through the workbench URL.
 // CLI: node scripts/codeServer/launch.mjs [--kind code-server|vscode-server] [--vsix file]... [folder]
 import { spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -110,6 +110,10 @@ export function tail(file, lines = 40) {
  * @param {'code-server'|'vscode-server'} [options.kind]
  * @param {string} [options.folder] workspace folder the workbench URL opens
  * @param {string[]} [options.vsix] packaged extensions to install first (code-server only)
+ * @param {string[]} [options.linkExtensions] extension folders linked into the extensions folder
+ *   before start (installed as they are, no packaging; Node resolves their requires from the
+ *   real folder). For other extensions next to one under development: the web workbench takes
+ *   a single extensionDevelopmentPath (its payload is read into a Map).
  * @param {object} [options.settings] user settings merged over baseSettings
  * @param {boolean} [options.workspaceTrust] false (default): trust is off, everything runs;
  *   true: trust on and the folder untrusted (restricted mode), without the startup prompt
@@ -132,6 +136,10 @@ export async function launchServer(options = {}) {
     serverData: join(runDir, 'server-data'),
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  for (const folder of options.linkExtensions ?? []) {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    symlinkSync(resolve(folder), join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
+  }
   const logFile = join(runDir, 'server.log');
   const env = serverEnv(runDir, options.env ?? {});
   const trust = options.workspaceTrust ?? false;
@@ -237,14 +245,11 @@ export function remoteUri(server, absolutePath) {
 
 /**
  * Workbench URL for an extension-development test run on a 'vscode-server' launch.
- * Several development paths load several extensions side by side (the workbench collects
- * every `extensionDevelopmentPath` pair of the payload).
  * @param {object} server what launchServer returned
- * @param {{folder: string, extensionDevelopmentPath: string | string[], extensionTestsPath?: string, env?: Record<string,string>}} options
+ * @param {{folder: string, extensionDevelopmentPath: string, extensionTestsPath?: string, env?: Record<string,string>}} options
  */
 export function devWorkbenchUrl(server, { folder, extensionDevelopmentPath, extensionTestsPath, env }) {
-  const paths = Array.isArray(extensionDevelopmentPath) ? extensionDevelopmentPath : [extensionDevelopmentPath];
-  const payload = paths.map((path) => ['extensionDevelopmentPath', remoteUri(server, path)]);
+  const payload = [['extensionDevelopmentPath', remoteUri(server, extensionDevelopmentPath)]];
   if (extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(server, extensionTestsPath)]);
   if (env && Object.keys(env).length) payload.push(['extensionEnvironment', JSON.stringify(env)]);
   const query = new URLSearchParams({ folder: resolve(folder), payload: JSON.stringify(payload) });
