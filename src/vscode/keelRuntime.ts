@@ -14,6 +14,7 @@ import { CoreLoader } from './coreLoader';
 import { ChangeReview } from './diff/changeReview';
 import { registerHunkLenses } from './diff/hunkLenses';
 import { FileIndex } from './fileIndex';
+import { LmModelSource } from './lm/lmModelSource';
 import { connectChatView } from './nodeBridge';
 import type { PluginRegistry } from './pluginRegistry';
 import { readKeelSettings } from './settingsLayer';
@@ -56,6 +57,7 @@ export class KeelRuntime {
     this.keys = keys;
     const host = createVscodeHost(channel);
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
+    const languageModels = new LmModelSource(log);
     this.loader = new CoreLoader(
       {
         folders: () =>
@@ -68,6 +70,7 @@ export class KeelRuntime {
         settings: (trusted) => readKeelSettings(vscode.workspace.getConfiguration('keel'), trusted),
         apiKey: (provider) => keys.get(provider),
         plugins: () => plugins.list(),
+        providerFactories: () => languageModels.factories(),
         host,
         env: process.env,
       },
@@ -137,6 +140,7 @@ export class KeelRuntime {
         if (event.affectsConfiguration('keel.approvalMode')) this.followApprovalSetting();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.invalidate('the workspace is now trusted')),
+      vscode.lm.onDidChangeChatModels(() => this.invalidate("VS Code's language models changed")),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         files.invalidate();
         this.invalidate('workspace folders changed');
