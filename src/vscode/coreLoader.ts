@@ -6,6 +6,7 @@ import type { Host } from '../core/host';
 import { keelHome } from '../core/paths';
 import type { KeelPlugin } from '../core/plugins/pluginTypes';
 import type { ProviderFactory } from '../core/model/modelRegistry';
+import { LM_PROVIDER } from './lm/lmProviderName';
 import type { LogFn } from '../protocol/log';
 import type { SettingsRead } from './settingsLayer';
 import { settingsLayer } from './settingsLayer';
@@ -127,7 +128,7 @@ export class CoreLoader {
       workspaceFile: workspaceConfigPath(folders[0]!.path),
       workspaceTrusted: trusted,
     });
-    const known = { providers: Object.keys(files.config.providers), aliases: Object.keys(files.config.modelAliases) };
+    const known = { providers: Object.keys(files.config.providers), aliases: Object.keys(files.config.modelAliases), sources: [LM_PROVIDER] };
     const { layer } = settingsLayer(read.settings, known);
 
     const providers = new Set(['openai', CUSTOM_PROVIDER, ...known.providers, ...Object.keys(layer.providers ?? {})]);

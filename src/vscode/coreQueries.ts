@@ -33,7 +33,8 @@ export function sessionsPage(ctx: Context, params: RequestParams<'sessions.list'
 export function configuredModels(ctx: Context): RequestResult<'models.list'> {
   const models: ModelInfo[] = [];
   const seen = new Set<string>();
-  const add = (id: string | undefined, label?: string): void => {
+  const offered = ctx.models.sourceModels();
+  const add = (id: string | undefined, label = offered.find((m) => m.id === id)?.label): void => {
     if (!id || seen.has(id)) return;
     seen.add(id);
     const info: ModelInfo = { id };
@@ -46,7 +47,7 @@ export function configuredModels(ctx: Context): RequestResult<'models.list'> {
   add(ctx.models.configuredId('planModel'));
   add(ctx.models.configuredId('smallModel'));
   for (const [alias, target] of Object.entries(ctx.config.modelAliases)) add(alias, `${alias} → ${target}`);
-  for (const offered of ctx.models.sourceModels()) add(offered.id, offered.label);
+  for (const model of offered) add(model.id, model.label);
   return { models, current: ctx.models.configuredId('model') ?? null };
 }
 

@@ -57,7 +57,7 @@ export class KeelRuntime {
     this.keys = keys;
     const host = createVscodeHost(channel);
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
-    const languageModels = new LmModelSource(log);
+    const languageModels = new LmModelSource(log, () => this.invalidate("VS Code's language models changed"));
     this.loader = new CoreLoader(
       {
         folders: () =>
@@ -81,6 +81,7 @@ export class KeelRuntime {
     let attached: BuiltCore | undefined;
     const core: CoreAccess = {
       get: async () => {
+        await languageModels.checkForChanges();
         const built = await loader.get();
         // Plugins registered from now on go straight into this core's manager.
         if (built !== attached) {

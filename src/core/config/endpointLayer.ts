@@ -22,11 +22,12 @@ export interface EndpointLayer {
  * Turns "an endpoint and model names" (how people configure a single server) into a config
  * layer. With a base URL the endpoint becomes the `custom` provider and every model name is
  * taken as that endpoint knows it (`openai/gpt-4.1` on OpenRouter stays on OpenRouter), so it
- * becomes `custom/<model>`; only aliases defined in the config files are kept as they are.
+ * becomes `custom/<model>`; only aliases defined in the config files and models of the given
+ * model sources are kept as they are.
  */
 export function endpointLayer(
   settings: EndpointSettings,
-  known: { aliases?: readonly string[] } = {},
+  known: { aliases?: readonly string[]; sources?: readonly string[] } = {},
 ): EndpointLayer {
   const baseURL = settings.baseURL?.trim();
   const layer: ConfigLayer = {};
@@ -39,7 +40,9 @@ export function endpointLayer(
   }
   layer.providers = { [CUSTOM_PROVIDER]: { baseURL, api: 'chat' } };
   const aliases = new Set(known.aliases ?? []);
-  assign(layer, settings, (model) => (aliases.has(model) || model.startsWith(`${CUSTOM_PROVIDER}/`) ? model : `${CUSTOM_PROVIDER}/${model}`));
+  // Models of other sources (VS Code's language models: `vscode-lm/…`) keep their source.
+  const kept = [CUSTOM_PROVIDER, ...(known.sources ?? [])].map((name) => `${name}/`);
+  assign(layer, settings, (model) => (aliases.has(model) || kept.some((prefix) => model.startsWith(prefix)) ? model : `${CUSTOM_PROVIDER}/${model}`));
   return { layer, provider: CUSTOM_PROVIDER };
 }
 

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { lmErrorMessage } from './lmErrors';
+import { LM_PROVIDER } from './lmProviderName';
 import { toLmTurns } from './lmTurns';
 import type { LmTurn } from './lmTurns';
 import type { CallOptions, FunctionTool, GenerateResult, LanguageModelSpec, StreamPart, StreamResult } from './sdkSpec';
 
-export const LM_PROVIDER = 'vscode-lm';
 
 /**
  * One of VS Code's language models (`vscode.lm`, e.g. Copilot's) as an AI SDK language model:

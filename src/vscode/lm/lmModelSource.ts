@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { KeelError, errorMessage } from '../../core/errors';
 import type { ProviderFactory } from '../../core/model/modelRegistry';
 import type { LogFn } from '../../protocol/log';
-import { LM_PROVIDER, LmLanguageModel } from './lmLanguageModel';
+import { LmLanguageModel } from './lmLanguageModel';
+import { LM_PROVIDER } from './lmProviderName';
 
 /**
  * The models the person has through other extensions (Copilot, or any extension that
@@ -12,8 +13,37 @@ import { LM_PROVIDER, LmLanguageModel } from './lmLanguageModel';
  */
 export class LmModelSource {
   private models: vscode.LanguageModelChat[] = [];
+  private checking: Promise<void> | undefined;
 
-  constructor(private readonly log: LogFn) {}
+  /** `onChange`: the list differs from the one the core was built with. */
+  constructor(
+    private readonly log: LogFn,
+    private readonly onChange: () => void,
+  ) {}
+
+  /**
+   * Compares VS Code's current list with the one in use and reports a change. Needed besides
+   * `vscode.lm.onDidChangeChatModels`: VS Code before 1.118 never fires that event
+   * (microsoft/vscode#318187), so the runtime asks again whenever it is about to use the core.
+   */
+  checkForChanges(): Promise<void> {
+    this.checking ??= this.compare().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  private async compare(): Promise<void> {
+    let now: vscode.LanguageModelChat[];
+    try {
+      now = await vscode.lm.selectChatModels();
+    } catch (err) {
+      this.log('debug', `VS Code language models could not be listed: ${errorMessage(err)}`);
+      return;
+    }
+    const key = (list: vscode.LanguageModelChat[]) => list.map((m) => `${m.vendor}/${m.id}`).join('\n');
+    if (key(now) !== key(this.models)) this.onChange();
+  }
 
   /** Reads the current models and returns the source for the core. */
   async factories(): Promise<ProviderFactory[]> {
