@@ -22,6 +22,7 @@ interface SampleModels {
   vendor: string;
   model: { id: string; name: string };
   setEndpoint(url: string | undefined): void;
+  failNext(kind: 'quota' | 'noPermissions'): void;
 }
 
 /** VS Code resolves a provider's models in the background after it reports a change. */
@@ -116,6 +117,27 @@ describe('models from VS Code (vscode.lm)', () => {
     assert.ok(deltas.length >= 2, `the reply streamed in pieces (${deltas.length} deltas)`);
     assert.strictEqual(page.text(page.last('assistant')), 'greet() says hello to a trimmed name, or to a stranger.');
   });
+
+  for (const [kind, expected] of [
+    ['quota', /Sample Chat \(from keel-sample\) is over its quota or rate limit; wait a moment or choose another model\..*monthly quota/],
+    ['noPermissions', /Keel may not use Sample Chat \(from keel-sample\) yet: allow Keel to use language models/],
+  ] as const) {
+    it(`a provider's ${kind} failure reaches the person as a clear error, and the next message works`, async () => {
+      assert.ok(lmId, 'the first test found the model');
+      await page.newChat();
+      sample.failNext(kind);
+      server.load({ turns: [reply.text('back again')] });
+      const errorsBefore = page.errors.length;
+      await page.sendAndSettle('first try');
+      const error = page.errors.slice(errorsBefore).at(-1);
+      assert.ok(error, 'the run ended with an error shown to the person');
+      assert.match(error.message, expected);
+      assert.strictEqual(server.requests.length, 0, 'the failed request never reached the endpoint');
+
+      await page.sendAndSettle('second try');
+      assert.strictEqual(page.text(page.last('assistant')), 'back again');
+    });
+  }
 
   it('a chosen VS Code model that is gone is named in a clear problem', async () => {
     await vscode.workspace.getConfiguration('keel').update('model', 'vscode-lm/no-such-model', vscode.ConfigurationTarget.Global);
