@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
+import type { LogFn } from '../../protocol/log';
 import { lmErrorMessage } from './lmErrors';
 import { LM_PROVIDER } from './lmProviderName';
 import { toLmTurns } from './lmTurns';
@@ -9,7 +11,9 @@ import type { CallOptions, FunctionTool, GenerateResult, LanguageModelSpec, Stre
 /**
  * One of VS Code's language models (`vscode.lm`, e.g. Copilot's) as an AI SDK language model:
  * Keel's loop streams from it like from any endpoint. Text streams as it arrives; tool calls
- * come back whole (the API delivers them that way); usage is not reported by the API.
+ * come back whole (the API delivers them that way). The API reports no usage: tokens are
+ * counted with the model's own tokenizer (`countTokens`), so Keel's context meter and
+ * compaction work as with other endpoints.
  */
 export class LmLanguageModel implements LanguageModelSpec {
   readonly specificationVersion = 'v4';
@@ -17,7 +21,10 @@ export class LmLanguageModel implements LanguageModelSpec {
   readonly modelId: string;
   readonly supportedUrls: Record<string, RegExp[]> = {};
 
-  constructor(private readonly chat: vscode.LanguageModelChat) {
+  constructor(
+    private readonly chat: vscode.LanguageModelChat,
+    private readonly log: LogFn,
+  ) {
     this.modelId = chat.id;
   }
 
@@ -30,13 +37,16 @@ export class LmLanguageModel implements LanguageModelSpec {
       cancel.dispose();
     };
     let response: vscode.LanguageModelChatResponse;
+    let inputTokens: Promise<number | undefined> = Promise.resolve(undefined);
     try {
-      response = await this.chat.sendRequest(toMessages(toLmTurns(options.prompt)), requestOptions(options), cancel.token);
+      const messages = toMessages(toLmTurns(options.prompt));
+      response = await this.chat.sendRequest(messages, requestOptions(options), cancel.token);
+      inputTokens = countAll(this.chat, messages, cancel.token, this.log);
     } catch (err) {
       release();
       throw new Error(lmErrorMessage(err, this.chat), { cause: err });
     }
-    const chat = this.chat;
+    const { chat, log } = this;
     const warnings = unsupported(options);
     const stream = new ReadableStream<StreamPart>({
       async start(controller) {
@@ -44,6 +54,7 @@ export class LmLanguageModel implements LanguageModelSpec {
         let textId: string | undefined;
         let parts = 0;
         let calls = 0;
+        const produced: string[] = [];
         try {
           for await (const part of response.stream) {
             if (part instanceof vscode.LanguageModelTextPart) {
@@ -53,18 +64,22 @@ export class LmLanguageModel implements LanguageModelSpec {
                 controller.enqueue({ type: 'text-start', id: textId });
               }
               controller.enqueue({ type: 'text-delta', id: textId, delta: part.value });
+              produced.push(part.value);
             } else if (part instanceof vscode.LanguageModelToolCallPart) {
               if (textId) controller.enqueue({ type: 'text-end', id: textId });
               textId = undefined;
               calls++;
-              controller.enqueue({ type: 'tool-call', toolCallId: part.callId, toolName: part.name, input: JSON.stringify(part.input ?? {}) });
+              const input = JSON.stringify(part.input ?? {});
+              controller.enqueue({ type: 'tool-call', toolCallId: part.callId, toolName: part.name, input });
+              produced.push(part.name, input);
             }
           }
           if (textId) controller.enqueue({ type: 'text-end', id: textId });
+          const [input, output] = await Promise.all([inputTokens, countAll(chat, produced.length ? [produced.join('')] : [], cancel.token, log)]);
           controller.enqueue({
             type: 'finish',
             finishReason: { unified: calls > 0 ? 'tool-calls' : 'stop', raw: undefined },
-            usage: unknownUsage(),
+            usage: usageOf(input, output),
           });
           controller.close();
         } catch (err) {
@@ -151,9 +166,33 @@ function unsupported(options: CallOptions): Warning[] {
   return warnings;
 }
 
-function unknownUsage(): Extract<StreamPart, { type: 'finish' }>['usage'] {
+function usageOf(input: number | undefined, output: number | undefined): Extract<StreamPart, { type: 'finish' }>['usage'] {
   return {
-    inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: output, text: output, reasoning: undefined },
   };
+}
+
+function unknownUsage(): Extract<StreamPart, { type: 'finish' }>['usage'] {
+  return usageOf(undefined, undefined);
+}
+
+/**
+ * Tokens of these messages by the model's tokenizer; undefined (usage unknown, as the API
+ * itself leaves it) when the provider cannot count.
+ */
+async function countAll(
+  chat: vscode.LanguageModelChat,
+  items: (string | vscode.LanguageModelChatMessage)[],
+  token: vscode.CancellationToken,
+  log: LogFn,
+): Promise<number | undefined> {
+  if (items.length === 0) return 0;
+  try {
+    const counts = await Promise.all(items.map((item) => chat.countTokens(item, token)));
+    return counts.reduce((sum, n) => sum + n, 0);
+  } catch (err) {
+    log('debug', `${chat.id} could not count tokens; its usage is unknown: ${errorMessage(err)}`);
+    return undefined;
+  }
 }

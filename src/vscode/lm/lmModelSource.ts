@@ -75,7 +75,7 @@ export class LmModelSource {
               ' Choose another model in Keel.',
           );
         }
-        return new LmLanguageModel(chat);
+        return new LmLanguageModel(chat, this.log);
       },
       contextWindow: (id) => find(id)?.maxInputTokens || undefined,
       // The stable API passes text only.

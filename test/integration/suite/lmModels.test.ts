@@ -116,6 +116,11 @@ describe('models from VS Code (vscode.lm)', () => {
     const deltas = page.events.slice(from).filter((e) => e.name === 'textDelta' && (e.data as { messageId: string }).messageId === answer?.id);
     assert.ok(deltas.length >= 2, `the reply streamed in pieces (${deltas.length} deltas)`);
     assert.strictEqual(page.text(page.last('assistant')), 'greet() says hello to a trimmed name, or to a stranger.');
+
+    // The API reports no usage; Keel counts with the model's tokenizer (the provider's provideTokenCount).
+    const usage = page.named('usage').at(-1) as { inputTokens: number; outputTokens: number; contextWindow?: number } | undefined;
+    assert.ok(usage && usage.inputTokens > 0 && usage.outputTokens > 0, `tokens were counted (${JSON.stringify(usage)})`);
+    assert.strictEqual(usage.contextWindow, 64000, "the context meter uses the model's maxInputTokens");
   });
 
   for (const [kind, expected] of [
