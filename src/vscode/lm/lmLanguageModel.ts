@@ -7,7 +7,6 @@ import { toLmTurns } from './lmTurns';
 import type { LmTurn } from './lmTurns';
 import type { CallOptions, FunctionTool, GenerateResult, LanguageModelSpec, StreamPart, StreamResult } from './sdkSpec';
 
-
 /**
  * One of VS Code's language models (`vscode.lm`, e.g. Copilot's) as an AI SDK language model:
  * Keel's loop streams from it like from any endpoint. Text streams as it arrives; tool calls
