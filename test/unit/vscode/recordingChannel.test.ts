@@ -10,7 +10,7 @@ describe('recordingChannel', () => {
       name: 'Keel',
       info: (m: string) => written.push(`info ${m}`),
       error: (m: string | Error) => written.push(`error ${m instanceof Error ? m.message : m}`),
-      show() {
+      show(this: { name: string }) {
         written.push(`show ${this.name}`);
       },
     } as unknown as vscode.LogOutputChannel;
