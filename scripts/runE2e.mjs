@@ -18,7 +18,7 @@ import { repoRoot } from './lib/paths.mjs';
 import { log, seconds, step, withTimeout } from './lib/steps.mjs';
 import { copyWorkspace, launchServer, makeRunDir } from './codeServer/launch.mjs';
 import { buildExtension, extensionIdOf, packageVsix } from './packageVsix.mjs';
-import { keelEnvFromProcess, parseEnvPairs } from './runIntegration.mjs';
+import { fixtureExtensions, keelEnvFromProcess, parseEnvPairs } from './runIntegration.mjs';
 
 const PREFIX = 'e2e';
 const defaultTests = join(repoRoot, 'test', 'e2e');
@@ -75,6 +75,8 @@ export async function runE2e(options = {}) {
       runDir,
       folder: workspace,
       vsix: [vsix],
+      // Other extensions that use Keel's API or provide VS Code models, installed as they are.
+      linkExtensions: extensionDir === repoRoot ? fixtureExtensions() : [],
       workspaceTrust: options.workspaceTrust ?? false,
       env: { ...keelEnvFromProcess(), ...options.env },
     }));

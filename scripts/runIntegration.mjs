@@ -4,12 +4,14 @@
 // extensionDevelopmentPath and the runner as extensionTestsPath, streams the mocha output
 // to this terminal and exits with the tests' code.
 //
-// Usage: node scripts/runIntegration.mjs [--extension DIR] [--workspace DIR] [--suites PATH]...
-//          [--env KEY=VALUE]... [--grep RE] [--no-build] [--trust] [--timeout-ms N]
+// Usage: node scripts/runIntegration.mjs [--extension DIR] [--with-extension DIR]... [--workspace DIR]
+//          [--suites PATH]... [--env KEY=VALUE]... [--grep RE] [--no-build] [--trust] [--timeout-ms N]
 // --trust: Workspace Trust on and the folder untrusted (Restricted Mode), for test/integration/untrusted.
+// Keel's own run also installs the extensions in test/fixtures/extensions (other extensions that
+// use Keel's API) into the run's extensions folder, linked as they are; --with-extension names others.
 // Every environment variable named KEEL_* is passed on to the extension host too (for
 // example the scripted model server's URL started by a parent process).
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -24,6 +26,15 @@ import { buildExtension } from './packageVsix.mjs';
 const PREFIX = 'integration';
 export const defaultSuites = join(repoRoot, 'test', 'integration', 'suite');
 export const defaultWorkspace = join(repoRoot, 'test', 'fixtures', 'workspaces', 'sample');
+export const fixtureExtensionsDir = join(repoRoot, 'test', 'fixtures', 'extensions');
+
+/** The fixture extensions (folders with a package.json) loaded next to Keel in its own runs. */
+export function fixtureExtensions() {
+  if (!existsSync(fixtureExtensionsDir)) return [];
+  return readdirSync(fixtureExtensionsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(fixtureExtensionsDir, entry.name, 'package.json')))
+    .map((entry) => join(fixtureExtensionsDir, entry.name));
+}
 
 export function parseEnvPairs(pairs) {
   const env = {};
@@ -73,6 +84,8 @@ export async function bundleIntegration(outDir, suitePaths) {
  * Runs the integration suites; resolves to the process exit code (0 when all passed).
  * @param {object} options
  * @param {string} [options.extensionDir] the extension under test (default: the repo)
+ * @param {string[]} [options.withExtensions] more extension folders loaded next to it (default for
+ *   the repo: test/fixtures/extensions/*)
  * @param {string} [options.workspace] folder to open (copied into the run folder first)
  * @param {string[]} [options.suites] suite files or folders of *.test.ts
  * @param {Record<string,string>} [options.env] extension host environment for the tests
@@ -84,6 +97,7 @@ export async function bundleIntegration(outDir, suitePaths) {
 export async function runIntegration(options = {}) {
   const started = Date.now();
   const extensionDir = resolve(options.extensionDir ?? repoRoot);
+  const withExtensions = (options.withExtensions ?? (extensionDir === repoRoot ? fixtureExtensions() : [])).map((p) => resolve(p));
   const suitePaths = (options.suites?.length ? options.suites : [defaultSuites]).map((p) => resolve(p));
   const timeoutMs = options.timeoutMs ?? 15 * 60_000;
   const runDir = makeRunDir('integration');
@@ -99,7 +113,9 @@ export async function runIntegration(options = {}) {
     if (options.build ?? true) await buildExtension(extensionDir);
     const bundled = await step(PREFIX, 'bundle runner and suites', () => bundleIntegration(outDir, suitePaths));
     const workspace = copyWorkspace(options.workspace ?? defaultWorkspace, runDir);
-    server = await step(PREFIX, 'start VS Code server (server-main)', () => launchServer({ kind: 'vscode-server', runDir, workspaceTrust: options.workspaceTrust ?? false }));
+    server = await step(PREFIX, 'start VS Code server (server-main)', () =>
+      launchServer({ kind: 'vscode-server', runDir, workspaceTrust: options.workspaceTrust ?? false, linkExtensions: withExtensions }),
+    );
     const testEnv = {
       ...keelEnvFromProcess(),
       ...options.env,
@@ -130,7 +146,8 @@ export async function runIntegration(options = {}) {
       if (message.type() === 'error' && !isBrowserNoise(message.text())) browserErrors.push(message.text().split('\n').slice(0, 6).join('\n'));
     });
     stopFollowing = followFile(reportFile);
-    log(PREFIX, `running tests of ${extensionDir} (${seconds(Date.now() - started)} so far)`);
+    const alongside = withExtensions.length ? ` with ${withExtensions.length} more extension(s) loaded` : '';
+    log(PREFIX, `running tests of ${extensionDir}${alongside} (${seconds(Date.now() - started)} so far)`);
     await page.goto(url, { timeout: 60_000 });
     const remaining = Math.max(timeoutMs - (Date.now() - started), 10_000);
     code = await withTimeout(exited, remaining, 'the integration tests (no codeAutomationExit call)').catch((error) => {
@@ -179,6 +196,7 @@ async function main() {
   const { values } = parseArgs({
     options: {
       extension: { type: 'string' },
+      'with-extension': { type: 'string', multiple: true },
       workspace: { type: 'string' },
       suites: { type: 'string', multiple: true, default: [] },
       env: { type: 'string', multiple: true, default: [] },
@@ -191,6 +209,7 @@ async function main() {
   const code = await runIntegration({
     workspaceTrust: values.trust,
     extensionDir: values.extension,
+    withExtensions: values['with-extension'],
     workspace: values.workspace,
     suites: values.suites,
     env: parseEnvPairs(values.env),

@@ -16,7 +16,7 @@ import { copyWorkspace } from './codeServer/launch.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { log } from './lib/steps.mjs';
 import { buildExtension } from './packageVsix.mjs';
-import { bundleIntegration, defaultSuites, defaultWorkspace, keelEnvFromProcess, parseEnvPairs } from './runIntegration.mjs';
+import { bundleIntegration, defaultSuites, defaultWorkspace, fixtureExtensions, keelEnvFromProcess, parseEnvPairs } from './runIntegration.mjs';
 
 const PREFIX = 'integration-electron';
 
@@ -45,7 +45,9 @@ async function main() {
       ...(values['vscode-executable']
         ? { vscodeExecutablePath: resolve(values['vscode-executable']) }
         : { version: values['vscode-version'] }),
-      extensionDevelopmentPath: extensionDir,
+      // Desktop VS Code loads several development extensions: Keel's runs add the fixture
+      // extensions that use its API (test/fixtures/extensions).
+      extensionDevelopmentPath: [extensionDir, ...(extensionDir === repoRoot ? fixtureExtensions() : [])],
       extensionTestsPath: bundled.runner,
       extensionTestsEnv: {
         ...keelEnvFromProcess(),

@@ -4,7 +4,7 @@
 //   code-server) accepts extension development and test paths through the workbench URL.
 // CLI: node scripts/codeServer/launch.mjs [--kind code-server|vscode-server] [--vsix file]... [folder]
 import { spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -110,6 +110,10 @@ export function tail(file, lines = 40) {
  * @param {'code-server'|'vscode-server'} [options.kind]
  * @param {string} [options.folder] workspace folder the workbench URL opens
  * @param {string[]} [options.vsix] packaged extensions to install first (code-server only)
+ * @param {string[]} [options.linkExtensions] extension folders linked into the extensions folder
+ *   before start (installed as they are, no packaging; Node resolves their requires from the
+ *   real folder). For other extensions next to one under development: the web workbench takes
+ *   a single extensionDevelopmentPath (its payload is read into a Map).
  * @param {object} [options.settings] user settings merged over baseSettings
  * @param {boolean} [options.workspaceTrust] false (default): trust is off, everything runs;
  *   true: trust on and the folder untrusted (restricted mode), without the startup prompt
@@ -132,6 +136,10 @@ export async function launchServer(options = {}) {
     serverData: join(runDir, 'server-data'),
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  for (const folder of options.linkExtensions ?? []) {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    symlinkSync(resolve(folder), join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
+  }
   const logFile = join(runDir, 'server.log');
   const env = serverEnv(runDir, options.env ?? {});
   const trust = options.workspaceTrust ?? false;

@@ -17,6 +17,7 @@ import { expandMentions } from './mentions/expandMentions';
 import type { MentionBody } from './mentions/fileMentions';
 import type { ResolvedModel } from './model/modelRegistry';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
+import { acceptPluginTools } from './plugins/pluginTools';
 import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { ChangeJournal } from './journal/changeJournal';
 import { ProjectRules, promptText } from './rules/projectRules';
@@ -313,7 +314,8 @@ export class Project {
   }
 
   private async toolsFor(mode: RunMode): Promise<AnyTool[]> {
-    const fromPlugins = await this.ctx.plugins.apply<AnyTool[]>({ hook: 'tool', memo: [], args: [{ mode }], type: 'SeriesMerge' });
+    const offeredByPlugins = await this.ctx.plugins.apply<unknown[]>({ hook: 'tool', memo: [], args: [{ mode }], type: 'SeriesMerge' });
+    const fromPlugins = acceptPluginTools(offeredByPlugins, (level, message) => this.ctx.host.log(level, message));
     const all = [...builtinTools(), ...fromPlugins, ...(await this.ctx.mcp.tools())];
     const byName = new Map<string, AnyTool>();
     for (const t of all) {

@@ -6,6 +6,8 @@ import type { Host } from '../core/host';
 import { keelHome } from '../core/paths';
 import type { McpManager } from '../core/mcp/mcpManager';
 import type { KeelPlugin } from '../core/plugins/pluginTypes';
+import type { ProviderFactory } from '../core/model/modelRegistry';
+import { LM_PROVIDER } from './lm/lmProviderName';
 import type { LogFn } from '../protocol/log';
 import type { SettingsRead } from './settingsLayer';
 import { settingsLayer } from './settingsLayer';
@@ -20,6 +22,8 @@ export interface CoreInputs {
   settings(trusted: boolean): SettingsRead;
   apiKey(provider: string): Promise<string | undefined>;
   plugins(): KeelPlugin[];
+  /** Model sources of the editor itself (VS Code's language models), read fresh on every build. */
+  providerFactories?(): Promise<ProviderFactory[]>;
   host: Host;
   env: Record<string, string | undefined>;
   /** The window's MCP servers, kept running across rebuilds. */
@@ -127,7 +131,7 @@ export class CoreLoader {
       workspaceFile: workspaceConfigPath(folders[0]!.path),
       workspaceTrusted: trusted,
     });
-    const known = { providers: Object.keys(files.config.providers), aliases: Object.keys(files.config.modelAliases) };
+    const known = { providers: Object.keys(files.config.providers), aliases: Object.keys(files.config.modelAliases), sources: [LM_PROVIDER] };
     const { layer } = settingsLayer(read.settings, known);
 
     const providers = new Set(['openai', CUSTOM_PROVIDER, ...known.providers, ...Object.keys(layer.providers ?? {})]);
@@ -142,6 +146,7 @@ export class CoreLoader {
     }
     const workspaceFile = inputs.workspaceFile();
     const plugins = inputs.plugins();
+    const providerFactories = (await inputs.providerFactories?.()) ?? [];
     const ctx = await Context.create({
       folders,
       ...(workspaceFile ? { workspaceFile } : {}),
@@ -152,6 +157,7 @@ export class CoreLoader {
       plugins,
       apiKeys,
       ...(inputs.mcp ? { mcp: inputs.mcp() } : {}),
+      providerFactories,
     });
     this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'}, approvals: ${ctx.config.approvalMode})`);
     for (const problem of read.problems) this.log('warn', problem);

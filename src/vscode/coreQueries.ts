@@ -1,7 +1,6 @@
 import type { Context } from '../core/context';
 import { CUSTOM_PROVIDER } from '../core/config/endpointLayer';
 import { KeelError, errorMessage } from '../core/errors';
-import { parseModelRef } from '../core/model/modelRef';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { ConfigSummary } from '../protocol/sessionState';
 import type { ModelInfo } from '../protocol/uiConfig';
@@ -32,14 +31,16 @@ export function sessionsPage(ctx: Context, params: RequestParams<'sessions.list'
 }
 
 /**
- * The configured models (main, plan, small) and the aliases, each once, then what the
- * configured providers' endpoints list at `/models`. An endpoint without a list (or one that
- * is down) only costs its own entries; the reason goes to the log.
+ * The configured models (main, plan, small) and the aliases, each once, then the models
+ * sources offer (VS Code's, plugins'), then what the configured providers' endpoints list at
+ * `/models`. An endpoint without a list (or one that is down) only costs its own entries; the
+ * reason goes to the log.
  */
 export async function listModels(ctx: Context, fetchImpl?: typeof fetch): Promise<RequestResult<'models.list'>> {
   const models: ModelInfo[] = [];
   const seen = new Set<string>();
-  const add = (id: string | undefined, label?: string, window = true): void => {
+  const offered = ctx.models.sourceModels();
+  const add = (id: string | undefined, label = offered.find((m) => m.id === id)?.label, window = true): void => {
     if (!id || seen.has(id)) return;
     seen.add(id);
     const info: ModelInfo = { id };
@@ -51,6 +52,7 @@ export async function listModels(ctx: Context, fetchImpl?: typeof fetch): Promis
   const configured = [ctx.models.configuredId('model'), ctx.models.configuredId('planModel'), ctx.models.configuredId('smallModel')];
   for (const id of configured) add(id);
   for (const [alias, target] of Object.entries(ctx.config.modelAliases)) add(alias, `${alias} → ${target}`);
+  for (const model of offered) add(model.id, model.label);
   const providers = new Set<string>();
   for (const id of configured) {
     const provider = providerOf(ctx, id);
@@ -74,7 +76,7 @@ export async function listModels(ctx: Context, fetchImpl?: typeof fetch): Promis
 function providerOf(ctx: Context, id: string | undefined): string | undefined {
   if (!id) return undefined;
   try {
-    return parseModelRef(id, ctx.config).provider;
+    return ctx.models.parse(id).provider;
   } catch {
     // An alias loop is reported where the model is used; the list just has nothing to add.
     return undefined;

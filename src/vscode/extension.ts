@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { openHeadlessChatPage } from './headlessChatView';
+import { KEEL_API_VERSION } from './keelApi';
 import type { KeelApi } from './keelApi';
+import { recordingChannel } from './recordingChannel';
 import type { KeelRuntime } from './keelRuntime';
 import { PluginRegistry } from './pluginRegistry';
 import type { KeelTestApi } from './testHooks';
@@ -16,7 +18,10 @@ let loaded: KeelRuntime | undefined;
  */
 export function activate(context: vscode.ExtensionContext): KeelApi {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('Keel', { log: true });
+  const testing = context.extensionMode === vscode.ExtensionMode.Test;
+  const logged: string[] = [];
+  const channel = vscode.window.createOutputChannel('Keel', { log: true });
+  const log = testing ? recordingChannel(channel, logged) : channel;
   const plugins = new PluginRegistry();
 
   const getRuntime = (): Promise<KeelRuntime> => {
@@ -35,25 +40,26 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
     log,
   );
   context.subscriptions.push(
-    log,
+    channel,
     vscode.window.registerWebviewViewProvider('keel.chat', provider),
     ...registerCommands({ context, log, runtime: getRuntime, loadedRuntime: () => loaded }),
   );
   log.info(`${context.extension.id} activated in ${(performance.now() - started).toFixed(1)} ms`);
 
   const api: KeelApi = {
-    apiVersion: 1,
+    apiVersion: KEEL_API_VERSION,
     registerPlugin(plugin) {
       return new vscode.Disposable(plugins.register(plugin));
     },
   };
-  if (context.extensionMode !== vscode.ExtensionMode.Test) return api;
+  if (!testing) return api;
   // Only in the extension's own test runs: a chat page without a browser (see testHooks.ts).
   const testApi: KeelTestApi = {
     ...api,
     testHooks: {
       openChatPage: () => openHeadlessChatPage(provider, 'keel.chat'),
       setMcpApprovalPrompt: async (prompt) => (await getRuntime()).mcp.setPrompt(prompt),
+      logLines: () => [...logged],
     },
   };
   return testApi;

@@ -21,6 +21,7 @@ import { planCommandIds, runPlanCommand } from './planCommands';
 import type { PlanCommandId } from './planCommands';
 import { PlanFileEditor } from './planFileEditor';
 import { PlanModeStatus } from './planModeStatus';
+import { LmModelSource } from './lm/lmModelSource';
 import { connectChatView } from './nodeBridge';
 import type { PluginRegistry } from './pluginRegistry';
 import { readKeelSettings } from './settingsLayer';
@@ -68,6 +69,7 @@ export class KeelRuntime {
     const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
     this.mcp = mcp;
     const planStatus = new PlanModeStatus('keel.togglePlanMode');
+    const languageModels = new LmModelSource(log, () => this.invalidate("VS Code's language models changed"));
     this.loader = new CoreLoader(
       {
         folders: () =>
@@ -80,6 +82,7 @@ export class KeelRuntime {
         settings: (trusted) => readKeelSettings(vscode.workspace.getConfiguration('keel'), trusted),
         apiKey: (provider) => keys.get(provider),
         plugins: () => plugins.list(),
+        providerFactories: () => languageModels.factories(),
         host,
         env: process.env,
         mcp: () => mcp.manager,
@@ -91,6 +94,7 @@ export class KeelRuntime {
     let attached: BuiltCore | undefined;
     const core: CoreAccess = {
       get: async () => {
+        await languageModels.checkForChanges();
         const built = await loader.get();
         // Plugins registered from now on go straight into this core's manager.
         if (built !== attached) {
@@ -154,6 +158,7 @@ export class KeelRuntime {
         if (event.affectsConfiguration('keel.approvalMode')) this.followApprovalSetting();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.invalidate('the workspace is now trusted')),
+      vscode.lm.onDidChangeChatModels(() => this.invalidate("VS Code's language models changed")),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         files.invalidate();
         this.invalidate('workspace folders changed');

@@ -117,7 +117,7 @@ export interface SettingsLayer {
  */
 export function settingsLayer(
   settings: KeelSettings,
-  known: { providers?: readonly string[]; aliases?: readonly string[] } = {},
+  known: { providers?: readonly string[]; aliases?: readonly string[]; sources?: readonly string[] } = {},
 ): SettingsLayer {
   const endpoint = endpointLayer(
     { preset: settings.provider, baseURL: settings.baseUrl, model: settings.model, planModel: settings.planModel, smallModel: settings.smallModel },

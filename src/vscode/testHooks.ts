@@ -18,6 +18,8 @@ export interface KeelTestHooks {
    * (which a test cannot click). Everything around it (trust, fingerprints, asking again) is the product's.
    */
   setMcpApprovalPrompt(prompt: McpApprovalPrompt): Promise<void>;
+  /** The lines written to the "Keel" log so far ("level: message"). */
+  logLines(): string[];
 }
 
 export interface KeelTestApi extends KeelApi {

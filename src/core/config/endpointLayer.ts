@@ -25,11 +25,12 @@ export interface EndpointLayer {
  * Turns "an endpoint and model names" (how people configure a single server) into a config
  * layer. With a base URL the endpoint becomes the `custom` provider and every model name is
  * taken as that endpoint knows it (`openai/gpt-4.1` on OpenRouter stays on OpenRouter), so it
- * becomes `custom/<model>`; only aliases defined in the config files are kept as they are.
+ * becomes `custom/<model>`; only aliases defined in the config files and models of the given
+ * model sources are kept as they are.
  */
 export function endpointLayer(
   settings: EndpointSettings,
-  known: { aliases?: readonly string[] } = {},
+  known: { aliases?: readonly string[]; sources?: readonly string[] } = {},
 ): EndpointLayer {
   const baseURL = settings.baseURL?.trim();
   const layer: ConfigLayer = {};
@@ -37,8 +38,10 @@ export function endpointLayer(
     throw new KeelError('config', `The base URL "${baseURL}" is not a valid http(s) URL.`);
   }
   const aliases = new Set(known.aliases ?? []);
+  // Models of other sources (VS Code's language models: `vscode-lm/…`) keep their source.
+  const sources = (known.sources ?? []).map((name) => `${name}/`);
   const onProvider = (provider: string) => (model: string) =>
-    aliases.has(model) || model.startsWith(`${provider}/`) ? model : `${provider}/${model}`;
+    aliases.has(model) || model.startsWith(`${provider}/`) || sources.some((prefix) => model.startsWith(prefix)) ? model : `${provider}/${model}`;
   if (settings.preset) {
     // Model names are the preset endpoint's own; a base URL only moves that endpoint.
     if (baseURL) layer.providers = { [settings.preset]: { preset: settings.preset, baseURL } };

@@ -13,9 +13,10 @@ export const builtinProviders: readonly string[] = presetNames;
 /**
  * Turns `alias`, `provider/model` or a bare `model` into a provider and the model id that
  * provider knows. Only a known provider name counts as a prefix, so ids that contain
- * slashes themselves (`openrouter/meta-llama/llama-3`) keep them.
+ * slashes themselves (`openrouter/meta-llama/llama-3`) keep them. `sourceProviders`: names of
+ * model sources added by plugins or the host (`vscode-lm`), known like configured ones.
  */
-export function parseModelRef(ref: string, config: KeelConfig): ModelRef {
+export function parseModelRef(ref: string, config: KeelConfig, sourceProviders: readonly string[] = []): ModelRef {
   const seen = new Set<string>();
   let id = ref.trim();
   while (config.modelAliases[id] !== undefined) {
@@ -24,7 +25,7 @@ export function parseModelRef(ref: string, config: KeelConfig): ModelRef {
     id = config.modelAliases[id];
   }
   if (id === '') throw new KeelError('model_not_configured', 'The model id is empty.');
-  const known = new Set<string>([...builtinProviders, ...Object.keys(config.providers)]);
+  const known = new Set<string>([...builtinProviders, ...Object.keys(config.providers), ...sourceProviders]);
   const slash = id.indexOf('/');
   if (slash > 0 && known.has(id.slice(0, slash))) {
     return { provider: id.slice(0, slash), modelId: id.slice(slash + 1) };

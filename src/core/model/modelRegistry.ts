@@ -22,12 +22,24 @@ export interface ResolvedModel {
   supportsImages: boolean;
 }
 
+/** A model a source offers, for the model picker. */
+export interface SourceModel {
+  /** The id without the source's name (`<source>/<id>` is what the person picks). */
+  id: string;
+  label?: string;
+  contextWindow?: number;
+}
+
 /** A model source added by a plugin or the host (for example VS Code's language models). */
 export interface ProviderFactory {
   name: string;
   createModel(modelId: string): LanguageModel;
   contextWindow?(modelId: string): number | undefined;
   supportsImages?(modelId: string): boolean;
+  /** The models it offers now, listed in the model picker. */
+  listModels?(): SourceModel[];
+  /** A model id to use when no model is configured at all (none means it offers no default). */
+  defaultModel?(): string | undefined;
 }
 
 export interface ProviderEndpoint {
@@ -59,18 +71,39 @@ export class ModelRegistry {
     this.opts = opts;
   }
 
-  /** The configured model id for a purpose; planModel and smallModel fall back to model. */
+  /**
+   * The configured model id for a purpose; planModel and smallModel fall back to model, and
+   * model, when nothing configures one, to the first model source that offers a default.
+   */
   configuredId(purpose: ModelPurpose = 'model'): string | undefined {
     const c = this.opts.config;
-    if (purpose === 'planModel') return c.planModel ?? c.model;
-    if (purpose === 'smallModel') return c.smallModel ?? c.model;
-    return c.model;
+    if (purpose === 'planModel') return c.planModel ?? c.model ?? this.sourceDefault();
+    if (purpose === 'smallModel') return c.smallModel ?? c.model ?? this.sourceDefault();
+    return c.model ?? this.sourceDefault();
+  }
+
+  /** Models the sources (plugins, the host) offer, as `<source>/<id>`. */
+  /** A model ref's provider and id, model sources (`vscode-lm/…`) counting as providers. */
+  parse(ref: string): { provider: string; modelId: string } {
+    return parseModelRef(ref, this.opts.config, (this.opts.factories ?? []).map((f) => f.name));
+  }
+
+  sourceModels(): SourceModel[] {
+    return (this.opts.factories ?? []).flatMap((f) => (f.listModels?.() ?? []).map((m) => ({ ...m, id: `${f.name}/${m.id}` })));
+  }
+
+  private sourceDefault(): string | undefined {
+    for (const f of this.opts.factories ?? []) {
+      const id = f.defaultModel?.();
+      if (id) return `${f.name}/${id}`;
+    }
+    return undefined;
   }
 
   resolve(purpose: ModelPurpose = 'model', explicit?: string): ResolvedModel {
     const ref = explicit ?? this.configuredId(purpose);
     if (!ref) throw new KeelError('model_not_configured', `No model is configured. ${setupHint}`);
-    const { provider, modelId } = parseModelRef(ref, this.opts.config);
+    const { provider, modelId } = this.parse(ref);
     const factory = this.opts.factories?.find((f) => f.name === provider);
     if (factory) {
       return {

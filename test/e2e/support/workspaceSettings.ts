@@ -44,3 +44,12 @@ export function workspaceKeelDir(workspace: string): string {
 export function removeStoredConversations(workspace: string): void {
   rmSync(workspaceKeelDir(workspace), { recursive: true, force: true });
 }
+
+/** Sets one workspace setting (undefined removes it), as a person would in settings.json. */
+export function setWorkspaceSetting(workspace: string, key: string, value: unknown): void {
+  const settings = readSettings(workspace);
+  if (value === undefined) delete settings[key];
+  else settings[key] = value;
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(settingsFile(workspace), `${JSON.stringify(settings, null, 2)}\n`);
+}

@@ -77,6 +77,12 @@ describe('settingsLayer / endpointLayer', () => {
     expect(endpointLayer({ baseURL: 'http://x/v1', model: 'openai/gpt-4.1' }).layer.model).toBe('custom/openai/gpt-4.1');
   });
 
+  it('with a base URL keeps a model picked from VS Code (vscode-lm/…) on VS Code', () => {
+    const { layer } = settingsLayer({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'vscode-lm/copilot-gpt-x', planModel: 'big' }, { sources: ['vscode-lm'] });
+    expect(layer.model).toBe('vscode-lm/copilot-gpt-x');
+    expect(layer.planModel).toBe('custom/big');
+  });
+
   it('refuses a base URL that is not http(s)', () => {
     expect(() => settingsLayer({ baseUrl: 'file:///etc/passwd' })).toThrow(KeelError);
     expect(() => endpointLayer({ baseURL: 'not a url' })).toThrow(/not a valid http/);
