@@ -142,7 +142,7 @@ export class ProjectRules {
       this.pending = [];
       this.sent = { turn, message: ruleMessage(actions) };
     }
-    return this.sent.message ? [...messages, this.sent.message] : messages;
+    return this.sent.message ? withRuleMessage(messages, this.sent.message) : messages;
   }
 
   private reload(emit: (e: ProjectEvent) => void): void {
@@ -238,4 +238,17 @@ function commandOf(input: unknown): string | undefined {
 export function promptText(input: string | UserContent): string {
   if (typeof input === 'string') return input;
   return input.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+}
+
+/**
+ * Puts the rules' text in front of the person's message when that is the last one: many chat
+ * templates and providers refuse two user messages in a row. After tool results it is a
+ * message of its own.
+ */
+function withRuleMessage(messages: ModelMessage[], rule: ModelMessage): ModelMessage[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'user' || rule.role !== 'user') return [...messages, rule];
+  const own = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+  const added = typeof rule.content === 'string' ? [{ type: 'text' as const, text: rule.content }] : rule.content;
+  return [...messages.slice(0, -1), { role: 'user', content: [...added, ...own] }];
 }
