@@ -55,6 +55,7 @@ export class KeelRuntime {
     const keys = new ApiKeyStore(context.secrets);
     this.keys = keys;
     const host = createVscodeHost(channel);
+    this.disposables.push(host);
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
     this.loader = new CoreLoader(
       {

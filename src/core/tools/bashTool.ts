@@ -5,6 +5,7 @@ import { startBackground } from './bashBackground';
 import { findShell } from './process/findShell';
 import { runShell, type ShellRun } from './process/runShell';
 import { shellEnv } from './process/shellEnv';
+import { describeTerminalRun } from './process/terminalRunReport';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
 
@@ -72,6 +73,21 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
   if (!shell) return errorResult('No shell found: bash or sh must be installed and on PATH to run commands.');
   if (input.run_in_background) return startBackground({ shell, command: input.command, cwd, timeoutMs: input.timeout }, ctx);
   const timeoutMs = input.timeout ?? bashDefaultTimeoutMs;
+  let fallback: string | undefined;
+  if (ctx.host.runInTerminal) {
+    const inTerminal = await ctx.host.runInTerminal({
+      shell,
+      command: input.command,
+      cwd,
+      timeoutMs,
+      signal: ctx.signal,
+      maxOutputChars: bashMaxOutputChars,
+    });
+    if (inTerminal.ran) return describeTerminalRun(inTerminal, timeoutMs);
+    fallback = `Not run in the terminal (${inTerminal.reason}); ran as a child process instead.`;
+    ctx.host.log('warn', `bash: ${fallback}`);
+    if (ctx.signal.aborted) return errorResult('Cancelled before the command started.');
+  }
   const run = await runShell({
     shell,
     command: input.command,
@@ -82,12 +98,12 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
     maxOutputChars: bashMaxOutputChars,
     onError: (err) => ctx.host.log('error', `Could not stop command: ${err.message}`),
   });
-  return describeRun(run, timeoutMs);
+  return describeRun(run, timeoutMs, fallback);
 }
 
-function describeRun(run: ShellRun, timeoutMs: number): ToolResult {
+function describeRun(run: ShellRun, timeoutMs: number, fallback?: string): ToolResult {
   const output = run.output === '' ? '(no output)' : run.output.replace(/\n$/, '');
-  const parts = [output];
+  const parts = fallback ? [fallback, output] : [output];
   if (run.detachedOutput) {
     parts.push('(A background process started by the command still holds its output; later output is not captured.)');
   }

@@ -1,0 +1,136 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { TerminalOutput } from '../../core/editorState';
+import { MiddleTruncator } from '../../core/tools/text/middleTruncator';
+import { TerminalText } from '../../core/tools/text/terminalText';
+
+/** At most this many Keel terminals at once; a command that finds them all busy runs as a child process. */
+export const maxKeelTerminals = 3;
+/** Output kept of a command the person ran in a Keel terminal, for @terminal. */
+const recordedOutputChars = 30_000;
+
+/** A Keel terminal held by one command until it releases it. */
+export interface TerminalLease {
+  readonly terminal: vscode.Terminal;
+  readonly name: string;
+  release(): void;
+}
+
+interface KeelTerminal {
+  name: string;
+  /** A Keel command holds it. */
+  leased: boolean;
+  /** Executions shell integration reported started and not yet ended (Keel's or the person's). */
+  running: Set<vscode.TerminalShellExecution>;
+}
+
+/**
+ * Keel's terminals: created on demand, reused when idle. A terminal is busy while a Keel
+ * command holds it or while shell integration reports a command running in it (the person's
+ * own included): a new command then goes to another Keel terminal, never interleaved into a
+ * busy one. Also remembers the last command that ran in any of them, for @terminal.
+ */
+export class KeelTerminals implements vscode.Disposable {
+  private readonly terminals = new Map<vscode.Terminal, KeelTerminal>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private last: TerminalOutput | undefined;
+
+  constructor(private readonly log: (level: 'info' | 'warn', message: string) => void) {
+    this.disposables.push(
+      vscode.window.onDidCloseTerminal((terminal) => this.terminals.delete(terminal)),
+      vscode.window.onDidStartTerminalShellExecution((event) => this.started(event)),
+      vscode.window.onDidEndTerminalShellExecution((event) => {
+        this.terminals.get(event.terminal)?.running.delete(event.execution);
+      }),
+    );
+  }
+
+  /** An idle Keel terminal, or a new one; undefined when all of them are busy. */
+  lease(shell: string, cwd: string): TerminalLease | undefined {
+    let found: [vscode.Terminal, KeelTerminal] | undefined;
+    for (const entry of this.terminals) {
+      if (!entry[1].leased && entry[1].running.size === 0 && entry[0].exitStatus === undefined) {
+        found = entry;
+        break;
+      }
+    }
+    if (!found) {
+      if (this.terminals.size >= maxKeelTerminals) return undefined;
+      found = this.create(shell, cwd);
+    }
+    const [terminal, state] = found;
+    state.leased = true;
+    return {
+      terminal,
+      name: state.name,
+      release: () => {
+        state.leased = false;
+      },
+    };
+  }
+
+  /** The last command that ran in a Keel terminal, for @terminal. */
+  lastCommand(): TerminalOutput | undefined {
+    return this.last;
+  }
+
+  record(command: TerminalOutput): void {
+    this.last = command;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    for (const terminal of this.terminals.keys()) terminal.dispose();
+    this.terminals.clear();
+  }
+
+  private create(shell: string, cwd: string): [vscode.Terminal, KeelTerminal] {
+    const taken = new Set([...this.terminals.values()].map((t) => t.name));
+    let name = 'Keel';
+    for (let n = 2; taken.has(name); n++) name = `Keel ${n}`;
+    const terminal = vscode.window.createTerminal({
+      name,
+      cwd,
+      // bash has shell integration; other shells keep the person's default profile.
+      shellPath: basename(shell) === 'bash' ? shell : undefined,
+      // As for the child process: no pagers or credential prompts, and `cd dir` goes where the approval rules expect.
+      env: { KEEL: '1', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', CDPATH: null },
+      iconPath: new vscode.ThemeIcon('terminal'),
+      // Its commands belong to a conversation: not restored into a reloaded window.
+      isTransient: true,
+    });
+    const state: KeelTerminal = { name, leased: false, running: new Set() };
+    this.terminals.set(terminal, state);
+    this.log('info', `terminal: opened "${name}" for commands`);
+    return [terminal, state];
+  }
+
+  private started(event: vscode.TerminalShellExecutionStartEvent): void {
+    const state = this.terminals.get(event.terminal);
+    if (!state) return;
+    state.running.add(event.execution);
+    // Keel's own commands are recorded by their run; this is the person typing in a Keel terminal.
+    if (!state.leased) void this.recordPersonCommand(event.execution);
+  }
+
+  private async recordPersonCommand(execution: vscode.TerminalShellExecution): Promise<void> {
+    const text = new TerminalText();
+    const output = new MiddleTruncator(recordedOutputChars);
+    const ended = new Promise<number | undefined>((resolve) => {
+      const sub = vscode.window.onDidEndTerminalShellExecution((event) => {
+        if (event.execution !== execution) return;
+        sub.dispose();
+        resolve(event.exitCode);
+      });
+    });
+    try {
+      for await (const chunk of execution.read()) output.append(text.push(chunk));
+    } catch (err) {
+      this.log('warn', `terminal: could not read a command's output: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    output.append(text.end());
+    const exitCode = await ended;
+    this.record({ command: execution.commandLine.value, output: output.toString(), exitCode, cwd: execution.cwd?.fsPath });
+  }
+}
