@@ -15,6 +15,7 @@ import { toDisplayText } from './loop/toolOutput';
 import { attachMentions } from './mentions/attachMentions';
 import { expandMentions } from './mentions/expandMentions';
 import type { MentionBody } from './mentions/fileMentions';
+import { mentionNotesOf, type MentionNote } from './mentions/mentionTypes';
 import type { ResolvedModel } from './model/modelRegistry';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
 import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
@@ -130,6 +131,7 @@ export class Project {
 
     let content = await this.userContent(input);
     const mentions = opts.mentions ?? [];
+    let mentionNotes: MentionNote[] = [];
     if (mentions.length > 0) {
       const expanded = await expandMentions(mentions, {
         workspace: this.ctx.workspace,
@@ -139,12 +141,16 @@ export class Project {
         fetchUrl: (url) => this.fetchForMention(url, mode, offered, signal, opts, emit),
       });
       emit({ type: 'mentions', outcomes: expanded.outcomes });
+      mentionNotes = mentionNotesOf(expanded.outcomes);
       content = attachMentions(content, expanded.text);
     }
     const undone = this.journal?.takeRevertNote() ?? '';
     if (undone) content = attachMentions(content, undone);
     const userMessage: ModelMessage = { role: 'user', content };
-    const userId = this.session.appendMessage(userMessage, mentions.length ? { model: model.id, mentions: [...mentions] } : { model: model.id });
+    const userId = this.session.appendMessage(
+      userMessage,
+      mentions.length ? { model: model.id, mentions: [...mentions], ...(mentionNotes.length ? { mentionNotes } : {}) } : { model: model.id },
+    );
     emit({ type: 'message', id: userId, message: userMessage });
 
     const specs: Record<string, LoopToolSpec> = {};

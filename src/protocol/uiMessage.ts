@@ -84,7 +84,13 @@ export const imagePartSchema = z.strictObject({
   data: z.base64().max(MAX_IMAGE_BASE64_CHARS).optional(),
 });
 
-export const mentionPartSchema = z.strictObject({ type: z.literal('mention'), mention: mentionSchema });
+/** Why a mention's content reached the model cut short, left out for the budget, or not at all. */
+export const mentionNoteSchema = z.strictObject({
+  status: z.enum(['cut', 'omitted', 'failed']),
+  text: z.string().max(1000),
+});
+
+export const mentionPartSchema = z.strictObject({ type: z.literal('mention'), mention: mentionSchema, note: mentionNoteSchema.optional() });
 
 /** A file change the call applied, as recorded in the change journal (the card offers Undo). */
 export const appliedChangeSchema = z.strictObject({
@@ -155,6 +161,7 @@ export type TextPart = z.infer<typeof textPartSchema>;
 export type ReasoningPart = z.infer<typeof reasoningPartSchema>;
 export type ImagePart = z.infer<typeof imagePartSchema>;
 export type MentionPart = z.infer<typeof mentionPartSchema>;
+export type MentionNote = z.infer<typeof mentionNoteSchema>;
 export type AppliedChange = z.infer<typeof appliedChangeSchema>;
 export type ToolCallPart = z.infer<typeof toolCallPartSchema>;
 export type ToolResultPart = z.infer<typeof toolResultPartSchema>;

@@ -11,6 +11,8 @@ import type { AppliedChange, MessageStatus, ToolCallPart, ToolCallState, UiMessa
 import { capToolOutput } from '../protocol/limits';
 import { assistantParts, toolCallPart } from './uiMessages';
 import { insertionIndex } from '../protocol/messageOrder';
+import { withMentionNotes } from './mentionNotes';
+import { mentionNotesOf } from '../core/mentions/mentionTypes';
 
 /** Where the state's changes go: the attached view's outbox, or nowhere while no view is open. */
 export interface EventSink {
@@ -292,9 +294,21 @@ export class ConversationState {
           shortenedResults: event.shortenedResults,
         });
         return;
-      case 'mentions':
-        // The message shows its mentions as chips; what they expanded to is in the session log.
+      case 'mentions': {
+        // The message shows its mentions as chips (what they expanded to is in the session log);
+        // a chip whose mention was cut, left out or failed says so. The running message is the
+        // newest user message that is not queued.
+        const runningId = [...this.order].reverse().find((id) => {
+          const m = this.byId.get(id);
+          return m?.role === 'user' && m.status !== 'queued';
+        });
+        const running = runningId === undefined ? undefined : this.byId.get(runningId);
+        if (running) {
+          const noted = withMentionNotes(running, mentionNotesOf(event.outcomes));
+          if (noted !== running) this.put(noted);
+        }
         return;
+      }
     }
   }
 

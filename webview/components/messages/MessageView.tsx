@@ -79,7 +79,7 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
         </span>
       );
     case 'mention':
-      return <MentionChip mention={part.mention} />;
+      return <MentionChip mention={part.mention} note={part.note} />;
     case 'toolCall':
       return (
         <ToolCard
