@@ -75,7 +75,8 @@ export class KeelTerminals implements vscode.Disposable {
   }
 
   record(command: TerminalOutput): void {
-    this.last = command;
+    // The final line break is the terminal's, not part of what the command said.
+    this.last = { ...command, output: command.output.replace(/\n+$/, '') };
   }
 
   dispose(): void {
