@@ -13,6 +13,10 @@ const recordedOutputChars = 30_000;
 export interface TerminalLease {
   readonly terminal: vscode.Terminal;
   readonly name: string;
+  /** Shell integration did not activate in this terminal before: do not wait for it again. */
+  readonly integrationMissed: boolean;
+  /** Remembers that shell integration did not activate in time, so later commands fall back at once. */
+  missedIntegration(): void;
   release(): void;
 }
 
@@ -22,6 +26,7 @@ interface KeelTerminal {
   leased: boolean;
   /** Executions shell integration reported started and not yet ended (Keel's or the person's). */
   running: Set<vscode.TerminalShellExecution>;
+  integrationMissed: boolean;
 }
 
 /**
@@ -63,6 +68,10 @@ export class KeelTerminals implements vscode.Disposable {
     return {
       terminal,
       name: state.name,
+      integrationMissed: state.integrationMissed,
+      missedIntegration: () => {
+        state.integrationMissed = true;
+      },
       release: () => {
         state.leased = false;
       },
@@ -100,7 +109,7 @@ export class KeelTerminals implements vscode.Disposable {
       // Its commands belong to a conversation: not restored into a reloaded window.
       isTransient: true,
     });
-    const state: KeelTerminal = { name, leased: false, running: new Set() };
+    const state: KeelTerminal = { name, leased: false, running: new Set(), integrationMissed: false };
     this.terminals.set(terminal, state);
     this.log('info', `terminal: opened "${name}" for commands`);
     return [terminal, state];

@@ -40,9 +40,11 @@ export async function runInKeelTerminal(cmd: TerminalCommand, deps: TerminalRunD
   try {
     lease.terminal.show(true);
     const waitMs = deps.waitMs ?? shellIntegrationWaitMs;
-    const integration = await shellIntegrationReady(lease.terminal, waitMs, cmd.signal);
+    // A terminal that already missed it once is not waited for again (it may still activate later).
+    const integration = await shellIntegrationReady(lease.terminal, lease.integrationMissed ? 0 : waitMs, cmd.signal);
     if (!integration) {
       if (cmd.signal.aborted) return { ran: false, reason: 'cancelled while the terminal started' };
+      lease.missedIntegration();
       return { ran: false, reason: `shell integration did not activate in the terminal "${lease.name}" within ${waitMs / 1000} s` };
     }
     const shellPid = await lease.terminal.processId;
