@@ -321,6 +321,7 @@ export class Project {
       history: this.history,
       commandRules: commandRulesFor(this.ctx.config.commands, this.session.config().allowedCommands),
       jobs: this.jobs,
+      onOutput: (text) => emit({ type: 'tool_output', toolCallId: call.toolCallId, text }),
     };
     let preview: ToolPreview | undefined;
     try {

@@ -59,7 +59,9 @@ export type ProjectEvent =
   /** The workspace context gathered for this request: its sections' sizes and the rules in effect. */
   | { type: 'context'; sections: ContextSectionInfo[]; rules: RuleInEffect[] }
   /** What the message's @-mentions expanded to (included, cut, left out, failed). */
-  | { type: 'mentions'; outcomes: MentionOutcome[] };
+  | { type: 'mentions'; outcomes: MentionOutcome[] }
+  /** Output of a running tool as it arrives (commands), for a live view. */
+  | { type: 'tool_output'; toolCallId: string; text: string };
 
 export interface ContextSectionInfo {
   id: string;

@@ -8,6 +8,8 @@ export const MAX_CHANGE_TEXT_CHARS = 200_000;
 /** About 5 MB of image once decoded. */
 export const MAX_IMAGE_BASE64_CHARS = 7_000_000;
 export const MAX_IMAGES_PER_MESSAGE = 10;
+/** The tail of a running command's output that the view shows live. */
+export const MAX_LIVE_OUTPUT_CHARS = 8_000;
 
 /**
  * Trims tool output to the cap, keeping the head and the tail (errors tend to be at the

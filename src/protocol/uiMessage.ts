@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_IMAGE_BASE64_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
+import { MAX_IMAGE_BASE64_CHARS, MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 
 /**
  * The conversation as the webview holds it: what snapshots carry and what the store
@@ -116,6 +116,8 @@ export const toolCallPartSchema = z.strictObject({
   result: toolOutputSchema.optional(),
   /** The file change it applied, once applied. */
   change: appliedChangeSchema.optional(),
+  /** While it runs: the tail of what it printed so far (commands); the result replaces it. */
+  liveOutput: z.string().max(MAX_LIVE_OUTPUT_CHARS).optional(),
 });
 
 /** A result shown on its own, in a `tool` message, when its call is not in view. */

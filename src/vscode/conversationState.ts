@@ -12,6 +12,7 @@ import { capToolOutput } from '../protocol/limits';
 import { assistantParts, toolCallPart } from './uiMessages';
 import { insertionIndex } from '../protocol/messageOrder';
 import { withMentionNotes } from './mentionNotes';
+import { LiveToolOutput } from './liveToolOutput';
 import { mentionNotesOf } from '../core/mentions/mentionTypes';
 
 /** Where the state's changes go: the attached view's outbox, or nowhere while no view is open. */
@@ -64,6 +65,8 @@ export class ConversationState {
   private readonly touched = new Set<string>();
   /** Calls asked about before their card exists (file changes of a turn are asked together). */
   private readonly awaiting = new Set<string>();
+  /** Running tools' output so far, passed to the view a few times a second. */
+  private readonly live = new LiveToolOutput((toolCallId, output) => this.showLiveOutput(toolCallId, output));
 
   constructor(sink: EventSink, opts: ConversationStateOptions = {}) {
     this.sink = sink;
@@ -275,7 +278,8 @@ export class ConversationState {
               ? 'error'
               : 'done';
         const { output, truncated } = capToolOutput(event.output);
-        this.updateToolPart(event.toolCallId, (part) => ({ ...part, state, result: { output, isError: event.isError, truncated } }));
+        this.live.end(event.toolCallId);
+        this.updateToolPart(event.toolCallId, ({ liveOutput: _live, ...part }) => ({ ...part, state, result: { output, isError: event.isError, truncated } }));
         this.sink.emit('toolResult', { toolCallId: event.toolCallId, name: event.name, state, isError: event.isError, output, truncated });
         return;
       }
@@ -293,6 +297,9 @@ export class ConversationState {
           droppedMessages: event.droppedMessages,
           shortenedResults: event.shortenedResults,
         });
+        return;
+      case 'tool_output':
+        this.live.append(event.toolCallId, event.text);
         return;
       case 'mentions': {
         // The message shows its mentions as chips (what they expanded to is in the session log);
@@ -401,6 +408,12 @@ export class ConversationState {
   }
 
   /** Changes a card in the host's copy only; the caller sends the matching event. */
+  private showLiveOutput(toolCallId: string, output: string): void {
+    // Kept on the part too, so a view that reloads mid-command shows what came so far.
+    if (!this.updateToolPart(toolCallId, (part) => (part.state === 'running' ? { ...part, liveOutput: output } : part))) return;
+    this.sink.emit('toolOutput', { toolCallId, output });
+  }
+
   private updateToolPart(toolCallId: string, change: (part: ToolCallPart) => ToolCallPart): boolean {
     const owner = this.callOwner.get(toolCallId);
     const message = owner === undefined ? undefined : this.byId.get(owner);
@@ -440,6 +453,7 @@ export class ConversationState {
   }
 
   private resetRun(): void {
+    this.live.clear();
     this.turnMessageId = undefined;
     this.runModel = undefined;
     this.callOwner.clear();

@@ -82,6 +82,7 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
       timeoutMs,
       signal: ctx.signal,
       maxOutputChars: bashMaxOutputChars,
+      onOutput: ctx.onOutput,
     });
     if (inTerminal.ran) return describeTerminalRun(inTerminal, timeoutMs);
     fallback = `Not run in the terminal (${inTerminal.reason}); ran as a child process instead.`;
@@ -96,6 +97,7 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
     timeoutMs,
     signal: ctx.signal,
     maxOutputChars: bashMaxOutputChars,
+    onOutput: ctx.onOutput,
     onError: (err) => ctx.host.log('error', `Could not stop command: ${err.message}`),
   });
   return describeRun(run, timeoutMs, fallback);

@@ -130,7 +130,11 @@ async function execute(
   try {
     const execution = integration.executeCommand(line);
     const reading = (async () => {
-      for await (const chunk of execution.read()) output.append(text.push(chunk));
+      for await (const chunk of execution.read()) {
+        const clean = text.push(chunk);
+        output.append(clean);
+        if (clean !== '') cmd.onOutput?.(clean);
+      }
     })().catch((err: unknown) => warn(`could not read the command's output: ${errorMessage(err)}`));
     if (cmd.signal.aborted) onAbort();
     await ended;

@@ -81,6 +81,8 @@ describe('commands in the terminal', function () {
     assert.doesNotMatch(told, /\x1b|\r/, 'no terminal escape sequences or carriage returns reach the model');
     assert.ok(vscode.window.terminals.some((t) => /^Keel( \d+)?$/.test(t.name)), 'a Keel terminal is open');
     assert.strictEqual(chat.page.text(chat.page.last('assistant')), 'seen it');
+    const live = chat.page.named('toolOutput') as { output: string }[];
+    assert.ok(live.some((l) => l.output.includes('terminal-42')), `the view got the output live: ${JSON.stringify(live)}`);
   });
 
   it("@terminal gives the model the last command of Keel's terminal, and the session log records it", async () => {
@@ -152,12 +154,19 @@ describe('commands in the terminal', function () {
     await until(() => existsSync(pids) && readFileSync(pids, 'utf8').trim() !== '', 'the command to start', 60_000).catch(explain);
     const sleeper = readPid(pids);
     assert.ok(alive(sleeper), 'the command runs');
+    await until(
+      () => (chat.page.named('toolOutput') as { output: string }[]).some((l) => l.output.includes('started')),
+      'the view to show the output of the running command',
+      20_000,
+    );
+    const card = chat.page.toolCalls().at(-1);
+    assert.strictEqual(card?.state, 'running');
     assert.deepStrictEqual(await chat.page.bus.request('session.cancel', {}), { cancelled: true });
     await chat.page.runEnded(from, 60_000).catch(explain);
     await until(() => !alive(sleeper), `the command's sleep (pid ${sleeper}) to be gone`, 20_000);
-    const card = chat.page.toolCalls().at(-1);
-    assert.strictEqual(card?.state, 'cancelled');
-    assert.match(card?.result?.output ?? '', /Cancelled\. Ctrl\+C was sent to the terminal "Keel( \d+)?"/, card?.result?.output);
+    const ended = chat.page.toolCalls().at(-1);
+    assert.strictEqual(ended?.state, 'cancelled');
+    assert.match(ended?.result?.output ?? '', /Cancelled\. Ctrl\+C was sent to the terminal "Keel( \d+)?"/, ended?.result?.output);
     assert.strictEqual(chat.server.requests.length, 1, 'the model was not asked again');
   });
 

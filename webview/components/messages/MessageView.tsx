@@ -89,6 +89,7 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
           state={part.state}
           result={part.result}
           change={part.change}
+          liveOutput={part.liveOutput}
         />
       );
     case 'toolResult':

@@ -12,6 +12,8 @@ export interface TerminalCommand {
   timeoutMs: number;
   signal: AbortSignal;
   maxOutputChars: number;
+  /** Output as it arrives (escape sequences removed), for a live view. */
+  onOutput?: (text: string) => void;
 }
 
 export interface TerminalRan {
