@@ -39,7 +39,8 @@ export const bashTool = defineTool<BashInput>({
   name: 'bash',
   description:
     'Runs a shell command (bash -c) in the workspace and returns its combined stdout and stderr and exit code. ' +
-    'stdin is closed, so interactive commands fail; pagers are disabled. The command and everything it starts are ' +
+    "In VS Code it runs in Keel's terminal, where the person sees it; elsewhere stdin is closed. Avoid interactive " +
+    'commands either way (only the person could answer them); pagers are disabled. The command and everything it starts are ' +
     `killed on timeout (default ${bashDefaultTimeoutMs / 1000} s) or cancel. Long output keeps its beginning and end. ` +
     'With run_in_background the command keeps running after the call returns: read its output with bash_output and ' +
     'stop it with kill_bash. Use read, grep, glob and edit instead of cat, grep, find and sed when they fit.',

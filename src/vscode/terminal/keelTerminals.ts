@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { TerminalOutput } from '../../core/editorState';
 import { MiddleTruncator } from '../../core/tools/text/middleTruncator';
@@ -101,8 +100,8 @@ export class KeelTerminals implements vscode.Disposable {
     const terminal = vscode.window.createTerminal({
       name,
       cwd,
-      // bash has shell integration; other shells keep the person's default profile.
-      shellPath: basename(shell) === 'bash' ? shell : undefined,
+      // The shell that runs the commands (bash when there is one: VS Code integrates with it).
+      shellPath: shell,
       // As for the child process: no pagers or credential prompts, and `cd dir` goes where the approval rules expect.
       env: { KEEL: '1', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', CDPATH: null },
       iconPath: new vscode.ThemeIcon('terminal'),

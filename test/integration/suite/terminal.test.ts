@@ -8,6 +8,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
+import { KeelTerminals } from '../../../src/vscode/terminal/keelTerminals';
+import { runInKeelTerminal } from '../../../src/vscode/terminal/terminalCommandRun';
 import { useConfiguredChat } from './support/chatFixture';
 import { keelHomeForRun, setApprovalMode, workspaceFolder, workspaceSessionsDir } from './support/keelSetup';
 import { contentText, lastToolResult, request, userTexts } from './support/modelRequests';
@@ -206,5 +208,28 @@ describe('commands in the terminal', function () {
     assert.match(retried, /Keel left out the 2 oldest messages/, 'the model is told what was left out');
     assert.strictEqual(chat.page.text(chat.page.last('assistant')), 'recovered');
     assert.ok(chat.page.named('contextTrimmed').length > 0, 'the view was told history was trimmed');
+  });
+});
+
+describe("Keel's terminal without shell integration", function () {
+  this.timeout(120_000);
+
+  it('says shell integration did not activate in time, and does not wait for that terminal again', async () => {
+    const logs: string[] = [];
+    const terminals = new KeelTerminals((level, message) => logs.push(`${level}: ${message}`));
+    try {
+      // sh (dash here) is a shell VS Code does not integrate with.
+      const command = { shell: '/bin/sh', command: 'echo never', cwd: workspaceFolder(), timeoutMs: 10_000, signal: new AbortController().signal, maxOutputChars: 1_000 };
+      const first = await runInKeelTerminal(command, { terminals, log: (level, message) => logs.push(`${level}: ${message}`), waitMs: 3_000 });
+      assert.deepStrictEqual(first, { ran: false, reason: 'shell integration did not activate in the terminal "Keel" within 3 s' });
+      const again = terminals.lease('/bin/sh', workspaceFolder());
+      assert.ok(again, 'the same terminal is idle again');
+      assert.strictEqual(again.name, 'Keel', 'and reused, not a new one');
+      assert.strictEqual(again.integrationMissed, true, 'the next command will not wait for it again');
+      again.release();
+      assert.strictEqual(terminals.lastCommand(), undefined, 'nothing ran in the terminal');
+    } finally {
+      terminals.dispose();
+    }
   });
 });
