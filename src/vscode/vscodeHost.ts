@@ -27,7 +27,7 @@ export function createVscodeHost(log: vscode.LogOutputChannel): Host & vscode.Di
     },
     editorState: () => Promise.resolve(readEditorState()),
     workspaceProblems: () => Promise.resolve(readWorkspaceProblems()),
-    lastTerminalOutput: () => Promise.resolve(terminals.lastCommand()),
+    lastTerminalOutput: () => terminals.lastCommand(),
     runInTerminal: (command) => runInKeelTerminal(command, { terminals, log: (level, message) => log[level](message) }),
     dispose: () => terminals.dispose(),
   };

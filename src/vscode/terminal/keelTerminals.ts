@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { TerminalOutput } from '../../core/editorState';
+import { errorMessage } from '../../core/errors';
 import { MiddleTruncator } from '../../core/tools/text/middleTruncator';
 import { TerminalText } from '../../core/tools/text/terminalText';
 
@@ -7,6 +8,8 @@ import { TerminalText } from '../../core/tools/text/terminalText';
 export const maxKeelTerminals = 3;
 /** Output kept of a command the person ran in a Keel terminal, for @terminal. */
 const recordedOutputChars = 30_000;
+/** After a command ends, how long its output stream gets to deliver the rest. */
+const readGraceMs = 1_000;
 
 /** A Keel terminal held by one command until it releases it. */
 export interface TerminalLease {
@@ -38,6 +41,8 @@ export class KeelTerminals implements vscode.Disposable {
   private readonly terminals = new Map<vscode.Terminal, KeelTerminal>();
   private readonly disposables: vscode.Disposable[] = [];
   private last: TerminalOutput | undefined;
+  /** Commands of the person's that ended and whose output is still being read. */
+  private readonly settling = new Set<Promise<void>>();
 
   constructor(private readonly log: (level: 'info' | 'warn', message: string) => void) {
     this.disposables.push(
@@ -78,7 +83,8 @@ export class KeelTerminals implements vscode.Disposable {
   }
 
   /** The last command that ran in a Keel terminal, for @terminal. */
-  lastCommand(): TerminalOutput | undefined {
+  async lastCommand(): Promise<TerminalOutput | undefined> {
+    if (this.settling.size > 0) await Promise.all(this.settling);
     return this.last;
   }
 
@@ -119,27 +125,28 @@ export class KeelTerminals implements vscode.Disposable {
     if (!state) return;
     state.running.add(event.execution);
     // Keel's own commands are recorded by their run; this is the person typing in a Keel terminal.
-    if (!state.leased) void this.recordPersonCommand(event.execution);
+    if (!state.leased) this.recordPersonCommand(event.execution);
   }
 
-  private async recordPersonCommand(execution: vscode.TerminalShellExecution): Promise<void> {
+  /**
+   * Reads a command the person ran in a Keel terminal and records it once it ends. Until
+   * its output is in, @terminal waits for it (briefly), so asking right after it ended works.
+   */
+  private recordPersonCommand(execution: vscode.TerminalShellExecution): void {
     const text = new TerminalText();
     const output = new MiddleTruncator(recordedOutputChars);
-    const ended = new Promise<number | undefined>((resolve) => {
-      const sub = vscode.window.onDidEndTerminalShellExecution((event) => {
-        if (event.execution !== execution) return;
-        sub.dispose();
-        resolve(event.exitCode);
-      });
-    });
-    try {
+    const reading = (async () => {
       for await (const chunk of execution.read()) output.append(text.push(chunk));
-    } catch (err) {
-      this.log('warn', `terminal: could not read a command's output: ${err instanceof Error ? err.message : String(err)}`);
-      return;
-    }
-    output.append(text.end());
-    const exitCode = await ended;
-    this.record({ command: execution.commandLine.value, output: output.toString(), exitCode, cwd: execution.cwd?.fsPath });
+      output.append(text.end());
+    })().catch((err: unknown) => this.log('warn', `terminal: could not read a command's output: ${errorMessage(err)}`));
+    const sub = vscode.window.onDidEndTerminalShellExecution((event) => {
+      if (event.execution !== execution) return;
+      sub.dispose();
+      const settled = Promise.race([reading, new Promise((resolve) => setTimeout(resolve, readGraceMs))]).then(() => {
+        this.record({ command: execution.commandLine.value, output: output.toString(), exitCode: event.exitCode, cwd: execution.cwd?.fsPath });
+      });
+      this.settling.add(settled);
+      void settled.finally(() => this.settling.delete(settled));
+    });
   }
 }

@@ -89,7 +89,7 @@ describe('commands in the terminal', function () {
 
   it("@terminal gives the model the last command of Keel's terminal, and the session log records it", async () => {
     chat.server.load({
-      turns: [reply.tool('bash', { command: 'echo mention-me; exit 5' }), reply.text('ran'), reply.text('got it')],
+      turns: [reply.tool('bash', { command: 'echo mention-me; exit 5' }), reply.text('ran'), reply.text('got it'), reply.text('got yours')],
     });
     await chat.page.sendAndSettle('run', 60_000).catch(explain);
     const from = chat.page.events.length;
@@ -109,6 +109,25 @@ describe('commands in the terminal', function () {
     assert.ok(asked, 'the message is in the log');
     assert.deepStrictEqual(asked.meta?.mentions, [{ kind: 'terminal' }]);
     assert.match(contentText({ role: 'user', content: asked.message!.content } as Parameters<typeof contentText>[0]), /\$ echo mention-me; exit 5/);
+
+    // A command the person runs in Keel's terminal is the last command too.
+    const name = /^Ran in the terminal "([^"]+)"/.exec(lastToolResult(request(chat.server, 1)))?.[1];
+    const terminal = vscode.window.terminals.find((t) => t.name === name);
+    assert.ok(terminal?.shellIntegration, `the terminal "${name}" is there with shell integration`);
+    const ended = new Promise<void>((resolve) => {
+      const sub = vscode.window.onDidEndTerminalShellExecution((event) => {
+        if (event.terminal !== terminal) return;
+        sub.dispose();
+        resolve();
+      });
+    });
+    terminal.shellIntegration.executeCommand('echo typed-by-person; false');
+    await ended;
+    const next = chat.page.events.length;
+    await chat.page.bus.request('session.send', { text: 'and now? @terminal', mentions: [{ kind: 'terminal' }] });
+    await chat.page.runEnded(next, 60_000).catch(explain);
+    const yours = userTexts(request(chat.server, 3)).at(-1) ?? '';
+    assert.match(yours, /<mention kind="terminal">\n\$ echo typed-by-person; false(?: in \S+)? \(exit code 1\)\n```\ntyped-by-person\n```/, yours);
   });
 
   it('runs the command as a child process when shell integration is off, and says so', async () => {
@@ -227,7 +246,7 @@ describe("Keel's terminal without shell integration", function () {
       assert.strictEqual(again.name, 'Keel', 'and reused, not a new one');
       assert.strictEqual(again.integrationMissed, true, 'the next command will not wait for it again');
       again.release();
-      assert.strictEqual(terminals.lastCommand(), undefined, 'nothing ran in the terminal');
+      assert.strictEqual(await terminals.lastCommand(), undefined, 'nothing ran in the terminal');
     } finally {
       terminals.dispose();
     }
