@@ -121,13 +121,15 @@ describe('commands in the terminal', function () {
         resolve();
       });
     });
-    terminal.shellIntegration.executeCommand('echo typed-by-person; false');
+    // Another extension's (or the person's) command is only read from its start event on, which
+    // VS Code may deliver after a very fast command already printed: this one waits a moment first.
+    terminal.shellIntegration.executeCommand('sleep 1; echo typed-by-person; false');
     await ended;
     const next = chat.page.events.length;
     await chat.page.bus.request('session.send', { text: 'and now? @terminal', mentions: [{ kind: 'terminal' }] });
     await chat.page.runEnded(next, 60_000).catch(explain);
     const yours = userTexts(request(chat.server, 3)).at(-1) ?? '';
-    assert.match(yours, /<mention kind="terminal">\n\$ echo typed-by-person; false(?: in \S+)? \(exit code 1\)\n```\ntyped-by-person\n```/, yours);
+    assert.match(yours, /<mention kind="terminal">\n\$ sleep 1; echo typed-by-person; false(?: in \S+)? \(exit code 1\)\n```\ntyped-by-person\n```/, yours);
   });
 
   it('runs the command as a child process when shell integration is off, and says so', async () => {
