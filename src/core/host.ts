@@ -1,4 +1,5 @@
 import type { EditorDiagnostic, EditorState, TerminalOutput } from './editorState';
+import type { TerminalCommand, TerminalRun } from './tools/process/terminalRun';
 
 /**
  * What the core needs from whatever hosts it (VS Code or the terminal CLI).
@@ -30,6 +31,12 @@ export interface Host {
   workspaceProblems?(): Promise<EditorDiagnostic[]>;
   /** The last command run in Keel's terminal and its output, for @terminal; undefined when none ran yet. */
   lastTerminalOutput?(): Promise<TerminalOutput | undefined>;
+  /**
+   * Runs a bash tool command in the editor's terminal, where the person sees it (VS Code:
+   * Keel's terminal with shell integration). `ran: false` says why it could not, and the
+   * tool runs it as a child process instead. Absent in the CLI.
+   */
+  runInTerminal?(command: TerminalCommand): Promise<TerminalRun>;
 }
 
 export interface WriteReport {

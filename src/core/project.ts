@@ -15,6 +15,7 @@ import { toDisplayText } from './loop/toolOutput';
 import { attachMentions } from './mentions/attachMentions';
 import { expandMentions } from './mentions/expandMentions';
 import type { MentionBody } from './mentions/fileMentions';
+import { mentionNotesOf, type MentionNote } from './mentions/mentionTypes';
 import type { ResolvedModel } from './model/modelRegistry';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
 import { acceptPluginTools } from './plugins/pluginTools';
@@ -210,6 +211,7 @@ export class Project {
 
     let content = await this.userContent(input);
     const mentions = opts.mentions ?? [];
+    let mentionNotes: MentionNote[] = [];
     if (mentions.length > 0) {
       const expanded = await expandMentions(mentions, {
         workspace: this.scoped,
@@ -219,12 +221,15 @@ export class Project {
         fetchUrl: (url) => this.fetchForMention(url, mode, offered, signal, opts, emit),
       });
       emit({ type: 'mentions', outcomes: expanded.outcomes });
+      mentionNotes = mentionNotesOf(expanded.outcomes);
       content = attachMentions(content, expanded.text);
     }
     const undone = this.journal?.takeRevertNote() ?? '';
     if (undone) content = attachMentions(content, undone);
     const userMessage: ModelMessage = { role: 'user', content };
-    const userMeta: MessageMeta = mentions.length ? { model: model.id, mentions: [...mentions] } : { model: model.id };
+    const userMeta: MessageMeta = mentions.length
+      ? { model: model.id, mentions: [...mentions], ...(mentionNotes.length ? { mentionNotes } : {}) }
+      : { model: model.id };
     const multiRoot = this.ctx.workspace.folders.length > 1;
     if (multiRoot) userMeta.projectName = this.scoped.current.name;
     const userId = this.session.appendMessage(userMessage, userMeta);
@@ -434,6 +439,7 @@ export class Project {
       history: this.history,
       commandRules: commandRulesFor(this.ctx.config.commands, this.session.config().allowedCommands),
       jobs: this.jobs,
+      onOutput: (text) => emit({ type: 'tool_output', toolCallId: call.toolCallId, text }),
     };
     let preview: ToolPreview | undefined;
     try {

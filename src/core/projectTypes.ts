@@ -66,7 +66,9 @@ export type ProjectEvent =
   /** Event rules fired for one conversation event (src/core/rules); `notify` actions are for the person. */
   | { type: 'rules_fired'; event: RuleEventName; fired: FiredRule[]; toolCallId?: string }
   /** Rules files or rules that could not be used (each names its file and rule); the others still apply. */
-  | { type: 'rule_problems'; problems: string[] };
+  | { type: 'rule_problems'; problems: string[] }
+  /** Output of a running tool as it arrives (commands), for a live view. */
+  | { type: 'tool_output'; toolCallId: string; text: string };
 
 export interface ContextSectionInfo {
   id: string;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_TOOL_OUTPUT_CHARS } from './limits';
+import { MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 import { mcpStatusSchema } from './mcpStatus';
 import {
   agentModeSchema,
@@ -55,6 +55,8 @@ export const hostEvents = {
     output: z.string().max(MAX_TOOL_OUTPUT_CHARS),
     truncated: z.boolean(),
   }),
+  /** A running tool's output so far (its tail), sent a few times a second while it prints. */
+  toolOutput: z.strictObject({ toolCallId, output: z.string().max(MAX_LIVE_OUTPUT_CHARS) }),
   /** Token counts after a model turn, for the context meter. */
   usage: usageSchema,
   /** The model call failed and will be tried again after delayMs. */

@@ -12,6 +12,9 @@ export const MAX_IMAGES_PER_MESSAGE = 10;
 export const MAX_FIRED_RULES = 100;
 export const MAX_RULE_TEXT_CHARS = 2_000;
 
+/** The tail of a running command's output that the view shows live. */
+export const MAX_LIVE_OUTPUT_CHARS = 8_000;
+
 /**
  * Trims tool output to the cap, keeping the head and the tail (errors tend to be at the
  * end of command output) with a marker giving the full length.

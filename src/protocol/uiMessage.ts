@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_FIRED_RULES, MAX_IMAGE_BASE64_CHARS, MAX_RULE_TEXT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
+import { MAX_FIRED_RULES, MAX_IMAGE_BASE64_CHARS, MAX_LIVE_OUTPUT_CHARS, MAX_RULE_TEXT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 
 /**
  * The conversation as the webview holds it: what snapshots carry and what the store
@@ -84,7 +84,13 @@ export const imagePartSchema = z.strictObject({
   data: z.base64().max(MAX_IMAGE_BASE64_CHARS).optional(),
 });
 
-export const mentionPartSchema = z.strictObject({ type: z.literal('mention'), mention: mentionSchema });
+/** Why a mention's content reached the model cut short, left out for the budget, or not at all. */
+export const mentionNoteSchema = z.strictObject({
+  status: z.enum(['cut', 'omitted', 'failed']),
+  text: z.string().max(1000),
+});
+
+export const mentionPartSchema = z.strictObject({ type: z.literal('mention'), mention: mentionSchema, note: mentionNoteSchema.optional() });
 
 /** A file change the call applied, as recorded in the change journal (the card offers Undo). */
 export const appliedChangeSchema = z.strictObject({
@@ -110,6 +116,8 @@ export const toolCallPartSchema = z.strictObject({
   result: toolOutputSchema.optional(),
   /** The file change it applied, once applied. */
   change: appliedChangeSchema.optional(),
+  /** While it runs: the tail of what it printed so far (commands); the result replaces it. */
+  liveOutput: z.string().max(MAX_LIVE_OUTPUT_CHARS).optional(),
 });
 
 /** A result shown on its own, in a `tool` message, when its call is not in view. */
@@ -166,6 +174,7 @@ export type TextPart = z.infer<typeof textPartSchema>;
 export type ReasoningPart = z.infer<typeof reasoningPartSchema>;
 export type ImagePart = z.infer<typeof imagePartSchema>;
 export type MentionPart = z.infer<typeof mentionPartSchema>;
+export type MentionNote = z.infer<typeof mentionNoteSchema>;
 export type AppliedChange = z.infer<typeof appliedChangeSchema>;
 export type ToolCallPart = z.infer<typeof toolCallPartSchema>;
 export type ToolResultPart = z.infer<typeof toolResultPartSchema>;

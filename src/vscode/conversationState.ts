@@ -16,6 +16,9 @@ import { insertionIndex } from '../protocol/messageOrder';
 import type { RulesRecord } from '../core/session/sessionRecords';
 import type { FiredRuleInfo } from '../protocol/uiMessage';
 import { firedRuleInfos, ruleAnchor, withRules } from './firedRules';
+import { withMentionNotes } from './mentionNotes';
+import { LiveToolOutput } from './liveToolOutput';
+import { mentionNotesOf } from '../core/mentions/mentionTypes';
 
 /** Where the state's changes go: the attached view's outbox, or nowhere while no view is open. */
 export interface EventSink {
@@ -73,6 +76,8 @@ export class ConversationState {
   private readonly awaiting = new Set<string>();
   /** Rules that fired before the turn they belong to has a message (on the prompt). */
   private pendingRules: FiredRuleInfo[] = [];
+  /** Running tools' output so far, passed to the view a few times a second. */
+  private readonly live = new LiveToolOutput((toolCallId, output) => this.showLiveOutput(toolCallId, output));
 
   constructor(sink: EventSink, opts: ConversationStateOptions = {}) {
     this.sink = sink;
@@ -308,7 +313,8 @@ export class ConversationState {
               ? 'error'
               : 'done';
         const { output, truncated } = capToolOutput(event.output);
-        this.updateToolPart(event.toolCallId, (part) => ({ ...part, state, result: { output, isError: event.isError, truncated } }));
+        this.live.end(event.toolCallId);
+        this.updateToolPart(event.toolCallId, ({ liveOutput: _live, ...part }) => ({ ...part, state, result: { output, isError: event.isError, truncated } }));
         this.sink.emit('toolResult', { toolCallId: event.toolCallId, name: event.name, state, isError: event.isError, output, truncated });
         return;
       }
@@ -327,8 +333,8 @@ export class ConversationState {
           shortenedResults: event.shortenedResults,
         });
         return;
-      case 'mentions':
-        // The message shows its mentions as chips; what they expanded to is in the session log.
+      case 'tool_output':
+        this.live.append(event.toolCallId, event.text);
         return;
       case 'rules_fired': {
         // On the card's message for a tool result; rules on the prompt wait for the answer's message.
@@ -343,6 +349,21 @@ export class ConversationState {
       case 'rule_problems':
         this.error({ code: 'invalid_config', message: event.problems.join('\n'), retryable: false });
         return;
+      case 'mentions': {
+        // The message shows its mentions as chips (what they expanded to is in the session log);
+        // a chip whose mention was cut, left out or failed says so. The running message is the
+        // newest user message that is not queued.
+        const runningId = [...this.order].reverse().find((id) => {
+          const m = this.byId.get(id);
+          return m?.role === 'user' && m.status !== 'queued';
+        });
+        const running = runningId === undefined ? undefined : this.byId.get(runningId);
+        if (running) {
+          const noted = withMentionNotes(running, mentionNotesOf(event.outcomes));
+          if (noted !== running) this.put(noted);
+        }
+        return;
+      }
     }
   }
 
@@ -435,6 +456,12 @@ export class ConversationState {
   }
 
   /** Changes a card in the host's copy only; the caller sends the matching event. */
+  private showLiveOutput(toolCallId: string, output: string): void {
+    // Kept on the part too, so a view that reloads mid-command shows what came so far.
+    if (!this.updateToolPart(toolCallId, (part) => (part.state === 'running' ? { ...part, liveOutput: output } : part))) return;
+    this.sink.emit('toolOutput', { toolCallId, output });
+  }
+
   private updateToolPart(toolCallId: string, change: (part: ToolCallPart) => ToolCallPart): boolean {
     const owner = this.callOwner.get(toolCallId);
     const message = owner === undefined ? undefined : this.byId.get(owner);
@@ -475,6 +502,7 @@ export class ConversationState {
   }
 
   private resetRun(): void {
+    this.live.clear();
     this.turnMessageId = undefined;
     this.runModel = undefined;
     this.callOwner.clear();

@@ -65,6 +65,7 @@ export class KeelRuntime {
     const keys = new ApiKeyStore(context.secrets);
     this.keys = keys;
     const host = createVscodeHost(channel);
+    this.disposables.push(host);
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
     const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
     this.mcp = mcp;

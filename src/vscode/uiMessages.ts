@@ -16,6 +16,7 @@ import type {
 } from '../protocol/uiMessage';
 import { toJsonValue } from './jsonValue';
 import { parseMentions } from './mentionText';
+import { withMentionNotes } from './mentionNotes';
 import { toolSummary } from './toolSummary';
 
 /**
@@ -175,7 +176,8 @@ export function entriesToUiMessages(entries: readonly SessionEntry[], opts: Conv
         break;
       case 'user': {
         const chips = mentionParts(entry.meta?.mentions ?? []);
-        messages.push({ ...base, role: 'user', parts: [...userParts(message.content, opts), ...chips], status: 'done' });
+        const user: UiMessage = { ...base, role: 'user', parts: [...userParts(message.content, opts), ...chips], status: 'done' };
+        messages.push(withMentionNotes(user, entry.meta?.mentionNotes ?? []));
         break;
       }
       case 'assistant': {

@@ -4,13 +4,16 @@ import type { Host, WriteReport } from '../core/host';
 import { readEditorState, readWorkspaceProblems } from './editorStateReader';
 import { writeThroughEditor } from './editorWrite';
 import { bundledRipgrep } from './ripgrepPath';
+import { KeelTerminals } from './terminal/keelTerminals';
+import { runInKeelTerminal } from './terminal/terminalCommandRun';
 
 /**
  * The core's view of VS Code: writes go through the editor, logs to the "Keel" channel, the
- * editor's state and problems for the context and @-mentions. No @terminal until Keel's
- * terminal records commands (the core says so when it is asked for).
+ * editor's state and problems for the context and @-mentions, commands in Keel's terminals
+ * (and the last one's output for @terminal). Dispose it to close those terminals.
  */
-export function createVscodeHost(log: vscode.LogOutputChannel): Host {
+export function createVscodeHost(log: vscode.LogOutputChannel): Host & vscode.Disposable {
+  const terminals = new KeelTerminals((level, message) => log[level](message));
   const ripgrepPath = bundledRipgrep(vscode.env.appRoot);
   log.info(ripgrepPath ? `search: using VS Code's ripgrep at ${ripgrepPath}` : "search: VS Code's ripgrep not found; using rg from PATH or the built-in search");
   return {
@@ -24,6 +27,9 @@ export function createVscodeHost(log: vscode.LogOutputChannel): Host {
     },
     editorState: () => Promise.resolve(readEditorState()),
     workspaceProblems: () => Promise.resolve(readWorkspaceProblems()),
+    lastTerminalOutput: () => terminals.lastCommand(),
+    runInTerminal: (command) => runInKeelTerminal(command, { terminals, log: (level, message) => log[level](message) }),
+    dispose: () => terminals.dispose(),
   };
 }
 

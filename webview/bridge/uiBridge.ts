@@ -90,6 +90,7 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     bus.on('toolUse', (event) => store.addToolUse(event)),
     bus.on('toolState', (event) => store.setToolState(event)),
     bus.on('toolResult', (event) => store.setToolResult(event)),
+    bus.on('toolOutput', (event) => store.setToolOutput(event)),
     bus.on('usage', (usage) => store.setUsage(usage)),
     bus.on('retry', ({ attempt, maxAttempts, error }) => store.setRetry({ attempt, maxAttempts, error })),
     bus.on('rules', ({ rules }) => store.setRules(rules)),

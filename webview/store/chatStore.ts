@@ -137,10 +137,15 @@ export class ChatStore {
     this.updateToolCall(event.toolCallId, (part) => ({ ...part, state: event.state }));
   }
 
+  /** A running tool's output so far (its tail); the result replaces it. */
+  setToolOutput(event: EventData<'toolOutput'>): void {
+    this.updateToolCall(event.toolCallId, (part) => (part.state === 'running' ? { ...part, liveOutput: event.output } : part));
+  }
+
   /** A result whose call is not in view is shown as a tool message of its own. */
   setToolResult(event: EventData<'toolResult'>): void {
     const result = { output: event.output, isError: event.isError, truncated: event.truncated };
-    const updated = this.updateToolCall(event.toolCallId, (part) => ({ ...part, state: event.state, result }));
+    const updated = this.updateToolCall(event.toolCallId, ({ liveOutput: _live, ...part }) => ({ ...part, state: event.state, result }));
     if (updated) return;
     this.upsertMessage({
       id: `tool-result-${event.toolCallId}`,

@@ -38,6 +38,21 @@ export interface MentionOutcome {
   note?: string;
 }
 
+/** What the log keeps of a mention that was not attached whole, so a resumed view can say so. */
+export const mentionNoteSchema = z.object({
+  label: z.string(),
+  status: z.enum(['cut', 'omitted', 'failed']),
+  note: z.string(),
+});
+export type MentionNote = z.output<typeof mentionNoteSchema>;
+
+/** The notes for the mentions that were cut, left out or could not be attached. */
+export function mentionNotesOf(outcomes: readonly MentionOutcome[]): MentionNote[] {
+  const notes: MentionNote[] = [];
+  for (const o of outcomes) if (o.status !== 'included') notes.push({ label: o.label, status: o.status, note: o.note ?? '' });
+  return notes;
+}
+
 export interface ExpandedMentions {
   /** The text part added to the user message; '' when there were no mentions. */
   text: string;

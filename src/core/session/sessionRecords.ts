@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import * as z from 'zod';
 import { approvalModes } from '../config/configSchema';
 import type { ApprovalMode } from '../config/configSchema';
-import { mentionSchema } from '../mentions/mentionTypes';
+import { mentionNoteSchema, mentionSchema } from '../mentions/mentionTypes';
 import { decodeMessage } from './messageCodec';
 
 /**
@@ -42,6 +42,8 @@ export const messageMetaSchema = z.object({
   projects: z.array(z.string()).optional(),
   /** A user message's @-mentions; their expansion is a text part of the message itself. */
   mentions: z.array(mentionSchema).optional(),
+  /** Mentions that were cut for the budget, left out or failed, with why. */
+  mentionNotes: z.array(mentionNoteSchema).optional(),
 });
 export type MessageMeta = z.output<typeof messageMetaSchema>;
 

@@ -5,6 +5,7 @@ import { startBackground } from './bashBackground';
 import { findShell } from './process/findShell';
 import { runShell, type ShellRun } from './process/runShell';
 import { shellEnv } from './process/shellEnv';
+import { describeTerminalRun } from './process/terminalRunReport';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
 
@@ -38,7 +39,8 @@ export const bashTool = defineTool<BashInput>({
   name: 'bash',
   description:
     'Runs a shell command (bash -c) in the workspace and returns its combined stdout and stderr and exit code. ' +
-    'stdin is closed, so interactive commands fail; pagers are disabled. The command and everything it starts are ' +
+    "In VS Code it runs in Keel's terminal, where the person sees it; elsewhere stdin is closed. Avoid interactive " +
+    'commands either way (only the person could answer them); pagers are disabled. The command and everything it starts are ' +
     `killed on timeout (default ${bashDefaultTimeoutMs / 1000} s) or cancel. Long output keeps its beginning and end. ` +
     'With run_in_background the command keeps running after the call returns: read its output with bash_output and ' +
     'stop it with kill_bash. Use read, grep, glob and edit instead of cat, grep, find and sed when they fit.',
@@ -72,6 +74,22 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
   if (!shell) return errorResult('No shell found: bash or sh must be installed and on PATH to run commands.');
   if (input.run_in_background) return startBackground({ shell, command: input.command, cwd, timeoutMs: input.timeout }, ctx);
   const timeoutMs = input.timeout ?? bashDefaultTimeoutMs;
+  let fallback: string | undefined;
+  if (ctx.host.runInTerminal) {
+    const inTerminal = await ctx.host.runInTerminal({
+      shell,
+      command: input.command,
+      cwd,
+      timeoutMs,
+      signal: ctx.signal,
+      maxOutputChars: bashMaxOutputChars,
+      onOutput: ctx.onOutput,
+    });
+    if (inTerminal.ran) return describeTerminalRun(inTerminal, timeoutMs);
+    fallback = `Not run in the terminal (${inTerminal.reason}); ran as a child process instead.`;
+    ctx.host.log('warn', `bash: ${fallback}`);
+    if (ctx.signal.aborted) return errorResult('Cancelled before the command started.');
+  }
   const run = await runShell({
     shell,
     command: input.command,
@@ -80,14 +98,15 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
     timeoutMs,
     signal: ctx.signal,
     maxOutputChars: bashMaxOutputChars,
+    onOutput: ctx.onOutput,
     onError: (err) => ctx.host.log('error', `Could not stop command: ${err.message}`),
   });
-  return describeRun(run, timeoutMs);
+  return describeRun(run, timeoutMs, fallback);
 }
 
-function describeRun(run: ShellRun, timeoutMs: number): ToolResult {
+function describeRun(run: ShellRun, timeoutMs: number, fallback?: string): ToolResult {
   const output = run.output === '' ? '(no output)' : run.output.replace(/\n$/, '');
-  const parts = [output];
+  const parts = fallback ? [fallback, output] : [output];
   if (run.detachedOutput) {
     parts.push('(A background process started by the command still holds its output; later output is not captured.)');
   }

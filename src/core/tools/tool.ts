@@ -69,6 +69,8 @@ export interface ToolContext {
   commandRules?: CommandRules;
   /** Background commands of this conversation; absent where they cannot outlive the call. */
   jobs?: BackgroundJobs;
+  /** Output as it arrives (a running command's), for the view to show live; not what the model gets. */
+  onOutput?(text: string): void;
 }
 
 /**

@@ -123,7 +123,8 @@ describe('tool approvals', () => {
     assert.strictEqual(first.request.summary, 'pwd');
     assert.deepStrictEqual(first.request.allowPrefixes, ['pwd'], 'the card can name what "always allow" adds');
     first.answer({ decision: 'alwaysAllow' });
-    await page.runEnded(from);
+    // Commands run in Keel's terminal: the first one waits for the terminal's shell to start.
+    await page.runEnded(from, 60_000);
 
     assert.strictEqual(page.approvals.at(-1), first, '"pwd -P" was not asked about');
     const outputs = page.toolCalls().map((c) => c.result?.output ?? '');
@@ -160,7 +161,7 @@ describe('tool approvals', () => {
     const asked = await reloaded.nextApproval();
     assert.strictEqual(asked.request.id, firstAsk.request.id, 'the same approval, asked again');
     asked.answer({ decision: 'approve' });
-    await reloaded.waitFor(() => reloaded.text(reloaded.last('assistant')) === 'ran after the reload', 'the reply after the approval');
+    await reloaded.waitFor(() => reloaded.text(reloaded.last('assistant')) === 'ran after the reload', 'the reply after the approval', 60_000);
     assert.ok(reloaded.toolCalls().some((c) => c.result?.output.includes('after-reload')), 'the command ran');
   });
 });

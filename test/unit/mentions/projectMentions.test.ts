@@ -83,6 +83,14 @@ describe('Project.send with mentions', () => {
     expect(sent).toContain('@big1.txt was cut, @big2.txt was cut, @big3.txt was cut, @big4.txt was left out');
     const outcomes = (r.events.find((e) => e.type === 'mentions') as { outcomes: { status: string }[] }).outcomes;
     expect(outcomes.map((o) => o.status)).toEqual(['cut', 'cut', 'cut', 'omitted']);
+    // The log keeps what was cut, so a resumed view can still say so on the chips.
+    const entry = project.session.entries().find((e) => e.kind === 'message' && e.message.role === 'user');
+    expect(entry?.kind === 'message' && entry.meta?.mentionNotes?.map((n) => `${n.label} ${n.status}`)).toEqual([
+      '@big1.txt cut',
+      '@big2.txt cut',
+      '@big3.txt cut',
+      '@big4.txt omitted',
+    ]);
   });
 
   it('fetches an @url only with the approval the fetch tool needs, and says so when declined', async () => {

@@ -156,6 +156,20 @@ describe('composer', () => {
     );
   });
 
+  it('offers @terminal and sends it as a mention', async () => {
+    const { send, input, mounted } = await ready();
+    mounted.host.handle('files.search', () => ({ results: [] }));
+    await typeInto(input, 'why did it fail? @term');
+    await settle();
+    expect(mounted.allByTestId('completion-item').map((item) => item.textContent)).toEqual([expect.stringContaining('@terminal')]);
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    expect(mounted.byTestId('mention-chip').textContent).toContain('@terminal');
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    expect(send).toHaveBeenCalledWith({ text: 'why did it fail? @terminal ', mentions: [{ kind: 'terminal' }] }, expect.anything());
+  });
+
   it('offers @problems, @selection, @git and @url beside files, and sends them as mentions', async () => {
     const { send, input, mounted } = await ready();
     mounted.host.handle('files.search', () => ({ results: [{ path: 'src/print.ts', kind: 'file' as const }] }));

@@ -90,8 +90,9 @@ describe('@ mentions', () => {
 
 describe('@ context entries', () => {
   it('offers the keywords a query starts, and @url', () => {
-    expect(contextChoices('').map((c) => c.label)).toEqual(['@problems', '@selection', '@git', '@url <address>']);
+    expect(contextChoices('').map((c) => c.label)).toEqual(['@problems', '@selection', '@git', '@terminal', '@url <address>']);
     expect(contextChoices('SEL').map((c) => c.mention)).toEqual([{ kind: 'selection' }]);
+    expect(contextChoices('ter').map((c) => c.mention)).toEqual([{ kind: 'terminal' }]);
     expect(contextChoices('src/a')).toEqual([]);
   });
 

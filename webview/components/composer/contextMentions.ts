@@ -14,7 +14,7 @@ export interface MentionChoice {
 }
 
 interface Keyword {
-  name: 'problems' | 'selection' | 'git';
+  name: 'problems' | 'selection' | 'git' | 'terminal';
   icon: string;
   detail: string;
 }
@@ -23,6 +23,7 @@ const KEYWORDS: readonly Keyword[] = [
   { name: 'problems', icon: 'warning', detail: 'Every problem in the workspace' },
   { name: 'selection', icon: 'selection', detail: "The active editor's selection" },
   { name: 'git', icon: 'git-compare', detail: 'Uncommitted changes (diff against HEAD)' },
+  { name: 'terminal', icon: 'terminal', detail: "The last command in Keel's terminal and its output" },
 ];
 
 const URL_START = 'https://';

@@ -1,4 +1,4 @@
-import type { Mention } from '../../../src/protocol/uiMessage';
+import type { Mention, MentionNote } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
 
@@ -35,22 +35,37 @@ export function mentionIcon(mention: Mention): string {
   }
 }
 
-/** An @-mention; clicking a file opens it in the editor. */
-export function MentionChip({ mention }: { mention: Mention }) {
+const noteBadge: Record<MentionNote['status'], string> = { cut: 'cut', omitted: 'not attached', failed: 'failed' };
+
+/** Says on the chip that the model got the mention cut short, or not at all; the note is its tooltip. */
+function NoteBadge({ note }: { note: MentionNote }) {
+  return (
+    <span className={`mention-chip-note mention-chip-note-${note.status}`} aria-label={note.text}>
+      <Icon name={note.status === 'cut' ? 'ellipsis' : 'warning'} />
+      {noteBadge[note.status]}
+    </span>
+  );
+}
+
+/** An @-mention; clicking a file opens it in the editor. A note says when it was cut or left out. */
+export function MentionChip({ mention, note }: { mention: Mention; note?: MentionNote | undefined }) {
   const bridge = useBridge();
   const label = mentionLabel(mention);
+  const noted = (title: string) => (note ? `${title}\n${note.text}` : title);
   if (mention.kind !== 'file') {
     return (
-      <button type="button" className="mention-chip" title={label} disabled>
+      <button type="button" className="mention-chip" title={noted(label)} disabled>
         <Icon name={mentionIcon(mention)} />
         {label}
+        {note && <NoteBadge note={note} />}
       </button>
     );
   }
   return (
-    <button type="button" className="mention-chip" title={`Open ${label}`} onClick={() => void bridge.openFile(mention.path, mention.range)}>
+    <button type="button" className="mention-chip" title={noted(`Open ${label}`)} onClick={() => void bridge.openFile(mention.path, mention.range)}>
       <Icon name="file" />
       {label}
+      {note && <NoteBadge note={note} />}
     </button>
   );
 }

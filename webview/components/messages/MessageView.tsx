@@ -81,7 +81,7 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
         </span>
       );
     case 'mention':
-      return <MentionChip mention={part.mention} />;
+      return <MentionChip mention={part.mention} note={part.note} />;
     case 'toolCall':
       return (
         <ToolCard
@@ -91,6 +91,7 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
           state={part.state}
           result={part.result}
           change={part.change}
+          liveOutput={part.liveOutput}
         />
       );
     case 'toolResult':

@@ -13,11 +13,13 @@ export interface ToolCardProps {
   state: ToolCallState;
   result: ToolOutput | undefined;
   /** The file change the call applied (offers Undo). */
-  change?: AppliedChange;
+  change?: AppliedChange | undefined;
+  /** While it runs: the tail of what it printed so far. */
+  liveOutput?: string | undefined;
 }
 
 /** A tool call as one compact line; expanding it shows the input and the (capped) output. */
-export function ToolCard({ name, summary, input, state, result, change }: ToolCardProps) {
+export function ToolCard({ name, summary, input, state, result, change, liveOutput }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const display = TOOL_STATE_DISPLAY[state];
@@ -42,6 +44,7 @@ export function ToolCard({ name, summary, input, state, result, change }: ToolCa
         <span className="tool-card-headline">{headline}</span>
       </button>
       {change ? <AppliedChangeRow change={change} /> : null}
+      {!result && liveOutput && state === 'running' ? <LiveOutput output={liveOutput} /> : null}
       {open ? (
         <div className="tool-card-body" id={bodyId}>
           {input === undefined ? null : (
@@ -64,6 +67,20 @@ export function ToolCard({ name, summary, input, state, result, change }: ToolCa
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** Lines of a running command's output shown on the card; the rest scrolls. */
+const LIVE_LINES = 12;
+
+/** A running command's latest output, following the end as it grows. */
+function LiveOutput({ output }: { output: string }) {
+  const lines = output.replace(/\n$/, '').split('\n');
+  const shown = lines.length > LIVE_LINES ? lines.slice(-LIVE_LINES).join('\n') : lines.join('\n');
+  return (
+    <pre className="tool-card-pre tool-card-live" data-testid="tool-live-output" aria-live="polite">
+      {shown}
+    </pre>
   );
 }
 

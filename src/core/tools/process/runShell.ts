@@ -27,6 +27,8 @@ export interface ShellOptions {
   signal: AbortSignal;
   maxOutputChars: number;
   onError: (err: Error) => void;
+  /** Output as it arrives, for a live view. */
+  onOutput?: (text: string) => void;
 }
 
 /**
@@ -41,8 +43,12 @@ export function runShell(opts: ShellOptions): Promise<ShellRun> {
     const run: ShellRun = { output: '', exitCode: null, signal: null, timedOut: false, cancelled: false, detachedOutput: false };
     const outDecoder = new StringDecoder('utf8');
     const errDecoder = new StringDecoder('utf8');
-    child.stdout.on('data', (chunk: Buffer) => output.append(outDecoder.write(chunk)));
-    child.stderr.on('data', (chunk: Buffer) => output.append(errDecoder.write(chunk)));
+    const take = (text: string): void => {
+      output.append(text);
+      if (text !== '') opts.onOutput?.(text);
+    };
+    child.stdout.on('data', (chunk: Buffer) => take(outDecoder.write(chunk)));
+    child.stderr.on('data', (chunk: Buffer) => take(errDecoder.write(chunk)));
 
     let killTimer: NodeJS.Timeout | undefined;
     let pipeTimer: NodeJS.Timeout | undefined;

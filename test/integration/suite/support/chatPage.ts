@@ -173,7 +173,7 @@ export class ChatPage {
       this.errors.push(e);
       this.record('error', e);
     });
-    for (const name of ['usage', 'retry', 'todos', 'session', 'composer', 'view.show', 'mcp.status', 'plan'] as const) {
+    for (const name of ['usage', 'retry', 'todos', 'session', 'composer', 'view.show', 'mcp.status', 'plan', 'contextTrimmed', 'toolOutput'] as const) {
       bus.on(name, (data: EventData<typeof name>) => this.record(name, data));
     }
     bus.handle('toolApproval', (request, { signal }) =>
