@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { ModelMessage, UserContent } from 'ai';
 import { decideApproval } from './approval';
+import { autoCompaction, runCompaction } from './compaction/autoCompaction';
+import type { CompactionOutcome } from './compaction/compactor';
+import { textTokens } from './compaction/tokenEstimate';
 import type { ApprovalVerdict } from './approval';
 import type { ApprovalMode } from './config/configSchema';
 import type { Context } from './context';
@@ -20,6 +23,7 @@ import type { RunMode, ToolUse } from './plugins/pluginTypes';
 import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { ChangeJournal } from './journal/changeJournal';
 import type { Session } from './session/session';
+import { SessionReadOnlyError } from './session/sessionErrors';
 import { buildSystemPrompt } from './systemPrompt';
 import { commandRulesFor, readApprovalHint } from './toolApprovalHint';
 import { BackgroundJobs } from './tools/backgroundJobs';
@@ -96,6 +100,24 @@ export class Project {
     return this.enqueue(() => this.run('plan', input, opts));
   }
 
+  /**
+   * `/compact`: summarizes the whole conversation so far with the model; the next request
+   * starts from the summary. 'nothing' when there is nothing to summarize; 'failed' when the
+   * summary could not be made (a `compaction` event says why; the log is unchanged).
+   */
+  compact(opts: Pick<RunOptions, 'signal' | 'onEvent' | 'model'> = {}): Promise<CompactionOutcome | 'nothing' | 'failed'> {
+    return this.enqueue(async () => {
+      if (this.session.readOnly) throw new SessionReadOnlyError(this.session.id, this.session.readOnlyReason ?? 'it was opened read-only');
+      const model = this.ctx.models.resolve('model', opts.model);
+      return runCompaction(this.session, model, {
+        reason: 'manual',
+        keepTokens: 0,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        emit: (e) => opts.onEvent?.(e),
+      });
+    });
+  }
+
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
     const next = this.queue.then(job, job);
     this.queue = next.catch(() => undefined);
@@ -144,6 +166,8 @@ export class Project {
     const undone = this.journal?.takeRevertNote() ?? '';
     if (undone) content = attachMentions(content, undone);
     const userMessage: ModelMessage = { role: 'user', content };
+    // A start without an end tells the next opening that Keel stopped mid-run.
+    this.session.startRun();
     const userId = this.session.appendMessage(userMessage, mentions.length ? { model: model.id, mentions: [...mentions] } : { model: model.id });
     emit({ type: 'message', id: userId, message: userMessage });
 
@@ -152,6 +176,15 @@ export class Project {
       specs[t.name] = { description: t.description, parameters: toolParameters(t), readOnly: t.category === 'read' };
     }
     let turn = 0;
+    const compaction = autoCompaction({
+      session: this.session,
+      model,
+      enabled: this.ctx.config.autoCompact,
+      compactAt: this.ctx.config.compactAt,
+      fixedTokens: textTokens(system) + textTokens(JSON.stringify(specs)),
+      signal,
+      emit,
+    });
     const result = await runLoop({
       model: model.model,
       system,
@@ -160,6 +193,8 @@ export class Project {
       maxTurns: opts.maxTurns ?? this.ctx.config.maxTurns,
       signal,
       executeTool: (call, sig) => this.executeTool(mode, offered, call, sig, opts, emit),
+      beforeTurn: (messages, info) => compaction.beforeTurn(messages, info),
+      onOverflow: (messages, err) => compaction.onOverflow(messages, err),
       onEvent: (e) => {
         if (e.type === 'turn_start') turn = e.turn;
         if (e.type === 'message') {
@@ -172,7 +207,16 @@ export class Project {
         if (e.type === 'usage') this.session.appendUsage({ inputTokens: e.inputTokens, outputTokens: e.outputTokens, model: model.id });
         emit(e);
       },
-    });
+    }).then(
+      (r) => {
+        this.endRun(r.status);
+        return r;
+      },
+      (err: unknown) => {
+        this.endRun('error');
+        throw err;
+      },
+    );
     this.prefetch.clear();
     await this.ctx.plugins.apply({
       hook: 'conversation',
@@ -191,6 +235,15 @@ export class Project {
     };
     if (result.error) out.error = result.error;
     return out;
+  }
+
+  private endRun(status: RunResult['status']): void {
+    try {
+      this.session.endRun(status);
+    } catch (err) {
+      // The run's messages are all in the log; a missing end only makes the next opening say it was cut.
+      this.ctx.host.log('warn', `could not record the end of the run: ${errorMessage(err)}`);
+    }
   }
 
   /** @url mentions go through the fetch tool like the model's own calls: its approval, its limits. */

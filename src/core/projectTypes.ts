@@ -6,6 +6,7 @@ import type { LoopError, LoopEvent, LoopStatus } from './loop/loopTypes';
 import type { Mention, MentionOutcome } from './mentions/mentionTypes';
 import type { RunMode } from './plugins/pluginTypes';
 import type { FileChange, ToolCategory } from './tools/tool';
+import type { CompactionReason } from './compaction/compactor';
 
 /** What the host is asked when a call needs the person's decision. */
 export interface ApprovalRequest {
@@ -59,7 +60,24 @@ export type ProjectEvent =
   /** The workspace context gathered for this request: its sections' sizes and the rules in effect. */
   | { type: 'context'; sections: ContextSectionInfo[]; rules: RuleInEffect[] }
   /** What the message's @-mentions expanded to (included, cut, left out, failed). */
-  | { type: 'mentions'; outcomes: MentionOutcome[] };
+  | { type: 'mentions'; outcomes: MentionOutcome[] }
+  /** The older part of the conversation is being summarized / was / could not be (see compaction/). */
+  | CompactionEvent;
+
+export type CompactionEvent =
+  | { type: 'compaction'; phase: 'start'; reason: CompactionReason }
+  | {
+      type: 'compaction';
+      phase: 'done';
+      reason: CompactionReason;
+      /** The compaction record's id. */
+      id: string;
+      summary: string;
+      compactedMessages: number;
+      tokensBefore: number;
+      tokensAfter: number;
+    }
+  | { type: 'compaction'; phase: 'failed'; reason: CompactionReason; error: string };
 
 export interface ContextSectionInfo {
   id: string;

@@ -19,6 +19,7 @@ export interface KeelSettings {
   approvalMode?: ApprovalMode;
   maxTurns?: number;
   autoCompact?: boolean;
+  compactAt?: number;
   diffReveal?: DiffReveal;
   /** keel.commands.allow / deny, all scopes together; left out when empty. */
   commandsAllow?: string[];
@@ -31,7 +32,7 @@ export interface SettingsRead {
   problems: string[];
 }
 
-type Kind = 'string' | 'approvalMode' | 'turns' | 'boolean' | 'diffReveal';
+type Kind = 'string' | 'approvalMode' | 'turns' | 'boolean' | 'diffReveal' | 'fraction';
 
 const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
   { key: 'baseUrl', setting: 'baseUrl', kind: 'string' },
@@ -42,6 +43,7 @@ const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
   { key: 'maxTurns', setting: 'maxTurns', kind: 'turns' },
   { key: 'autoCompact', setting: 'autoCompact', kind: 'boolean' },
   { key: 'diffReveal', setting: 'diff.reveal', kind: 'diffReveal' },
+  { key: 'compactAt', setting: 'compactAt', kind: 'fraction' },
 ];
 
 /** Settings whose workspace values an untrusted workspace may not use: they redirect requests. */
@@ -94,6 +96,8 @@ function parse(kind: Kind, raw: unknown): string | number | boolean | undefined 
       return typeof raw === 'string' && (approvalModes as readonly string[]).includes(raw) ? raw : undefined;
     case 'diffReveal':
       return typeof raw === 'string' && (diffRevealModes as readonly string[]).includes(raw) ? raw : undefined;
+    case 'fraction':
+      return typeof raw === 'number' && raw >= 0.3 && raw <= 0.95 ? raw : undefined;
   }
 }
 
@@ -120,6 +124,7 @@ export function settingsLayer(
   if (settings.approvalMode !== undefined) layer.approvalMode = settings.approvalMode;
   if (settings.maxTurns !== undefined) layer.maxTurns = settings.maxTurns;
   if (settings.autoCompact !== undefined) layer.autoCompact = settings.autoCompact;
+  if (settings.compactAt !== undefined) layer.compactAt = settings.compactAt;
   if (settings.commandsAllow || settings.commandsDeny) {
     layer.commands = {};
     if (settings.commandsAllow) layer.commands.allow = settings.commandsAllow;

@@ -81,6 +81,7 @@ export function mergeLayers(base: KeelConfig, layer: ConfigLayer): KeelConfig {
   if (layer.approvalMode !== undefined) out.approvalMode = layer.approvalMode;
   if (layer.maxTurns !== undefined) out.maxTurns = layer.maxTurns;
   if (layer.autoCompact !== undefined) out.autoCompact = layer.autoCompact;
+  if (layer.compactAt !== undefined) out.compactAt = layer.compactAt;
   return out;
 }
 

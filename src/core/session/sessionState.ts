@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ApprovalMode } from '../config/configSchema';
-import type { ChangeRecord, CompactionRecord, MessageMeta, SessionHeaderRecord, SessionRecord } from './sessionRecords';
+import type { ChangeRecord, CompactionRecord, MessageMeta, RunRecord, SessionHeaderRecord, SessionRecord } from './sessionRecords';
 
 export interface MessageNode {
   id: string;
@@ -51,6 +51,10 @@ export class SessionState {
   /** The change journal: file changes Keel applied, in order, and the ids of those reverted since. */
   readonly changes: ChangeRecord[] = [];
   readonly revertedChanges = new Set<string>();
+  /** A run started and has not ended: if no live process is writing, Keel stopped mid-run. */
+  runOpen = false;
+  /** Runs cut short by Keel stopping, in log order (`run` end records with status `interrupted`). */
+  readonly interruptions: RunRecord[] = [];
   private lastMessageId: string | null = null;
 
   /** Folds one record in; returns a warning when the record had to be skipped or repaired. */
@@ -131,6 +135,10 @@ export class SessionState {
         return undefined;
       case 'revert':
         for (const id of record.changeIds) this.revertedChanges.add(id);
+        return undefined;
+      case 'run':
+        this.runOpen = record.event === 'start';
+        if (record.event === 'end' && record.status === 'interrupted') this.interruptions.push(record);
         return undefined;
     }
   }
