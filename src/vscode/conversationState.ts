@@ -9,7 +9,7 @@ import type { ToolApprovalRequest } from '../protocol/toolApproval';
 import { appendDelta } from '../protocol/uiMessage';
 import type { AppliedChange, MessageStatus, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
 import { capToolOutput } from '../protocol/limits';
-import { assistantParts, toolCallPart } from './uiMessages';
+import { assistantParts, compactionUiMessage, toolCallPart } from './uiMessages';
 import { insertionIndex } from '../protocol/messageOrder';
 
 /** Where the state's changes go: the attached view's outbox, or nowhere while no view is open. */
@@ -62,6 +62,8 @@ export class ConversationState {
   private readonly touched = new Set<string>();
   /** Calls asked about before their card exists (file changes of a turn are asked together). */
   private readonly awaiting = new Set<string>();
+  /** The divider of a compaction being written. */
+  private compactionId: string | undefined;
 
   constructor(sink: EventSink, opts: ConversationStateOptions = {}) {
     this.sink = sink;
@@ -144,7 +146,7 @@ export class ConversationState {
   }
 
   setSession(info: SessionInfo): void {
-    if (info.id === this.session.id && info.title === this.session.title) return;
+    if (info.id === this.session.id && info.title === this.session.title && info.readOnly === this.session.readOnly) return;
     this.session = { ...info };
     this.sink.emit('session', { ...info });
   }
@@ -295,6 +297,9 @@ export class ConversationState {
       case 'mentions':
         // The message shows its mentions as chips; what they expanded to is in the session log.
         return;
+      case 'compaction':
+        this.applyCompaction(event);
+        return;
     }
   }
 
@@ -357,6 +362,26 @@ export class ConversationState {
         this.add({ id: this.newId('tool'), role: 'tool', parts: orphans, status: 'done', createdAt: this.now() });
       }
     }
+  }
+
+  /** A divider appears when the summary is being written, fills in when it is done, and says why it failed. */
+  private applyCompaction(event: Extract<ProjectEvent, { type: 'compaction' }>): void {
+    if (event.phase === 'start') {
+      this.compactionId = this.newId('tool').replace(/^tool/, 'compaction');
+      this.add(compactionUiMessage(this.compactionId, this.now(), { summary: '', compactedMessages: 0, reason: event.reason }, 'streaming'));
+      return;
+    }
+    const id = this.compactionId;
+    this.compactionId = undefined;
+    const current = id === undefined ? undefined : this.byId.get(id);
+    if (event.phase === 'done') {
+      const part = { summary: event.summary, compactedMessages: event.compactedMessages, reason: event.reason };
+      this.put(compactionUiMessage(current?.id ?? event.id, current?.createdAt ?? this.now(), part, 'done'));
+      return;
+    }
+    // The divider says why in place; a banner only when there is none.
+    if (current) this.put({ ...current, status: 'error', error: { code: 'compaction_failed', message: event.error } });
+    else this.error({ code: 'internal', message: event.error, retryable: true });
   }
 
   private showCall(toolCallId: string, name: string, input: unknown, state: ToolCallState): void {

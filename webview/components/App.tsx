@@ -12,6 +12,7 @@ import { RetryNote } from './panels/RetryNote';
 import { SessionsPanel } from './panels/SessionsPanel';
 import { TodoPanel } from './panels/TodoPanel';
 import { UntrustedBanner } from './panels/UntrustedBanner';
+import { ReadOnlyBanner } from './panels/ReadOnlyBanner';
 
 /** The whole view. Until the first snapshot it only says it is connecting. */
 export function App() {
@@ -33,6 +34,7 @@ export function App() {
     <main className="app">
       <Header />
       {trusted ? null : <UntrustedBanner />}
+      <ReadOnlyBanner />
       {panel === 'sessions' ? (
         <>
           <ErrorBanners />

@@ -68,18 +68,15 @@ export function autoCompaction(opts: AutoCompactionOptions): {
 }
 
 /**
- * One compaction with its events. 'nothing': too little to summarize (said only when the person
- * asked); 'failed': the summary could not be made (said, with why).
+ * One compaction with its events. 'nothing': too little to summarize (no events; the caller
+ * says so if the person asked); 'failed': the summary could not be made (a `failed` event says why).
  */
 export async function runCompaction(
   session: Session,
   model: ResolvedModel,
   opts: { reason: CompactionReason; keepTokens: number; signal?: AbortSignal; emit(event: CompactionEvent): void },
 ): Promise<CompactionOutcome | 'nothing' | 'failed'> {
-  if (!prepareCompaction(session, { keepTokens: opts.keepTokens })) {
-    if (opts.reason === 'manual') opts.emit({ type: 'compaction', phase: 'failed', reason: opts.reason, error: 'There is nothing to compact yet.' });
-    return 'nothing';
-  }
+  if (!prepareCompaction(session, { keepTokens: opts.keepTokens })) return 'nothing';
   opts.emit({ type: 'compaction', phase: 'start', reason: opts.reason });
   try {
     const outcome = await compactSession(session, {

@@ -1,5 +1,5 @@
 /** Commands typed at the start of the composer. */
-export type SlashCommandName = 'new' | 'plan' | 'sessions' | 'help';
+export type SlashCommandName = 'new' | 'plan' | 'sessions' | 'help' | 'compact';
 
 export interface SlashCommandInfo {
   name: SlashCommandName;
@@ -12,6 +12,7 @@ export const SLASH_COMMANDS: readonly SlashCommandInfo[] = [
   { name: 'new', description: 'Start a new chat' },
   { name: 'plan', argument: '<task>', description: 'Plan a task with read-only tools' },
   { name: 'sessions', description: 'Browse and resume past chats' },
+  { name: 'compact', description: 'Summarize the conversation so far to free context' },
   { name: 'help', description: 'Show commands and keys' },
 ];
 
