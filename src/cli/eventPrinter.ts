@@ -28,6 +28,10 @@ export function streamJsonPrinter(out: Write): Printer {
           return line({ type: 'retry', attempt: e.attempt, error: e.error, delayMs: e.delayMs });
         case 'context_trimmed':
           return line({ type: 'context_trimmed', attempt: e.attempt, droppedMessages: e.droppedMessages, shortenedResults: e.shortenedResults });
+        case 'compaction':
+          if (e.phase === 'start') return line({ type: 'compaction', phase: 'start', reason: e.reason });
+          if (e.phase === 'failed') return line({ type: 'compaction', phase: 'failed', reason: e.reason, error: e.error });
+          return line({ type: 'compaction', phase: 'done', reason: e.reason, compactedMessages: e.compactedMessages, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter, summary: e.summary });
         default:
           return;
       }
@@ -84,6 +88,10 @@ export function textPrinter(out: Write, err: Write): Printer {
             `… the conversation is too long for the model: trying again without ${e.droppedMessages} older message(s)` +
               `${e.shortenedResults ? ` and with ${e.shortenedResults} long tool result(s) shortened` : ''} (${e.attempt} of ${e.maxAttempts}; the session keeps everything)`,
           );
+        case 'compaction':
+          if (e.phase === 'start') return note('… summarizing the older part of the conversation to fit the context window');
+          if (e.phase === 'failed') return note(`… ${e.error}`);
+          return note(`… compacted: ${e.compactedMessages} older message(s) summarized (about ${e.tokensBefore} → ${e.tokensAfter} tokens; the session keeps everything)`);
         default:
           return;
       }
