@@ -12,8 +12,8 @@ export const SLASH_COMMANDS: readonly SlashCommandInfo[] = [
   { name: 'new', description: 'Start a new chat' },
   { name: 'plan', argument: '<task>', description: 'Plan a task with read-only tools' },
   { name: 'sessions', description: 'Browse and resume past chats' },
-  { name: 'compact', description: 'Summarize the conversation so far to free context' },
   { name: 'help', description: 'Show commands and keys' },
+  { name: 'compact', description: 'Summarize the conversation so far to free context' },
 ];
 
 export type ParsedSlash =
