@@ -3,6 +3,8 @@
 // summary, what the next request carries), and a conversation another process is writing
 // opened read-only.
 import * as assert from 'node:assert';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
 import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
@@ -11,8 +13,31 @@ import type { Session } from '../../src/core/session/session';
 import { SessionStore } from '../../src/core/session/sessionStore';
 import { e2eEnv } from './harness/e2eEnv.ts';
 import { useWorkbench } from './harness/useWorkbench.ts';
+import { reloadWindow } from './harness/workbench.ts';
 import { ChatView } from './support/chatView.ts';
 import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
+
+/**
+ * The pid of this run's extension host: the process with VS Code's extension-host flag whose
+ * environment has this run's KEEL_HOME (other code-servers on the machine have their own).
+ */
+function extensionHostPid(): number {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmdline = readFileSync(join('/proc', name, 'cmdline'), 'utf8');
+      if (!cmdline.includes('--type=extensionHost')) continue;
+      const env = readFileSync(join('/proc', name, 'environ'), 'utf8').split('\0');
+      if (env.includes(`KEEL_HOME=${process.env.KEEL_HOME}`)) found.push(Number(name));
+    } catch {
+      // A process that ended while we looked, or one we may not read: not ours.
+      continue;
+    }
+  }
+  if (found.length !== 1) throw new Error(`expected one extension host of this run, found ${found.length}`);
+  return found[0]!;
+}
 
 const SUMMARY = '## Goal\nThe person is naming the release "Blue Heron".\n## Open tasks\nWrite the changelog.';
 const TIMEOUT = 60_000;
@@ -109,5 +134,37 @@ describe('Keel long conversations in code-server', () => {
     await banner.getByRole('button', { name: 'New Chat' }).click();
     await banner.waitFor({ state: 'detached', timeout: TIMEOUT });
     assert.strictEqual(await chat.composer().isDisabled(), false);
+  });
+
+  it('after the extension host is killed mid-stream, the conversation comes back and says the reply was cut off', async function () {
+    this.timeout(240_000);
+    await chat.newChat().catch(() => undefined);
+    server.load({
+      turns: [
+        { ...reply.text(`The beginning of a slow answer ${'word '.repeat(2000)}`), chunkSize: 4, tokensPerSecond: 20, match: { lastUserIncludes: 'crash-delta' } },
+        reply.text('Back after the crash.', { match: { lastUserIncludes: 'after-crash-epsilon' } }),
+      ],
+    });
+    await chat.send('Tell me a long story crash-delta');
+    await chat.frame.locator('[data-testid="message"][data-role="assistant"][data-status="streaming"]', { hasText: 'beginning of a slow' }).waitFor({ timeout: TIMEOUT });
+    process.kill(extensionHostPid(), 'SIGKILL');
+
+    await reloadWindow(wb.page);
+    await chat.open();
+    // Open the conversation again (the view may already have restored it).
+    const note = chat.frame.getByTestId('interruption-note');
+    if (!(await chat.byRole('user').filter({ hasText: 'crash-delta' }).count())) {
+      await chat.frame.getByTestId('show-sessions').click();
+      await chat.frame.getByTestId('session-item').filter({ hasText: 'crash-delta' }).click();
+    }
+    await note.waitFor({ timeout: TIMEOUT });
+    assert.match(await note.innerText(), /Keel stopped before this finished.*the reply to the message above was cut off/s);
+    assert.strictEqual(await chat.frame.getByTestId('readonly-banner').count(), 0);
+
+    await chat.send('after-crash-epsilon: are you there?');
+    assert.strictEqual(await chat.finishedAnswer(), 'Back after the crash.');
+    const sent = JSON.stringify(server.requests.at(-1)?.body.messages);
+    assert.match(sent, /crash-delta/);
+    assert.match(sent, /Keel stopped before the previous request finished.*after-crash-epsilon/);
   });
 });
