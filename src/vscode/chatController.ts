@@ -235,6 +235,7 @@ export class ChatController {
         onEvent: (e) => {
           if (e.type === 'compaction' && e.phase === 'failed') failure = e.error;
           this.state.apply(e, () => controller.signal.aborted);
+          if (e.type === 'compaction') this.compacted(e);
         },
       });
       if (outcome === 'nothing') return { status: 'nothing', message: 'There is nothing to compact yet.' };
@@ -253,6 +254,12 @@ export class ChatController {
       this.view?.outbox.flush();
       if (this.queue.length > 0) void this.pump();
     }
+  }
+
+  /** The context meter shows the smaller history at once, not after the next request. */
+  private compacted(event: Extract<ProjectEvent, { type: 'compaction' }>): void {
+    const usage = this.state.usage;
+    if (event.phase === 'done' && usage) this.state.setUsage({ ...usage, contextTokens: event.tokensAfter });
   }
 
   async listSessions(params: RequestParams<'sessions.list'>): Promise<RequestResult<'sessions.list'>> {
@@ -430,6 +437,7 @@ export class ChatController {
       return;
     }
     this.state.apply(event, () => signal.aborted);
+    if (event.type === 'compaction') this.compacted(event);
     if (event.type === 'message' && event.message.role === 'user') {
       this.state.setSession({ id: project.session.id, title: project.session.summary().title || null });
       this.opts.onSessionChange?.(project.session.id);

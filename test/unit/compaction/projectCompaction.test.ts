@@ -141,7 +141,7 @@ describe('automatic compaction', () => {
     expect(results.sort()).toEqual(calls.sort());
   });
 
-  it('does not compact with autoCompact off, or when the window is unknown', async () => {
+  it('does not compact with autoCompact off', async () => {
     bench = projectBench(server);
     const { project } = await bench.project([{ ...reply.text('Plain answer.'), match: { lastUserIncludes: 'question' } }], {
       overrides: [{ ...sessionModelLayer(server, 30_000), autoCompact: false }],
