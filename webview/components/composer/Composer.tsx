@@ -247,7 +247,7 @@ export function Composer() {
         />
       </div>
       <div className="composer-actions">
-        <IconButton icon="file-media" label="Attach images" onClick={() => fileInput.current?.click()} />
+        <IconButton icon="file-media" label="Attach images" disabled={readOnly !== undefined} onClick={() => fileInput.current?.click()} />
         <input
           ref={fileInput}
           className="composer-file-input"

@@ -24,9 +24,9 @@ export function CompactionDivider({ message, part }: { message: UiMessage; part:
     <div className="session-mark compaction-divider" data-testid="compaction-divider" data-status={message.status} role="separator" aria-label={label}>
       <div className="session-mark-line">
         <Icon name={failed ? 'error' : 'fold'} />
-        <span>{label}</span>
-        {part.reason && !failed ? <span className="session-mark-detail">because {REASON[part.reason]}</span> : null}
+        <span className="session-mark-label">{label}</span>
       </div>
+      {part.reason && !failed ? <div className="session-mark-detail">because {REASON[part.reason]}</div> : null}
       {failed ? (
         <p className="session-mark-error" role="alert">
           {message.error?.message ?? 'The summary could not be made.'}

@@ -12,8 +12,7 @@ export function ReadOnlyBanner() {
     <div className="banner banner-warning" role="status" data-testid="readonly-banner">
       <Icon name="lock" />
       <span className="banner-text">
-        Read-only: {reason}. Two windows writing one conversation would corrupt it, so continue it in that window, or start
-        a new chat here.
+        Read-only: {reason}. Only one window may write a conversation: continue it there, or start a new chat.
       </span>
       <Button appearance="secondary" onClick={() => void bridge.newChat()}>
         New Chat
