@@ -37,7 +37,8 @@ if (command === 'rawAppend') {
   session.appendMessage({ role: 'user', content: 'write a lot' });
   process.stdout.write(`${session.id}\n`);
   const text = 'q'.repeat(Number(arg));
-  for (let i = 0; ; i++) session.appendMessage({ role: i % 2 ? 'user' : 'assistant', content: `${i} ${text}` });
+  // Prompts only: whatever line the kill lands on, the run ends waiting for a reply.
+  for (let i = 0; ; i++) session.appendMessage({ role: 'user', content: `${i} ${text}` });
 } else if (command === 'append') {
   const session = store.create();
   for (let i = 0; i < Number(arg); i++) {
