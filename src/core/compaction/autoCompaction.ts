@@ -81,6 +81,7 @@ export async function runCompaction(
   try {
     const outcome = await compactSession(session, {
       model: model.model,
+      modelId: model.id,
       keepTokens: opts.keepTokens,
       ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),

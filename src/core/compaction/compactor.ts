@@ -80,6 +80,8 @@ export function applyCompaction(session: Session, prepared: PreparedCompaction, 
 
 export interface CompactOptions {
   model: LanguageModel;
+  /** Recorded with the summary request's token usage (it is paid for like any other). */
+  modelId?: string;
   contextWindow?: number;
   keepTokens: number;
   signal?: AbortSignal;
@@ -95,6 +97,7 @@ export async function compactSession(session: Session, opts: CompactOptions): Pr
   if (!prepared) return undefined;
   for (let attempt = 1; ; attempt++) {
     let text: string;
+    let usage: { inputTokens?: number; outputTokens?: number } | undefined;
     try {
       const result = await generateText({
         model: opts.model,
@@ -104,6 +107,7 @@ export async function compactSession(session: Session, opts: CompactOptions): Pr
         ...(opts.signal ? { abortSignal: opts.signal } : {}),
       });
       text = result.text.trim();
+      usage = result.usage;
     } catch (err) {
       if (opts.signal?.aborted) throw new CompactionError('it was cancelled', err);
       if (attempt < 3 && isContextOverflow(err)) {
@@ -116,6 +120,10 @@ export async function compactSession(session: Session, opts: CompactOptions): Pr
       throw new CompactionError(errorMessage(err), err);
     }
     if (text === '') throw new CompactionError('the model returned an empty summary', undefined);
-    return applyCompaction(session, prepared, text);
+    const outcome = applyCompaction(session, prepared, text);
+    if (usage && (usage.inputTokens || usage.outputTokens)) {
+      session.appendUsage({ inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0, ...(opts.modelId ? { model: opts.modelId } : {}) });
+    }
+    return outcome;
   }
 }

@@ -54,6 +54,8 @@ describe('/compact (Project.compact)', () => {
     const outcome = await project.compact({ onEvent: (e) => events.push(e) });
     expect(outcome).toMatchObject({ summary: SUMMARY, compactedMessages: before });
     expect(compactionEvents(events).map((e) => e.phase)).toEqual(['start', 'done']);
+    // The summary request's tokens count with the session's usage.
+    expect(project.session.usageTotals().inputTokens).toBeGreaterThan(0);
 
     // The summarization request carried the whole conversation, tool call and result included.
     const asked = server.requests[0]!.body;
