@@ -6,9 +6,17 @@ import type { ModelMessage } from 'ai';
  */
 export const charsPerToken = 4;
 
+/** Messages from the session are shared and never mutated, so each is measured once. */
+const measured = new WeakMap<ModelMessage, number>();
+
 export function messageTokens(message: ModelMessage): number {
-  const c = message.content;
-  return Math.ceil((typeof c === 'string' ? c.length + 8 : JSON.stringify(c).length) / charsPerToken) + 4;
+  let n = measured.get(message);
+  if (n === undefined) {
+    const c = message.content;
+    n = Math.ceil((typeof c === 'string' ? c.length + 8 : JSON.stringify(c).length) / charsPerToken) + 4;
+    measured.set(message, n);
+  }
+  return n;
 }
 
 export function estimateTokens(messages: readonly ModelMessage[]): number {
