@@ -1,4 +1,4 @@
-import { generateText } from 'ai';
+import { experimental_streamTextLowMemory as streamText } from 'ai';
 import type { LanguageModel } from 'ai';
 import { errorMessage } from '../errors';
 import { isContextOverflow } from '../history/contextOverflow';
@@ -97,17 +97,9 @@ export async function compactSession(session: Session, opts: CompactOptions): Pr
   if (!prepared) return undefined;
   for (let attempt = 1; ; attempt++) {
     let text: string;
-    let usage: { inputTokens?: number; outputTokens?: number } | undefined;
+    let usage: { inputTokens: number; outputTokens: number };
     try {
-      const result = await generateText({
-        model: opts.model,
-        instructions: summarySystemPrompt,
-        messages: [{ role: 'user', content: summaryRequestText(prepared.transcript) }],
-        maxRetries: 2,
-        ...(opts.signal ? { abortSignal: opts.signal } : {}),
-      });
-      text = result.text.trim();
-      usage = result.usage;
+      ({ text, usage } = await summarize(opts, prepared.transcript));
     } catch (err) {
       if (opts.signal?.aborted) throw new CompactionError('it was cancelled', err);
       if (attempt < 3 && isContextOverflow(err)) {
@@ -121,9 +113,31 @@ export async function compactSession(session: Session, opts: CompactOptions): Pr
     }
     if (text === '') throw new CompactionError('the model returned an empty summary', undefined);
     const outcome = applyCompaction(session, prepared, text);
-    if (usage && (usage.inputTokens || usage.outputTokens)) {
-      session.appendUsage({ inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0, ...(opts.modelId ? { model: opts.modelId } : {}) });
-    }
+    if (usage.inputTokens || usage.outputTokens) session.appendUsage({ ...usage, ...(opts.modelId ? { model: opts.modelId } : {}) });
     return outcome;
   }
+}
+
+/** The summarization request, through the same streaming call the agent loop uses (one code path, a smaller bundle). */
+async function summarize(opts: CompactOptions, transcript: string): Promise<{ text: string; usage: { inputTokens: number; outputTokens: number } }> {
+  const result = streamText({
+    model: opts.model,
+    instructions: summarySystemPrompt,
+    messages: [{ role: 'user', content: summaryRequestText(transcript) }],
+    maxRetries: 2,
+    ...(opts.signal ? { abortSignal: opts.signal } : {}),
+    // Errors arrive as error parts below; the default handler would also print them.
+    onError: () => undefined,
+  });
+  let text = '';
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  for await (const part of result.stream) {
+    if (part.type === 'text-delta') text += part.text;
+    else if (part.type === 'finish-step') {
+      usage.inputTokens += part.usage.inputTokens ?? 0;
+      usage.outputTokens += part.usage.outputTokens ?? 0;
+    } else if (part.type === 'error') throw part.error;
+    else if (part.type === 'abort') throw new Error('the request was cancelled');
+  }
+  return { text: text.trim(), usage };
 }
