@@ -35,6 +35,10 @@ export function streamJsonPrinter(out: Write): Printer {
         case 'rule_problems':
           for (const message of e.problems) line({ type: 'warning', message });
           return;
+        case 'compaction':
+          if (e.phase === 'start') return line({ type: 'compaction', phase: 'start', reason: e.reason });
+          if (e.phase === 'failed') return line({ type: 'compaction', phase: 'failed', reason: e.reason, error: e.error });
+          return line({ type: 'compaction', phase: 'done', reason: e.reason, compactedMessages: e.compactedMessages, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter, summary: e.summary });
         default:
           return;
       }
@@ -97,6 +101,10 @@ export function textPrinter(out: Write, err: Write): Printer {
         case 'rule_problems':
           for (const message of e.problems) note(`keel: ${message}`);
           return;
+        case 'compaction':
+          if (e.phase === 'start') return note('… summarizing the older part of the conversation to fit the context window');
+          if (e.phase === 'failed') return note(`… ${e.error}`);
+          return note(`… compacted: ${e.compactedMessages} older message(s) summarized (about ${e.tokensBefore} → ${e.tokensAfter} tokens; the session keeps everything)`);
         default:
           return;
       }

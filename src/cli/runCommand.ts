@@ -47,6 +47,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
   // Resolve the model before opening a session so a configuration error leaves no empty log behind.
   ctx.models.resolve(a.plan ? 'planModel' : 'model', layer.model);
   const session = a.session ? ctx.sessions.open(a.session) : ctx.sessions.create({ cwd: resolve(a.cwd) });
+  if (session.recovered) io.stderr(`keel: ${session.recovered}\n`);
   let project: Project | undefined;
   try {
     project = new Project(ctx, session);

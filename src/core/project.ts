@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { ModelMessage, UserContent } from 'ai';
 import { decideApproval } from './approval';
+import { autoCompaction, runCompaction } from './compaction/autoCompaction';
+import type { CompactionOutcome } from './compaction/compactor';
+import { textTokens } from './compaction/tokenEstimate';
 import type { ApprovalVerdict } from './approval';
 import type { ApprovalMode } from './config/configSchema';
 import type { Context } from './context';
@@ -26,6 +29,7 @@ import { PlanBook } from './plan/planBook';
 import { executionPrompt, planTodos, refinePrompt } from './plan/planDocument';
 import type { Session } from './session/session';
 import type { MessageMeta } from './session/sessionRecords';
+import { SessionReadOnlyError } from './session/sessionErrors';
 import { buildSystemPrompt } from './systemPrompt';
 import { commandRulesFor, readApprovalHint } from './toolApprovalHint';
 import { BackgroundJobs } from './tools/backgroundJobs';
@@ -177,6 +181,24 @@ export class Project {
     return { ...result, plan: this.plans.record(messageId, result.text) };
   }
 
+  /**
+   * `/compact`: summarizes the whole conversation so far with the model; the next request
+   * starts from the summary. 'nothing' when there is nothing to summarize; 'failed' when the
+   * summary could not be made (a `compaction` event says why; the log is unchanged).
+   */
+  compact(opts: Pick<RunOptions, 'signal' | 'onEvent' | 'model'> = {}): Promise<CompactionOutcome | 'nothing' | 'failed'> {
+    return this.enqueue(async () => {
+      if (this.session.readOnly) throw new SessionReadOnlyError(this.session.id, this.session.readOnlyReason ?? 'it was opened read-only');
+      const model = this.ctx.models.resolve('model', opts.model);
+      return runCompaction(this.session, model, {
+        reason: 'manual',
+        keepTokens: 0,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        emit: (e) => opts.onEvent?.(e),
+      });
+    });
+  }
+
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
     const next = this.queue.then(job, job);
     this.queue = next.catch(() => undefined);
@@ -227,6 +249,8 @@ export class Project {
     const undone = this.journal?.takeRevertNote() ?? '';
     if (undone) content = attachMentions(content, undone);
     const userMessage: ModelMessage = { role: 'user', content };
+    // A start without an end tells the next opening that Keel stopped mid-run.
+    this.session.startRun();
     const userMeta: MessageMeta = mentions.length
       ? { model: model.id, mentions: [...mentions], ...(mentionNotes.length ? { mentionNotes } : {}) }
       : { model: model.id };
@@ -241,6 +265,15 @@ export class Project {
       specs[t.name] = { description: t.description, parameters: toolParameters(t), readOnly: t.category === 'read' };
     }
     let turn = 0;
+    const compaction = autoCompaction({
+      session: this.session,
+      model,
+      enabled: this.ctx.config.autoCompact,
+      compactAt: this.ctx.config.compactAt,
+      fixedTokens: textTokens(system) + textTokens(JSON.stringify(specs)),
+      signal,
+      emit,
+    });
     const result = await runLoop({
       model: model.model,
       system,
@@ -250,6 +283,8 @@ export class Project {
       signal,
       prepareTurn: (messages, n) => this.rules.prepareTurn(messages, n),
       executeTool: (call, sig) => this.executeTool(mode, offered, call, sig, opts, emit),
+      beforeTurn: (messages, info) => compaction.beforeTurn(messages, info),
+      onOverflow: (messages, err) => compaction.onOverflow(messages, err),
       onEvent: (e) => {
         if (e.type === 'turn_start') turn = e.turn;
         if (e.type === 'message') {
@@ -263,7 +298,16 @@ export class Project {
         if (e.type === 'usage') this.session.appendUsage({ inputTokens: e.inputTokens, outputTokens: e.outputTokens, model: model.id });
         emit(e);
       },
-    });
+    }).then(
+      (r) => {
+        this.endRun(r.status);
+        return r;
+      },
+      (err: unknown) => {
+        this.endRun('error');
+        throw err;
+      },
+    );
     this.prefetch.clear();
     this.rules.endRun(result.status, emit);
     await this.ctx.plugins.apply({
@@ -296,6 +340,15 @@ export class Project {
       this.callProjects.delete(id);
     }
     return names.length ? { ...out, projects: names } : out;
+  }
+
+  private endRun(status: RunResult['status']): void {
+    try {
+      this.session.endRun(status);
+    } catch (err) {
+      // The run's messages are all in the log; a missing end only makes the next opening say it was cut.
+      this.ctx.host.log('warn', `could not record the end of the run: ${errorMessage(err)}`);
+    }
   }
 
   /** @url mentions go through the fetch tool like the model's own calls: its approval, its limits. */

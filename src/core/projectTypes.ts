@@ -9,6 +9,7 @@ import type { FiredRule } from './rules/ruleTypes';
 import type { RunMode } from './plugins/pluginTypes';
 import type { PlanRecord } from './session/sessionRecords';
 import type { FileChange, ToolCategory } from './tools/tool';
+import type { CompactionReason } from './compaction/compactor';
 
 /** What the host is asked when a call needs the person's decision. */
 export interface ApprovalRequest {
@@ -68,7 +69,24 @@ export type ProjectEvent =
   /** Rules files or rules that could not be used (each names its file and rule); the others still apply. */
   | { type: 'rule_problems'; problems: string[] }
   /** Output of a running tool as it arrives (commands), for a live view. */
-  | { type: 'tool_output'; toolCallId: string; text: string };
+  | { type: 'tool_output'; toolCallId: string; text: string }
+  /** The older part of the conversation is being summarized / was / could not be (see compaction/). */
+  | CompactionEvent;
+
+export type CompactionEvent =
+  | { type: 'compaction'; phase: 'start'; reason: CompactionReason }
+  | {
+      type: 'compaction';
+      phase: 'done';
+      reason: CompactionReason;
+      /** The compaction record's id. */
+      id: string;
+      summary: string;
+      compactedMessages: number;
+      tokensBefore: number;
+      tokensAfter: number;
+    }
+  | { type: 'compaction'; phase: 'failed'; reason: CompactionReason; error: string };
 
 export interface ContextSectionInfo {
   id: string;

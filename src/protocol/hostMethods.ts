@@ -38,6 +38,14 @@ export const hostMethods = {
   },
   /** Stop the run in progress and drop queued messages; cancelled is false when nothing ran. */
   'session.cancel': { params: empty, result: z.strictObject({ cancelled: z.boolean() }) },
+  /**
+   * Summarize the conversation so far with the model (`/compact`); the next request starts from
+   * the summary. A divider `message` shows it; `failed` changed nothing and says why.
+   */
+  'session.compact': {
+    params: empty,
+    result: z.strictObject({ status: z.enum(['compacted', 'nothing', 'failed']), message: z.string() }),
+  },
   /** Start an empty conversation; a `snapshot` event follows. */
   'session.new': { params: empty, result: z.strictObject({ session: sessionInfoSchema }) },
   /** This workspace's past conversations, newest first, optionally filtered by a text query. */

@@ -46,6 +46,8 @@ export const configSummarySchema = z.strictObject({
 export const sessionInfoSchema = z.strictObject({
   id: z.string().nullable(),
   title: z.string().nullable(),
+  /** Set when this window may only read the conversation: why (another window is writing it). */
+  readOnly: z.string().optional(),
 });
 
 /** One row of the history list. Times are epoch milliseconds. */

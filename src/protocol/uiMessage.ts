@@ -128,6 +128,20 @@ export const toolResultPartSchema = z.strictObject({
   ...toolOutputSchema.shape,
 });
 
+/**
+ * Where the conversation was compacted: the summary the model continues from (empty while it
+ * is being written), and how many messages it stands for. The view shows a divider that opens.
+ */
+export const compactionPartSchema = z.strictObject({
+  type: z.literal('compaction'),
+  summary: z.string(),
+  compactedMessages: z.number().int().nonnegative(),
+  reason: z.enum(['manual', 'auto', 'overflow']).optional(),
+});
+
+/** Keel stopped mid-run here (the editor or the CLI was closed): what was cut. */
+export const interruptionPartSchema = z.strictObject({ type: z.literal('interruption'), text: z.string() });
+
 export const uiPartSchema = z.discriminatedUnion('type', [
   textPartSchema,
   reasoningPartSchema,
@@ -135,6 +149,8 @@ export const uiPartSchema = z.discriminatedUnion('type', [
   mentionPartSchema,
   toolCallPartSchema,
   toolResultPartSchema,
+  compactionPartSchema,
+  interruptionPartSchema,
 ]);
 
 /** An event rule that fired on this turn (the view's "2 rules" marker); texts are capped for display. */
@@ -178,6 +194,8 @@ export type MentionNote = z.infer<typeof mentionNoteSchema>;
 export type AppliedChange = z.infer<typeof appliedChangeSchema>;
 export type ToolCallPart = z.infer<typeof toolCallPartSchema>;
 export type ToolResultPart = z.infer<typeof toolResultPartSchema>;
+export type CompactionPart = z.infer<typeof compactionPartSchema>;
+export type InterruptionPart = z.infer<typeof interruptionPartSchema>;
 export type UiPart = z.infer<typeof uiPartSchema>;
 export type UiMessage = z.infer<typeof uiMessageSchema>;
 export type FiredRuleInfo = z.infer<typeof firedRuleSchema>;

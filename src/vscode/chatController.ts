@@ -166,6 +166,8 @@ export class ChatController {
   // ---- requests from the view ----
 
   async send(params: SendParams): Promise<RequestResult<'session.send'>> {
+    const readOnly = this.project?.session.readOnly ? this.state.session.readOnly : undefined;
+    if (readOnly !== undefined) throw new BusError('session_read_only', readOnlyMessage(readOnly));
     const mode = params.mode ?? this.state.run.mode;
     if (mode !== this.state.run.mode) this.state.setRun({ mode });
     // Checked before the message is taken, so a missing model leaves the text in the composer.
@@ -226,6 +228,8 @@ export class ChatController {
     this.setProject(project);
     const totals = session.usageTotals();
     const info: SessionInfo = { id: session.id, title: session.summary().title || null };
+    if (session.readOnly) info.readOnly = session.readOnlyReason ?? 'it was opened read-only';
+    if (session.recovered) this.opts.log('warn', `session ${id}: ${session.recovered}`);
     this.state.replace(entriesToUiMessages(entries), info, totals.inputTokens + totals.outputTokens > 0 ? totals : null, project.todos.get());
     this.state.attachChanges(project.journal?.entries() ?? []);
     this.state.attachRules(session.rulesFired());
@@ -234,14 +238,55 @@ export class ChatController {
     this.opts.onSessionChange?.(session.id);
     await this.refreshProjects(ctx);
     this.sendSnapshot();
-    if (session.readOnly) {
-      this.state.error({
-        code: 'internal',
-        message: `This conversation is open for writing elsewhere (${session.readOnlyReason ?? 'another window'}); it is shown here read-only. Start a new chat to continue.`,
-        retryable: false,
-      });
-    }
     return { session: info };
+  }
+
+  /** `/compact`: summarizes the conversation in view; Stop cancels it (nothing is written then). */
+  async compact(): Promise<RequestResult<'session.compact'>> {
+    if (this.running || this.queue.length > 0) {
+      return { status: 'failed', message: 'Keel is working in this conversation: let it finish or stop it, then compact.' };
+    }
+    const current = this.project;
+    if (!current) return { status: 'nothing', message: 'There is nothing to compact yet.' };
+    if (current.session.readOnly) return { status: 'failed', message: readOnlyMessage(current.session.readOnlyReason ?? 'it was opened read-only') };
+    const controller = new AbortController();
+    this.abort = controller;
+    this.running = true;
+    this.state.setRun({ running: true });
+    this.activity();
+    try {
+      const project = this.projectFor((await this.opts.core.get()).ctx);
+      let failure = 'The conversation was not compacted; nothing was changed.';
+      const outcome = await project.compact({
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (e.type === 'compaction' && e.phase === 'failed') failure = e.error;
+          this.state.apply(e, () => controller.signal.aborted);
+          if (e.type === 'compaction') this.compacted(e);
+        },
+      });
+      if (outcome === 'nothing') return { status: 'nothing', message: 'There is nothing to compact yet.' };
+      if (outcome === 'failed') return { status: 'failed', message: failure };
+      return { status: 'compacted', message: `${outcome.compactedMessages} messages were summarized.` };
+    } catch (err) {
+      const error = this.uiErrorOf(err);
+      this.state.error(error);
+      return { status: 'failed', message: error.message };
+    } finally {
+      if (this.abort === controller) this.abort = undefined;
+      this.running = false;
+      this.state.setRun({ running: false });
+      this.activity();
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+      this.view?.outbox.flush();
+      if (this.queue.length > 0) void this.pump();
+    }
+  }
+
+  /** The context meter shows the smaller history at once, not after the next request. */
+  private compacted(event: Extract<ProjectEvent, { type: 'compaction' }>): void {
+    const usage = this.state.usage;
+    if (event.phase === 'done' && usage) this.state.setUsage({ ...usage, contextTokens: event.tokensAfter });
   }
 
   async listSessions(params: RequestParams<'sessions.list'>): Promise<RequestResult<'sessions.list'>> {
@@ -473,6 +518,7 @@ export class ChatController {
       return;
     }
     this.state.apply(event, () => signal.aborted);
+    if (event.type === 'compaction') this.compacted(event);
     if (event.type === 'message' && event.message.role === 'user') {
       this.state.setSession({ id: project.session.id, title: project.session.summary().title || null });
       this.opts.onSessionChange?.(project.session.id);
@@ -579,4 +625,9 @@ export class ChatController {
   private uiErrorOf(err: unknown, secrets: readonly string[] = this.opts.core.peek()?.secrets ?? []): UiError {
     return thrownError(err, secrets);
   }
+}
+
+/** What the person reads when a conversation is open for writing in another window. */
+export function readOnlyMessage(reason: string): string {
+  return `This conversation is read-only in this window: ${reason}. Two windows writing one conversation would corrupt it; continue it in that window, or start a new chat here.`;
 }

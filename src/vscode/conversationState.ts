@@ -11,7 +11,7 @@ import type { ToolApprovalRequest } from '../protocol/toolApproval';
 import { appendDelta } from '../protocol/uiMessage';
 import type { AppliedChange, MessageStatus, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
 import { capToolOutput } from '../protocol/limits';
-import { assistantParts, toolCallPart } from './uiMessages';
+import { assistantParts, compactionUiMessage, toolCallPart } from './uiMessages';
 import { insertionIndex } from '../protocol/messageOrder';
 import type { RulesRecord } from '../core/session/sessionRecords';
 import type { FiredRuleInfo } from '../protocol/uiMessage';
@@ -78,6 +78,8 @@ export class ConversationState {
   private pendingRules: FiredRuleInfo[] = [];
   /** Running tools' output so far, passed to the view a few times a second. */
   private readonly live = new LiveToolOutput((toolCallId, output) => this.showLiveOutput(toolCallId, output));
+  /** The divider of a compaction being written. */
+  private compactionId: string | undefined;
 
   constructor(sink: EventSink, opts: ConversationStateOptions = {}) {
     this.sink = sink;
@@ -169,7 +171,7 @@ export class ConversationState {
   }
 
   setSession(info: SessionInfo): void {
-    if (info.id === this.session.id && info.title === this.session.title) return;
+    if (info.id === this.session.id && info.title === this.session.title && info.readOnly === this.session.readOnly) return;
     this.session = { ...info };
     this.sink.emit('session', { ...info });
   }
@@ -364,6 +366,9 @@ export class ConversationState {
         }
         return;
       }
+      case 'compaction':
+        this.applyCompaction(event);
+        return;
     }
   }
 
@@ -426,6 +431,26 @@ export class ConversationState {
         this.add({ id: this.newId('tool'), role: 'tool', parts: orphans, status: 'done', createdAt: this.now() });
       }
     }
+  }
+
+  /** A divider appears when the summary is being written, fills in when it is done, and says why it failed. */
+  private applyCompaction(event: Extract<ProjectEvent, { type: 'compaction' }>): void {
+    if (event.phase === 'start') {
+      this.compactionId = this.newId('tool').replace(/^tool/, 'compaction');
+      this.add(compactionUiMessage(this.compactionId, this.now(), { summary: '', compactedMessages: 0, reason: event.reason }, 'streaming'));
+      return;
+    }
+    const id = this.compactionId;
+    this.compactionId = undefined;
+    const current = id === undefined ? undefined : this.byId.get(id);
+    if (event.phase === 'done') {
+      const part = { summary: event.summary, compactedMessages: event.compactedMessages, reason: event.reason };
+      this.put(compactionUiMessage(current?.id ?? event.id, current?.createdAt ?? this.now(), part, 'done'));
+      return;
+    }
+    // The divider says why in place; a banner only when there is none.
+    if (current) this.put({ ...current, status: 'error', error: { code: 'compaction_failed', message: event.error } });
+    else this.error({ code: 'internal', message: event.error, retryable: true });
   }
 
   private showCall(toolCallId: string, name: string, input: unknown, state: ToolCallState): void {

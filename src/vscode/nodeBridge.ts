@@ -69,6 +69,7 @@ function registerHandlers(bus: HostBus, controller: ChatController, services: Ed
   bus.handle('session.send', (params) => controller.send(params));
   bus.handle('session.cancel', () => controller.cancel());
   bus.handle('session.new', () => controller.newSession());
+  bus.handle('session.compact', () => controller.compact());
   bus.handle('sessions.list', (params) => controller.listSessions(params));
   bus.handle('sessions.resume', ({ id }) => controller.resumeSession(id));
   bus.handle('config.get', () => services.configGet());

@@ -22,6 +22,7 @@ export interface KeelSettings {
   approvalMode?: ApprovalMode;
   maxTurns?: number;
   autoCompact?: boolean;
+  compactAt?: number;
   diffReveal?: DiffReveal;
   /** keel.commands.allow / deny, all scopes together; left out when empty. */
   commandsAllow?: string[];
@@ -34,7 +35,7 @@ export interface SettingsRead {
   problems: string[];
 }
 
-type Kind = 'string' | 'approvalMode' | 'turns' | 'boolean' | 'diffReveal' | 'preset';
+type Kind = 'string' | 'approvalMode' | 'turns' | 'boolean' | 'diffReveal' | 'preset' | 'fraction';
 
 const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
   { key: 'provider', setting: 'provider', kind: 'preset' },
@@ -46,6 +47,7 @@ const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
   { key: 'maxTurns', setting: 'maxTurns', kind: 'turns' },
   { key: 'autoCompact', setting: 'autoCompact', kind: 'boolean' },
   { key: 'diffReveal', setting: 'diff.reveal', kind: 'diffReveal' },
+  { key: 'compactAt', setting: 'compactAt', kind: 'fraction' },
 ];
 
 /** Settings whose workspace values an untrusted workspace may not use: they redirect requests. */
@@ -101,6 +103,8 @@ function parse(kind: Kind, raw: unknown): string | number | boolean | undefined 
     case 'preset':
       // "" is the setting's default: no preset, so keel.baseUrl (or OpenAI) decides.
       return typeof raw === 'string' && (raw === '' || isPresetName(raw)) ? raw : undefined;
+    case 'fraction':
+      return typeof raw === 'number' && raw >= 0.3 && raw <= 0.95 ? raw : undefined;
   }
 }
 
@@ -127,6 +131,7 @@ export function settingsLayer(
   if (settings.approvalMode !== undefined) layer.approvalMode = settings.approvalMode;
   if (settings.maxTurns !== undefined) layer.maxTurns = settings.maxTurns;
   if (settings.autoCompact !== undefined) layer.autoCompact = settings.autoCompact;
+  if (settings.compactAt !== undefined) layer.compactAt = settings.compactAt;
   if (settings.commandsAllow || settings.commandsDeny) {
     layer.commands = {};
     if (settings.commandsAllow) layer.commands.allow = settings.commandsAllow;

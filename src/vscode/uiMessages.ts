@@ -159,13 +159,7 @@ export function entriesToUiMessages(entries: readonly SessionEntry[], opts: Conv
   for (const entry of entries) {
     const createdAt = epochMs(entry.ts);
     if (entry.kind === 'compaction') {
-      messages.push({
-        id: entry.id,
-        role: 'system',
-        parts: [{ type: 'text', text: `Earlier messages were summarized to save context:\n\n${entry.summary}` }],
-        status: 'done',
-        createdAt,
-      });
+      messages.push(compactionUiMessage(entry.id, createdAt, { summary: entry.summary, compactedMessages: entry.messages ?? 0 }, 'done'));
       continue;
     }
     const { message } = entry;
@@ -194,8 +188,26 @@ export function entriesToUiMessages(entries: readonly SessionEntry[], opts: Conv
         break;
       }
     }
+    if (entry.interruption) messages.push(interruptionUiMessage(`${entry.id}-cut`, epochMs(entry.interruption.ts), entry.interruption.note));
   }
   return messages;
+}
+
+/** The divider that marks a compaction; `summary` is empty while it is being written. */
+export function compactionUiMessage(
+  id: string,
+  createdAt: number,
+  part: { summary: string; compactedMessages: number; reason?: 'manual' | 'auto' | 'overflow' },
+  status: UiMessage['status'],
+): UiMessage {
+  return { id, role: 'system', parts: [{ type: 'compaction', ...part }], status, createdAt };
+}
+
+/** The note where Keel stopped mid-run; the log's note is addressed to the model, so the view says it plainly. */
+export function interruptionUiMessage(id: string, createdAt: number, note: string): UiMessage {
+  const what = /: (.*)\]$/s.exec(note)?.[1] ?? note;
+  const text = `Keel stopped before this finished (the editor or the keel command was closed): ${what}`;
+  return { id, role: 'system', parts: [{ type: 'interruption', text }], status: 'done', createdAt };
 }
 
 /** Chips for the mentions a user message's meta lists; one the view cannot show is left out. */

@@ -35,6 +35,8 @@ export interface UiBridge {
   send(input: SendInput): Promise<{ messageId: string; queued: boolean } | undefined>;
   cancel(): Promise<void>;
   newChat(): Promise<void>;
+  /** `/compact`: summarize the conversation so far; what went wrong (or that there was nothing) is shown. */
+  compact(): Promise<void>;
   listSessions(query: string): Promise<{ sessions: SessionSummary[]; total: number } | undefined>;
   resume(id: string): Promise<void>;
   getConfig(): Promise<UiConfig | undefined>;
@@ -139,6 +141,14 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     async newChat() {
       store.showPanel('chat');
       await call('session.new', {}, 'Starting a new chat');
+    },
+    async compact() {
+      const result = await call('session.compact', {}, 'Compacting the conversation');
+      if (!result || result.status === 'compacted') return;
+      // A failed summary already says why on its divider (the last message).
+      const last = store.getMessage(store.getIds().at(-1) ?? '');
+      const onDivider = last?.status === 'error' && last.parts[0]?.type === 'compaction';
+      if (!onDivider) store.addError({ code: 'internal', message: result.message, retryable: false });
     },
     async listSessions(query) {
       const trimmed = query.trim();

@@ -15,6 +15,7 @@ import { TodoPanel } from './panels/TodoPanel';
 import { UntrustedBanner } from './panels/UntrustedBanner';
 import { PlanActions } from './plan/PlanActions';
 import { PlanBanner } from './plan/PlanBanner';
+import { ReadOnlyBanner } from './panels/ReadOnlyBanner';
 
 /** The whole view. Until the first snapshot it only says it is connecting. */
 export function App() {
@@ -37,6 +38,7 @@ export function App() {
       <Header />
       {trusted ? null : <UntrustedBanner />}
       <PlanBanner />
+      <ReadOnlyBanner />
       {panel === 'sessions' ? (
         <>
           <ErrorBanners />

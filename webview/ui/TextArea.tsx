@@ -16,6 +16,7 @@ export interface TextAreaProps {
   ariaControls?: string;
   ariaActiveDescendant?: string;
   ariaExpanded?: boolean;
+  disabled?: boolean;
 }
 
 /**
@@ -39,6 +40,7 @@ export function TextArea({
   ariaControls,
   ariaActiveDescendant,
   ariaExpanded,
+  disabled,
 }: TextAreaProps) {
   const own = useRef<HTMLTextAreaElement | null>(null);
   const setRef = useCallback(
@@ -71,6 +73,7 @@ export function TextArea({
       aria-autocomplete={ariaControls ? 'list' : undefined}
       role={ariaControls ? 'combobox' : undefined}
       data-testid={testId}
+      disabled={disabled}
       onChange={(event) => onChange(event.target.value, event.target.selectionStart)}
       onKeyDown={onKeyDown}
       onPaste={onPaste}

@@ -47,6 +47,8 @@ export const configLayerSchema = z.strictObject({
   approvalMode: z.enum(approvalModes).optional(),
   maxTurns: z.number().int().min(1).max(1000).optional(),
   autoCompact: z.boolean().optional(),
+  /** Compact when a request reaches this share of the model's context window. */
+  compactAt: z.number().min(0.3).max(0.95).optional(),
   providers: z.record(z.string().regex(/^[a-zA-Z0-9_.-]+$/, 'provider names use letters, digits, _ . -'), providerSchema).optional(),
   modelAliases: z.record(z.string(), z.string()).optional(),
   commands: commandRulesSchema.optional(),
@@ -62,6 +64,7 @@ export interface KeelConfig {
   approvalMode: ApprovalMode;
   maxTurns: number;
   autoCompact: boolean;
+  compactAt: number;
   providers: Record<string, ProviderConfig>;
   modelAliases: Record<string, string>;
   /** Command prefixes that run without asking / that always ask (see commandRulesSchema). */
@@ -74,6 +77,7 @@ export const defaultConfig: KeelConfig = {
   approvalMode: 'manual',
   maxTurns: 50,
   autoCompact: true,
+  compactAt: 0.8,
   providers: {},
   modelAliases: {},
   commands: { allow: [], deny: [] },

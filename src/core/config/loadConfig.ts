@@ -82,6 +82,7 @@ export function mergeLayers(base: KeelConfig, layer: ConfigLayer): KeelConfig {
   if (layer.maxTurns !== undefined) out.maxTurns = layer.maxTurns;
   if (layer.autoCompact !== undefined) out.autoCompact = layer.autoCompact;
   if (layer.mcpToolTimeout !== undefined) out.mcpToolTimeout = layer.mcpToolTimeout;
+  if (layer.compactAt !== undefined) out.compactAt = layer.compactAt;
   return out;
 }
 

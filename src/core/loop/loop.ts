@@ -65,7 +65,12 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     if (turns >= opts.maxTurns) return finish('max_turns');
     turns++;
     opts.onEvent({ type: 'turn_start', turn: turns });
+    if (opts.beforeTurn) {
+      const replaced = await opts.beforeTurn(history, { turn: turns, contextTokens });
+      if (replaced) history = replaced;
+    }
     let turn: TurnOutput | undefined;
+    let triedCompaction = false;
     // A context-too-long answer: leave out older messages and try this turn again, at most maxShrinkAttempts times.
     for (let attempt = 1; turn === undefined; attempt++) {
       const sent = opts.prepareTurn ? opts.prepareTurn(history, turns) : history;
@@ -73,6 +78,17 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
         turn = await streamTurnWithRetry(opts, policy, tools, sent);
       } catch (err) {
         if (!isContextOverflow(err)) return finish('error', err);
+        if (opts.onOverflow && !triedCompaction) {
+          // Compaction first: it keeps the gist of what trimming would drop.
+          triedCompaction = true;
+          const compacted = await opts.onOverflow(history, err);
+          if (opts.signal.aborted) return finish('cancelled');
+          if (compacted) {
+            history = compacted;
+            attempt--;
+            continue;
+          }
+        }
         const shrunk = attempt <= maxShrinkAttempts ? shrinkHistory(history, attempt, overflowSize(err)) : undefined;
         if (!shrunk) return finish('error', err, contextTooLong(err, attempt - 1));
         history = shrunk.messages;

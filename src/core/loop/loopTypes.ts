@@ -52,6 +52,16 @@ export interface LoopOptions {
   onEvent(event: LoopEvent): void;
   /** Lets the caller add to the messages sent for the next turn (e.g. reminders); not kept in history. */
   prepareTurn?(messages: ModelMessage[], turn: number): ModelMessage[];
+  /**
+   * Before each turn's request: may return a shorter history to use from now on (compaction).
+   * `contextTokens` is what the previous request measured (0 before the first).
+   */
+  beforeTurn?(messages: ModelMessage[], info: { turn: number; contextTokens: number }): Promise<ModelMessage[] | undefined>;
+  /**
+   * The provider said the request does not fit its window: may return a shorter history
+   * (compaction), tried once per turn before older messages are left out.
+   */
+  onOverflow?(messages: ModelMessage[], error: unknown): Promise<ModelMessage[] | undefined>;
 }
 
 export type LoopStatus = 'completed' | 'cancelled' | 'max_turns' | 'error';

@@ -3,19 +3,32 @@ import { errorMessage } from '../errors';
 import { parseRecord } from './logReader';
 import type { LogWriter } from './logWriter';
 import { toJsonValue } from './messageCodec';
+import { compactionNote, interruptionNote, unansweredCalls, withLeadingNote } from './modelNotes';
 import { SessionReadOnlyError } from './sessionErrors';
 import { newMessageId } from './sessionIds';
 import type { SessionLock } from './sessionLock';
-import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, PlanRecord, RulesRecord, SessionHeaderRecord } from './sessionRecords';
+import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord } from './sessionRecords';
 import type { SessionConfig, SessionState, UsageTotals } from './sessionState';
 import { summarize, summaryPath, writeSummary } from './sessionSummary';
 import type { SessionSummary } from './sessionSummary';
 
 /** One step of the active branch, as the UI shows it. */
 export type SessionEntry =
-  | { kind: 'message'; id: string; parentId: string | null; ts: string; message: ModelMessage; meta?: MessageMeta }
-  /** Stands after the last message it summarizes; `history()` sends the summary instead of those messages. */
-  | { kind: 'compaction'; id: string; ts: string; summary: string; replacesUpTo: string };
+  | {
+      kind: 'message';
+      id: string;
+      parentId: string | null;
+      ts: string;
+      message: ModelMessage;
+      meta?: MessageMeta;
+      /** Keel stopped mid-run right after this message: what was cut (the view shows it below the message). */
+      interruption?: { ts: string; note: string };
+    }
+  /**
+   * Stands where the compaction ran (after `at`, or after the last message it summarizes in
+   * older logs); `history()` sends the summary instead of the messages up to `replacesUpTo`.
+   */
+  | { kind: 'compaction'; id: string; ts: string; summary: string; replacesUpTo: string; messages?: number };
 
 export interface UsageInput {
   inputTokens: number;
@@ -51,6 +64,8 @@ export class Session {
   private readonly lock: SessionLock | undefined;
   private readonly onWarning: (message: string) => void;
   private closed = false;
+  /** Set when opening this session closed a run that Keel did not live to finish: what was cut. */
+  recovered: string | undefined;
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -144,11 +159,69 @@ export class Session {
    * Records that `summary` stands for the active branch up to and including `replacesUpTo`.
    * `history()` then starts with the summary (as a user message). Returns the compaction's id.
    */
-  appendCompaction(summary: string, replacesUpTo: string): string {
+  appendCompaction(summary: string, replacesUpTo: string, opts: { messages?: number } = {}): string {
     if (!this.state.nodes.has(replacesUpTo)) throw new Error(`cannot compact session ${this.id}: no message ${replacesUpTo}`);
     const id = newMessageId();
-    this.append({ type: 'compaction', ts: now(), id, summary, replacesUpTo });
+    const record: Record<string, unknown> = { type: 'compaction', ts: now(), id, summary, replacesUpTo };
+    if (this.state.leafId !== null) record.at = this.state.leafId;
+    if (opts.messages !== undefined) record.messages = opts.messages;
+    this.append(record);
     return id;
+  }
+
+  /** Marks the start of a run; `endRun` marks its end. A start without an end is how a crash shows. */
+  startRun(): void {
+    this.append({ type: 'run', ts: now(), event: 'start' });
+  }
+
+  endRun(status: Exclude<NonNullable<RunRecord['status']>, 'interrupted'>): void {
+    this.append({ type: 'run', ts: now(), event: 'end', status });
+  }
+
+  /** A run was going when the process that wrote this log stopped (only the lock holder can tell it is over). */
+  get interruptedRun(): boolean {
+    return this.state.runOpen;
+  }
+
+  /**
+   * Closes a run that Keel did not live to finish: tool calls left without results get one
+   * saying so (the model needs a result for every call), and an `interrupted` end records
+   * what was cut, for the view and the model. Returns that note, or undefined when no run was open.
+   */
+  recoverInterruptedRun(): string | undefined {
+    if (!this.state.runOpen) return undefined;
+    const branch = this.state.branch();
+    const last = branch.at(-1);
+    let what: string | undefined;
+    if (last?.message.role === 'user') what = 'the reply to the message above was cut off and lost.';
+    else if (last?.message.role === 'tool') what = 'the reply after these tool results was cut off and lost.';
+    else if (last?.message.role === 'assistant') {
+      const open = unansweredCalls(last.message, undefined);
+      if (open.length > 0) {
+        const names = [...new Set(open.map((c) => c.toolName))].join(', ');
+        what = `the tool call${open.length === 1 ? '' : 's'} (${names}) did not finish; check what ${open.length === 1 ? 'it' : 'they'} did before repeating ${open.length === 1 ? 'it' : 'them'}.`;
+        this.appendMessage(
+          {
+            role: 'tool',
+            content: open.map((c) => ({
+              type: 'tool-result' as const,
+              toolCallId: c.toolCallId,
+              toolName: c.toolName,
+              output: { type: 'error-text' as const, value: 'Keel stopped before this call finished (the editor or the keel command was closed); it may have run in part.' },
+            })),
+          },
+          { partial: true },
+        );
+      } else if (last.meta?.partial) what = 'the reply above was cut off.';
+    }
+    if (what === undefined) {
+      this.append({ type: 'run', ts: now(), event: 'end', status: 'completed' });
+      return undefined;
+    }
+    const note = interruptionNote(what);
+    this.recovered = note;
+    this.append({ type: 'run', ts: now(), event: 'end', status: 'interrupted', leafId: this.state.leafId, note });
+    return note;
   }
 
   /**
@@ -170,23 +243,66 @@ export class Session {
   history(): ModelMessage[] {
     const branch = this.state.branch();
     const active = this.state.activeCompaction(branch);
-    if (!active) return branch.map((n) => n.message);
-    const rest = branch.slice(active.index + 1).map((n) => n.message);
-    return [{ role: 'user', content: active.compaction.summary }, ...rest];
+    const out: ModelMessage[] = active ? [{ role: 'user', content: compactionNote(active.compaction.summary) }] : [];
+    const notes = this.interruptionNotes();
+    let pending: string | undefined;
+    for (let i = active ? active.index + 1 : 0; i < branch.length; i++) {
+      const node = branch[i]!;
+      if (pending !== undefined && node.message.role === 'user') {
+        out.push(withLeadingNote(node.message, pending));
+        pending = undefined;
+      } else out.push(node.message);
+      const note = notes?.get(node.id);
+      if (note !== undefined) pending = pending === undefined ? note : `${pending}\n${note}`;
+    }
+    if (pending !== undefined) out.push({ role: 'user', content: pending });
+    return out;
+  }
+
+  /**
+   * What a new compaction would work on: the summary in force (if any) and the messages of the
+   * active branch after what it replaced, with their interruption notes.
+   */
+  uncompacted(): { summary?: string; messages: Extract<SessionEntry, { kind: 'message' }>[] } {
+    const branch = this.state.branch();
+    const active = this.state.activeCompaction(branch);
+    const notes = this.interruptionNotes();
+    const messages = branch.slice(active ? active.index + 1 : 0).map((n) => {
+      const entry: Extract<SessionEntry, { kind: 'message' }> = { kind: 'message', id: n.id, parentId: n.parentId, ts: n.ts, message: n.message };
+      if (n.meta) entry.meta = n.meta;
+      const note = notes?.get(n.id);
+      if (note !== undefined) entry.interruption = { ts: n.ts, note };
+      return entry;
+    });
+    return active ? { summary: active.compaction.summary, messages } : { messages };
+  }
+
+  private interruptionNotes(): Map<string, string> | undefined {
+    if (this.state.interruptions.length === 0) return undefined;
+    const out = new Map<string, string>();
+    for (const r of this.state.interruptions) if (r.leafId && r.note) out.set(r.leafId, r.note);
+    return out;
   }
 
   /** The whole active branch with ids and meta (compacted messages included), for display. */
   entries(): SessionEntry[] {
     const branch = this.state.branch();
+    const cuts = this.state.interruptions.length ? new Map(this.state.interruptions.map((r) => [r.leafId ?? '', r])) : undefined;
     const out: SessionEntry[] = branch.map((n) => {
       const entry: SessionEntry = { kind: 'message', id: n.id, parentId: n.parentId, ts: n.ts, message: n.message };
       if (n.meta) entry.meta = n.meta;
+      const cut = cuts?.get(n.id);
+      if (cut?.note) entry.interruption = { ts: cut.ts, note: cut.note };
       return entry;
     });
     const active = this.state.activeCompaction(branch);
     if (active) {
-      const { id, ts, summary, replacesUpTo } = active.compaction;
-      out.splice(active.index + 1, 0, { kind: 'compaction', id, ts, summary, replacesUpTo });
+      const { id, ts, summary, replacesUpTo, at, messages } = active.compaction;
+      // Shown where it ran; messages kept after the summary stay above it, as they were read.
+      const atIndex = at === undefined ? -1 : branch.findIndex((n) => n.id === at);
+      const entry: SessionEntry = { kind: 'compaction', id, ts, summary, replacesUpTo };
+      if (messages !== undefined) entry.messages = messages;
+      out.splice((atIndex >= active.index ? atIndex : active.index) + 1, 0, entry);
     }
     return out;
   }

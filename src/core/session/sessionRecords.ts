@@ -141,6 +141,10 @@ export const compactionRecordSchema = z.object({
   id: nonEmpty,
   summary: z.string(),
   replacesUpTo: nonEmpty,
+  /** The leaf when the compaction ran (the view shows the divider there); absent in older logs. */
+  at: nonEmpty.optional(),
+  /** How many messages of the branch the summary stands for, for the view. */
+  messages: z.number().int().nonnegative().optional(),
 });
 export type CompactionRecord = z.output<typeof compactionRecordSchema>;
 
@@ -227,6 +231,23 @@ export const planRecordSchema = z.object({
 export type PlanRecord = z.output<typeof planRecordSchema>;
 export type PlanStatus = PlanRecord['status'];
 
+/**
+ * A run's start and end. A `start` with no `end` after it means Keel stopped mid-run (the
+ * editor or the CLI was killed); the next writer closes it with `end` + `interrupted`, naming
+ * the leaf where it was cut so the view and the model are told there.
+ */
+export const runRecordSchema = z.object({
+  type: z.literal('run'),
+  ts: isoTime,
+  event: z.enum(['start', 'end']),
+  status: z.enum(['completed', 'cancelled', 'max_turns', 'error', 'interrupted']).optional(),
+  /** With `interrupted`: the last message that was kept (null: none on the branch). */
+  leafId: nonEmpty.nullable().optional(),
+  /** With `interrupted`: what was cut, in words for the person and the model. */
+  note: z.string().optional(),
+});
+export type RunRecord = z.output<typeof runRecordSchema>;
+
 export const recordSchemas = {
   session: sessionHeaderSchema,
   message: messageRecordSchema,
@@ -238,6 +259,7 @@ export const recordSchemas = {
   revert: revertRecordSchema,
   rules: rulesRecordSchema,
   plan: planRecordSchema,
+  run: runRecordSchema,
 } as const;
 export type RecordType = keyof typeof recordSchemas;
 
@@ -251,8 +273,8 @@ export type SessionRecord =
   | ChangeRecord
   | RevertRecord
   | RulesRecord
-
-  | PlanRecord;
+  | PlanRecord
+  | RunRecord;
 
 export function isRecordType(type: string): type is RecordType {
   return Object.hasOwn(recordSchemas, type);

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ApprovalMode } from '../config/configSchema';
-import type { ChangeRecord, CompactionRecord, MessageMeta, PlanRecord, RulesRecord, SessionHeaderRecord, SessionRecord } from './sessionRecords';
+import type { ChangeRecord, CompactionRecord, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SessionRecord } from './sessionRecords';
 
 export interface MessageNode {
   id: string;
@@ -58,6 +58,10 @@ export class SessionState {
   readonly rulesFired: RulesRecord[] = [];
   /** Plans made in plan mode: the latest record of each id, in the order the plans were first made. */
   readonly plans = new Map<string, PlanRecord>();
+  /** A run started and has not ended: if no live process is writing, Keel stopped mid-run. */
+  runOpen = false;
+  /** Runs cut short by Keel stopping, in log order (`run` end records with status `interrupted`). */
+  readonly interruptions: RunRecord[] = [];
   private lastMessageId: string | null = null;
 
   /** Folds one record in; returns a warning when the record had to be skipped or repaired. */
@@ -147,6 +151,10 @@ export class SessionState {
         return undefined;
       case 'plan':
         this.plans.set(record.id, record);
+        return undefined;
+      case 'run':
+        this.runOpen = record.event === 'start';
+        if (record.event === 'end' && record.status === 'interrupted') this.interruptions.push(record);
         return undefined;
     }
   }

@@ -132,7 +132,17 @@ export class SessionStore {
       }
       const writer = lock ? new LogWriter(path, { endsWithNewline: log.endsWithNewline }) : undefined;
       const init = { id, path, state, warnings, onWarning: this.onWarning };
-      if (writer && lock) return new Session({ ...init, writer, lock });
+      if (writer && lock) {
+        const session = new Session({ ...init, writer, lock });
+        // We hold the lock, so a run still open in the log belongs to a process that is gone.
+        try {
+          session.recoverInterruptedRun();
+        } catch (err) {
+          session.close();
+          throw err;
+        }
+        return session;
+      }
       return new Session(readOnlyReason ? { ...init, readOnlyReason } : init);
     } catch (err) {
       lock?.release();

@@ -4,6 +4,7 @@ import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServe
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { projectBench, recorder } from '../llmsContext/projectHarness';
+import { sessionModelLayer } from '../compaction/compactionHarness';
 import type { ProjectBench } from '../llmsContext/projectHarness';
 
 let server: ScriptedServer;
@@ -21,10 +22,15 @@ function fill(project: Project, exchanges: number): void {
   }
 }
 
+/** These tests are about leaving messages out; with autoCompact on, recovery would summarize first (see compaction/). */
+function trimmingOnly() {
+  return { overrides: [{ ...sessionModelLayer(server), autoCompact: false }] };
+}
+
 describe('a long conversation in Project', () => {
   it('recovers from a context-too-long error; the session log keeps every message', async () => {
     bench = projectBench(server);
-    const { project } = await bench.project([reply.contextLengthExceeded(), reply.text('Recovered answer.')]);
+    const { project } = await bench.project([reply.contextLengthExceeded(), reply.text('Recovered answer.')], trimmingOnly());
     fill(project, 30);
     const r = recorder();
     const result = await project.send('the newest question', r);
@@ -45,7 +51,7 @@ describe('a long conversation in Project', () => {
       reply.contextLengthExceeded(),
       reply.tool('history_search', { query: 'question 0' }),
       { ...reply.text('Found it.'), match: { lastToolResultIncludes: 'earlier question 0' } },
-    ]);
+    ], trimmingOnly());
     fill(project, 30);
     const result = await project.send('what did I ask first?', recorder());
     expect(result.status).toBe('completed');
@@ -55,7 +61,7 @@ describe('a long conversation in Project', () => {
 
   it('tells the person plainly when recovery fails, and keeps the message', async () => {
     bench = projectBench(server);
-    const { project } = await bench.project([{ ...reply.contextLengthExceeded(), repeat: 4 }]);
+    const { project } = await bench.project([{ ...reply.contextLengthExceeded(), repeat: 4 }], trimmingOnly());
     fill(project, 10);
     const result = await project.send('one more question', recorder());
     expect(result.status).toBe('error');

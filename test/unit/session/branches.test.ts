@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { compactionNote } from '../../../src/core/session/modelNotes';
 import { assistant, sandbox, TempDirs, user } from './sessionFixtures';
 
 const dirs = new TempDirs();
@@ -13,7 +14,7 @@ describe('compaction', () => {
     s.appendMessage(user('q2'));
     s.appendMessage(assistant('a2'));
     const compactionId = s.appendCompaction('We talked about q1.', a1);
-    const expected = [user('We talked about q1.'), user('q2'), assistant('a2')];
+    const expected = [user(compactionNote('We talked about q1.')), user('q2'), assistant('a2')];
     expect(s.history()).toEqual(expected);
     s.appendMessage(user('q3'));
     expect(s.history()).toEqual([...expected, user('q3')]);
@@ -22,8 +23,9 @@ describe('compaction', () => {
     const resumed = store.open(s.id);
     expect(resumed.history()).toEqual([...expected, user('q3')]);
     const kinds = resumed.entries().map((e) => (e.kind === 'message' ? e.message.content : `[${e.kind}] ${e.summary}`));
-    expect(kinds).toEqual(['q1', 'a1', '[compaction] We talked about q1.', 'q2', 'a2', 'q3']);
-    expect(resumed.entries()[2]).toMatchObject({ kind: 'compaction', id: compactionId, replacesUpTo: a1 });
+    // Shown where it ran (after a2), not where its summary ends.
+    expect(kinds).toEqual(['q1', 'a1', 'q2', 'a2', '[compaction] We talked about q1.', 'q3']);
+    expect(resumed.entries()[4]).toMatchObject({ kind: 'compaction', id: compactionId, replacesUpTo: a1 });
     resumed.close();
   });
 
@@ -36,7 +38,7 @@ describe('compaction', () => {
     s.appendMessage(assistant('a2'));
     s.appendCompaction('summary of q1', q1);
     s.appendCompaction('summary of q1..q2', q2);
-    expect(s.history()).toEqual([user('summary of q1..q2'), assistant('a2')]);
+    expect(s.history()).toEqual([user(compactionNote('summary of q1..q2')), assistant('a2')]);
     s.close();
   });
 

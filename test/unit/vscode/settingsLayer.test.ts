@@ -47,6 +47,15 @@ describe('readKeelSettings', () => {
     expect(onlyWorkspace.settings.baseUrl).toBeUndefined();
   });
 
+  it('takes keel.compactAt as a share of the window, and refuses one outside 0.3–0.95', () => {
+    const ok = readKeelSettings(section({ compactAt: { globalValue: 0.7 } }), true);
+    expect(ok.settings).toEqual({ compactAt: 0.7 });
+    expect(settingsLayer(ok.settings).layer).toMatchObject({ compactAt: 0.7 });
+    const bad = readKeelSettings(section({ compactAt: { globalValue: 1.5 } }), true);
+    expect(bad.settings).toEqual({});
+    expect(bad.problems).toEqual(['keel.compactAt has an invalid value and is ignored.']);
+  });
+
   it('reports values of the wrong type instead of using them', () => {
     const { settings, problems } = readKeelSettings(section({ maxTurns: { globalValue: 0 }, approvalMode: { globalValue: 'always' }, model: { globalValue: 42 } }), true);
     expect(settings).toEqual({});

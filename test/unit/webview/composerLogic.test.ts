@@ -61,7 +61,9 @@ describe('slash commands', () => {
   });
 
   it('completes the command word only', () => {
-    expect(slashCompletions('/').map((command) => command.name)).toEqual(['new', 'plan', 'sessions', 'help']);
+    expect(slashCompletions('/').map((command) => command.name)).toEqual(['new', 'plan', 'sessions', 'help', 'compact']);
+    expect(slashCompletions('/comp').map((command) => command.name)).toEqual(['compact']);
+    expect(parseSlashCommand('/compact')).toEqual({ kind: 'command', name: 'compact', argument: '' });
     expect(slashCompletions('/pl').map((command) => command.name)).toEqual(['plan']);
     expect(slashCompletions('/plan ')).toEqual([]);
     expect(slashCompletions('hello /')).toEqual([]);

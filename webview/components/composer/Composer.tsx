@@ -50,6 +50,7 @@ export function Composer() {
   const queued = useMeta((meta) => meta.run.queued);
   const prefill = useMeta((meta) => meta.prefill);
   const mcpPrompts = useMeta((meta) => meta.mcp.prompts);
+  const readOnly = useMeta((meta) => meta.session.readOnly);
   const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
@@ -119,6 +120,8 @@ export function Composer() {
         return bridge.newChat();
       case 'sessions':
         return bridge.showPanel('sessions');
+      case 'compact':
+        return bridge.compact();
       case 'help':
         setShowHelp(true);
         return;
@@ -186,7 +189,7 @@ export function Composer() {
     const intent = composerKeyIntent(event.nativeEvent, items.length > 0, composing.current);
     if (intent === 'none' || intent === 'newline') return;
     event.preventDefault();
-    if (intent === 'send') void submit();
+    if (intent === 'send' && readOnly === undefined) void submit();
     else if (intent === 'next') setActive((activeIndex + 1) % items.length);
     else if (intent === 'previous') setActive((activeIndex - 1 + items.length) % items.length);
     else if (intent === 'pick') pick(activeIndex);
@@ -200,10 +203,10 @@ export function Composer() {
     void addImages(files);
   };
 
-  const canSend = draft.text.trim().length > 0 || draft.images.length > 0;
+  const canSend = readOnly === undefined && (draft.text.trim().length > 0 || draft.images.length > 0);
 
   return (
-    <div className="composer">
+    <div className="composer" data-readonly={readOnly !== undefined}>
       {showHelp ? <HelpBox onClose={() => setShowHelp(false)} /> : null}
       {items.length > 0 ? (
         <CompletionPopup
@@ -227,7 +230,14 @@ export function Composer() {
           ref={input}
           value={draft.text}
           label="Message Keel"
-          placeholder={running ? 'Queue a message for when Keel is done…' : 'Ask Keel… (@ for files, / for commands)'}
+          placeholder={
+            readOnly !== undefined
+              ? 'Read-only here: this conversation is open for writing in another window'
+              : running
+                ? 'Queue a message for when Keel is done…'
+                : 'Ask Keel… (@ for files, / for commands)'
+          }
+          disabled={readOnly !== undefined}
           testId="composer-input"
           ariaControls={items.length > 0 ? popupId : undefined}
           ariaExpanded={items.length > 0}
@@ -250,7 +260,7 @@ export function Composer() {
       </div>
       <div className="composer-actions">
         <ModeSwitch />
-        <IconButton icon="file-media" label="Attach images" onClick={() => fileInput.current?.click()} />
+        <IconButton icon="file-media" label="Attach images" disabled={readOnly !== undefined} onClick={() => fileInput.current?.click()} />
         <input
           ref={fileInput}
           className="composer-file-input"

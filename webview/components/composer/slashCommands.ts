@@ -1,5 +1,5 @@
 /** Commands typed at the start of the composer. */
-export type SlashCommandName = 'new' | 'plan' | 'sessions' | 'help';
+export type SlashCommandName = 'new' | 'plan' | 'sessions' | 'help' | 'compact';
 
 /** An MCP server's prompt: `/mcp.<server>.<prompt>`. */
 export type McpCommandName = `mcp.${string}`;
@@ -16,6 +16,7 @@ export const SLASH_COMMANDS: readonly (SlashCommandInfo & { name: SlashCommandNa
   { name: 'plan', argument: '<task>', description: 'Plan a task with read-only tools' },
   { name: 'sessions', description: 'Browse and resume past chats' },
   { name: 'help', description: 'Show commands and keys' },
+  { name: 'compact', description: 'Summarize the conversation so far to free context' },
 ];
 
 export type ParsedSlash =

@@ -11,6 +11,7 @@ import { Markdown } from './Markdown';
 import { MentionChip } from './MentionChip';
 import { RevertAction } from './RevertAction';
 import { ToolCard } from './ToolCard';
+import { CompactionDivider, InterruptionNote } from './SessionMarks';
 
 const ROLE_LABEL: Record<UiMessage['role'], string> = { user: 'You', assistant: 'Keel', tool: 'Tool', system: 'System' };
 
@@ -21,6 +22,9 @@ export const MessageView = memo(function MessageView({ id }: { id: string }) {
   if (!message) return null;
   const { role, status, parts } = message;
   const streaming = status === 'streaming';
+  const mark = parts[0];
+  if (mark?.type === 'compaction') return <CompactionDivider message={message} part={mark} />;
+  if (mark?.type === 'interruption') return <InterruptionNote text={mark.text} />;
 
   return (
     <article
@@ -103,6 +107,10 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
           result={{ output: part.output, isError: part.isError, truncated: part.truncated }}
         />
       );
+    case 'compaction':
+    case 'interruption':
+      // Shown as a whole message of their own (see MessageView).
+      return null;
   }
 }
 
