@@ -2,6 +2,7 @@
 // `--watch` rebuilds on change; `--production` (or NODE_ENV=production) minifies and drops sourcemaps.
 import { context } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -30,6 +31,20 @@ const hostSplit = {
   },
 };
 
+// @ai-sdk/openai and openai-compatible import zod's `z` object, which bundlers cannot shake:
+// it drags in every schema kind and all 40-odd error-message locales (about 370 KB). The
+// namespace import has the same members and only keeps what the code uses.
+const zodNamespace = {
+  name: 'zod-namespace',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]@ai-sdk[\\/].*\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import { z } from "zod/v4";')) return undefined;
+      return { contents: text.replace('import { z } from "zod/v4";', 'import * as z from "zod/v4";'), loader: 'js' };
+    });
+  },
+};
+
 const targets = [
   {
     ...common,
@@ -39,6 +54,7 @@ const targets = [
     format: 'cjs',
     target: 'node22',
     banner: { js: '#!/usr/bin/env node' },
+    plugins: [zodNamespace],
   },
   {
     ...common,
@@ -58,6 +74,7 @@ const targets = [
     format: 'cjs',
     target: 'node22',
     external: ['vscode'],
+    plugins: [zodNamespace],
   },
   {
     ...common,
