@@ -6,8 +6,9 @@ import type { WorkspaceIdentity } from '../paths';
 import { readSessionLog } from './logReader';
 import { LogWriter } from './logWriter';
 import { Session } from './session';
-import { SessionLockedError, SessionNotFoundError } from './sessionErrors';
+import { SessionLockedError, SessionNotFoundError, SessionReadOnlyError } from './sessionErrors';
 import { isValidSessionId, newSessionId } from './sessionIds';
+import { logMentions } from './sessionSearch';
 import { describeLockOwner, SessionLock } from './sessionLock';
 import { SESSION_LOG_VERSION } from './sessionRecords';
 import type { SessionHeaderRecord } from './sessionRecords';
@@ -33,7 +34,7 @@ export interface OpenOptions {
 export interface ListOptions {
   limit?: number;
   offset?: number;
-  /** Case-insensitive text that the title must contain. */
+  /** Case-insensitive text that the title or a message's text must contain. */
   query?: string;
 }
 
@@ -164,10 +165,23 @@ export class SessionStore {
       if (summary) all.push(summary);
     }
     const query = opts.query?.trim().toLowerCase();
-    const matching = query ? all.filter((s) => s.title.toLowerCase().includes(query)) : all;
+    // Titles first: the message text of a log is read only when its title does not match.
+    const matching = query ? all.filter((s) => s.title.toLowerCase().includes(query) || logMentions(this.logPath(s.id), query)) : all;
     matching.sort((a, b) => compareDesc(a.updatedAt, b.updatedAt) || compareDesc(a.id, b.id));
     const offset = Math.max(0, opts.offset ?? 0);
     return matching.slice(offset, opts.limit === undefined ? undefined : offset + Math.max(0, opts.limit));
+  }
+
+  /** Sets a session's title (an empty one goes back to the first prompt). Refused while another process writes it. */
+  rename(id: string, title: string): SessionSummary {
+    const session = this.open(id);
+    try {
+      if (session.readOnly) throw new SessionReadOnlyError(id, session.readOnlyReason ?? 'another window has it open');
+      session.appendConfig('title', title.trim());
+      return session.summary();
+    } finally {
+      session.close();
+    }
   }
 
   /** Removes a session's files. Refused while a live process has it open (this one included). */
