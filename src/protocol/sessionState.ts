@@ -56,6 +56,8 @@ export const sessionSummarySchema = z.strictObject({
   messageCount: z.number().int().nonnegative(),
   /** Start of the first user message. */
   preview: z.string().optional(),
+  /** Tokens spent over the whole conversation (input + output, abandoned branches included). */
+  tokens: z.number().int().nonnegative().optional(),
 });
 
 /**

@@ -141,6 +141,8 @@ export const uiMessageSchema = z.strictObject({
   model: z.string().optional(),
   /** Set when status is `error`: what went wrong, in words for the person. */
   error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  /** A prompt that was edited and resent: which of its versions this branch shows (1-based). */
+  branch: z.strictObject({ index: z.number().int().min(1), count: z.number().int().min(2) }).optional(),
 });
 
 export type MessageRole = z.infer<typeof messageRoleSchema>;

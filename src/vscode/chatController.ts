@@ -17,9 +17,13 @@ import type { BuiltCore } from './coreLoader';
 import { ConversationState } from './conversationState';
 import type { ConversationStateOptions, EventSink } from './conversationState';
 import { runFailure, thrownError } from './runErrors';
-import { entriesToUiMessages, userContent, userUiMessage } from './uiMessages';
+import { userContent, userUiMessage } from './uiMessages';
 import { todosFromEntries } from './uiSessions';
 import { configSummaryOf, configuredModels, sessionsPage } from './coreQueries';
+import { exportSource } from '../core/session/sessionExport';
+import type { ExportFormat, SessionUi } from './sessionUi';
+import { SessionTitler } from './sessionTitler';
+import { conversationView } from './sessionView';
 
 /** The attached chat view, as the controller talks to it. */
 export interface ViewLink {
@@ -46,6 +50,10 @@ export interface ChatControllerOptions {
   /** The diff editor side of file-change approvals. */
   changes?: ChangeApprovalHooks;
   state?: ConversationStateOptions;
+  /** Delete confirmation and export targets (absent: those actions are refused). */
+  sessionUi?: SessionUi;
+  /** Whether to name new conversations with the small model after their first reply. */
+  generateTitles?(): boolean;
 }
 
 type SendParams = RequestParams<'session.send'>;
@@ -77,6 +85,9 @@ export class ChatController {
   private running = false;
   private abort: AbortController | undefined;
   private idleWaiters: (() => void)[] = [];
+  /** Live user messages carry view ids until a resume: the session id each one was saved under. */
+  private readonly savedAs = new Map<string, string>();
+  private readonly titler: SessionTitler;
 
   constructor(opts: ChatControllerOptions) {
     this.opts = opts;
@@ -86,6 +97,7 @@ export class ChatController {
       },
     };
     this.state = new ConversationState(sink, opts.state);
+    this.titler = new SessionTitler(opts.log);
     this.approvals = new ApprovalFlow({
       state: this.state,
       syncedView: () => (this.synced ? this.view : undefined),
@@ -200,9 +212,10 @@ export class ChatController {
     const entries = session.entries();
     project.todos.set(todosFromEntries(entries));
     this.setProject(project);
-    const totals = session.usageTotals();
-    const info: SessionInfo = { id: session.id, title: session.summary().title || null };
-    this.state.replace(entriesToUiMessages(entries), info, totals.inputTokens + totals.outputTokens > 0 ? totals : null, project.todos.get());
+    const view = conversationView(session);
+    const info: SessionInfo = view.info;
+    this.savedAs.clear();
+    this.state.replace(view.messages, info, view.usage, project.todos.get());
     this.state.attachChanges(project.journal?.entries() ?? []);
     this.state.setRun({ approvalMode: project.approvalMode });
     this.opts.onSessionChange?.(session.id);
@@ -222,6 +235,69 @@ export class ChatController {
     return sessionsPage(ctx, params, this.project?.session.id);
   }
 
+  // ---- the sessions list's actions, and branches ----
+
+  async renameSession(id: string, title: string): Promise<RequestResult<'sessions.rename'>> {
+    const current = this.project?.session;
+    if (current?.id === id && !current.readOnly) {
+      current.appendConfig('title', title.trim());
+      const shown = current.summary().title;
+      this.state.setSession({ id, title: shown || null });
+      return { title: shown };
+    }
+    const { ctx } = await this.opts.core.get();
+    return { title: ctx.sessions.rename(id, title).title };
+  }
+
+  /** Asks first; the conversation in view is replaced by a new one before its log goes. */
+  async deleteSession(id: string): Promise<RequestResult<'sessions.delete'>> {
+    const ui = this.sessionUi();
+    const { ctx } = await this.opts.core.get();
+    const stored = ctx.sessions.open(id, { readOnly: true });
+    const title = stored.summary().title;
+    stored.close();
+    if (!(await ui.confirmDelete(title))) return { deleted: false };
+    if (this.project?.session.id === id) await this.newSession();
+    ctx.sessions.delete(id);
+    return { deleted: true };
+  }
+
+  async exportSession(id: string, format: ExportFormat): Promise<RequestResult<'sessions.export'>> {
+    const ui = this.sessionUi();
+    const { ctx } = await this.opts.core.get();
+    // Read from disk without the lock: the conversation in view may be exported too.
+    const stored = ctx.sessions.open(id, { readOnly: true });
+    let source: ReturnType<typeof exportSource>;
+    try {
+      source = exportSource(stored);
+    } finally {
+      stored.close();
+    }
+    return { exported: await ui.exportSession(source, format) };
+  }
+
+  /** "Edit and resend": the branch goes back to before that prompt and the edited text is sent from there. */
+  async editAndResend(params: RequestParams<'session.editResend'>): Promise<RequestResult<'session.editResend'>> {
+    await this.stopAndWait();
+    const session = this.writableSession();
+    const messageId = this.savedAs.get(params.messageId) ?? params.messageId;
+    session.fork(session.parentOf(messageId));
+    this.showSession();
+    return this.send({ text: params.text });
+  }
+
+  async switchBranch(params: RequestParams<'session.switchBranch'>): Promise<RequestResult<'session.switchBranch'>> {
+    await this.stopAndWait();
+    const session = this.writableSession();
+    const messageId = this.savedAs.get(params.messageId) ?? params.messageId;
+    const point = session.branchPoints().get(messageId);
+    const target = point?.siblings[params.index - 1];
+    if (!point || !target) throw new BusError('invalid_params', `That message has no version ${params.index}.`);
+    if (target !== messageId) session.switchBranch(target);
+    this.showSession();
+    return { session: { ...this.state.session } };
+  }
+
   async listModels(): Promise<RequestResult<'models.list'>> {
     const { ctx } = await this.opts.core.get();
     return configuredModels(ctx);
@@ -235,6 +311,30 @@ export class ChatController {
   /** Settles an open approval from outside the chat card (the diff editor, a command). */
   decideApproval(id: string, answer: ApprovalAnswer): Promise<boolean> {
     return this.approvals.decide(id, answer);
+  }
+
+  private sessionUi(): SessionUi {
+    if (!this.opts.sessionUi) throw new BusError('internal', 'This window cannot export or delete conversations.');
+    return this.opts.sessionUi;
+  }
+
+  private writableSession() {
+    const session = this.project?.session;
+    if (!session) throw new BusError('invalid_params', 'There is no saved conversation in view to branch.');
+    if (session.readOnly) throw new BusError('invalid_params', `This conversation is read-only here (${session.readOnlyReason ?? 'another window'}).`);
+    return session;
+  }
+
+  /** The view shows the session's active branch again, from the log (after a fork or a switch). */
+  private showSession(): void {
+    const project = this.project;
+    if (!project) return;
+    const view = conversationView(project.session);
+    this.savedAs.clear();
+    this.state.replace(view.messages, view.info, view.usage, project.todos.get());
+    this.state.attachChanges(project.journal?.entries() ?? []);
+    this.state.setRun({ approvalMode: project.approvalMode });
+    this.sendSnapshot();
   }
 
   // ---- the change journal ----
@@ -341,12 +441,21 @@ export class ChatController {
         signal,
         ...(item.params.mentions?.length ? { mentions: item.params.mentions } : {}),
         onEvent: (event) => {
-          if (event.type === 'message' && event.message.role === 'user') recorded = true;
+          if (event.type === 'message' && event.message.role === 'user') {
+            recorded = true;
+            this.savedAs.set(item.id, event.id);
+            this.markBranch(item.id, event.id, project);
+          }
           this.onProjectEvent(event, project, model, signal);
         },
         onToolApprove: (request) => this.approvals.ask(request, signal),
       });
       this.finish(result, secrets);
+      if (this.opts.generateTitles?.() !== false) {
+        this.titler.maybeTitle(built.ctx, project.session, (title) => {
+          if (this.project?.session === project.session) this.state.setSession({ id: project.session.id, title });
+        });
+      }
     } catch (err) {
       const error = this.uiErrorOf(err, secrets);
       this.opts.log('error', `run failed: ${error.message}`);
@@ -418,6 +527,13 @@ export class ChatController {
     const project = new Project(ctx, ctx.sessions.create());
     this.setProject(project);
     return project;
+  }
+
+  /** A prompt sent after an edit shows which version it is. */
+  private markBranch(viewId: string, savedId: string, project: Project): void {
+    const point = project.session.branchPoints().get(savedId);
+    const message = this.state.message(viewId);
+    if (point && message) this.state.add({ ...message, branch: { index: point.index, count: point.count } });
   }
 
   private setProject(project: Project): void {

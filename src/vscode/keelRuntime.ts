@@ -20,6 +20,8 @@ import { readKeelSettings } from './settingsLayer';
 import { UiConfigBridge } from './uiConfigBridge';
 import { createVscodeHost } from './vscodeHost';
 import { VscodeServices } from './vscodeServices';
+import { VscodeSessionUi } from './vscodeSessionUi';
+import { pickSession } from './sessionPicker';
 
 export const CHAT_VIEW_ID = 'keel.chat';
 
@@ -103,6 +105,8 @@ export class KeelRuntime {
       trusted: () => vscode.workspace.isTrusted,
       onActivity: (activity) => status.update(activity),
       onApprovalNeeded: () => this.revealForApproval(),
+      sessionUi: new VscodeSessionUi(),
+      generateTitles: () => vscode.workspace.getConfiguration('keel').get<string>('sessionTitles', 'model') !== 'firstPrompt',
       onSessionChange: (id) => {
         this.windowState.update(OPEN_SESSION_KEY, id ?? undefined).then(undefined, (err: unknown) =>
           log('warn', `remembering the open conversation failed: ${errorMessage(err)}`),
@@ -187,6 +191,11 @@ export class KeelRuntime {
       return;
     }
     await built.ctx.llmsContext.warmUp();
+  }
+
+  /** "Keel: Open Session…" (the quick pick lives here, in the lazily loaded runtime, not in the shell). */
+  openSessionPicker(): Promise<void> {
+    return pickSession(this.controller, () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), (message) => this.log('warn', message));
   }
 
   setApiKey(): Promise<void> {

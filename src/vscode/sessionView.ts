@@ -1,0 +1,48 @@
+import type { Session } from '../core/session/session';
+import type { SessionInfo, Usage } from '../protocol/sessionState';
+import type { UiMessage } from '../protocol/uiMessage';
+import { entriesToUiMessages } from './uiMessages';
+
+export interface ConversationView {
+  messages: UiMessage[];
+  info: SessionInfo;
+  usage: Usage | null;
+}
+
+/** A session's active branch as the view shows it, with "version n of m" on edited prompts. */
+export function conversationView(session: Session): ConversationView {
+  const points = session.branchPoints();
+  const messages = entriesToUiMessages(session.entries());
+  if (points.size > 0) {
+    for (let i = 0; i < messages.length; i++) {
+      const point = points.get(messages[i]!.id);
+      if (point) messages[i] = { ...messages[i]!, branch: { index: point.index, count: point.count } };
+    }
+  }
+  const totals = session.usageTotals();
+  return {
+    messages,
+    info: { id: session.id, title: session.summary().title || null },
+    usage: totals.inputTokens + totals.outputTokens > 0 ? totals : null,
+  };
+}
+
+/** The text of a user message as the person typed it (for the first prompt of a generated title). */
+export function firstExchange(session: Session): { prompt: string; reply: string } | undefined {
+  let prompt: string | undefined;
+  for (const entry of session.entries()) {
+    if (entry.kind !== 'message') continue;
+    const { message } = entry;
+    const text = typeof message.content === 'string'
+      ? message.content
+      : Array.isArray(message.content)
+        ? message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n')
+        : '';
+    if (prompt === undefined) {
+      if (message.role === 'user' && text.trim()) prompt = text;
+      continue;
+    }
+    if (message.role === 'assistant' && text.trim()) return { prompt, reply: text };
+  }
+  return undefined;
+}
