@@ -35,7 +35,16 @@ export interface UiBridge {
   send(input: SendInput): Promise<{ messageId: string; queued: boolean } | undefined>;
   cancel(): Promise<void>;
   newChat(): Promise<void>;
-  listSessions(query: string): Promise<{ sessions: SessionSummary[]; total: number } | undefined>;
+  /** One page of past chats, newest first; `offset` pages in more. */
+  listSessions(query: string, offset?: number): Promise<{ sessions: SessionSummary[]; total: number } | undefined>;
+  renameSession(id: string, title: string): Promise<string | undefined>;
+  /** The host asks the person to confirm first; true when it was deleted. */
+  deleteSession(id: string): Promise<boolean>;
+  exportSession(id: string, format: 'markdown' | 'json'): Promise<void>;
+  /** "Edit and resend" an earlier prompt: a new branch from before it. */
+  editResend(messageId: string, text: string): Promise<void>;
+  /** Show version `index` (1-based) of an edited prompt. */
+  switchBranch(messageId: string, index: number): Promise<void>;
   resume(id: string): Promise<void>;
   getConfig(): Promise<UiConfig | undefined>;
   setConfig(params: ConfigSetParams): Promise<UiConfig | undefined>;
@@ -64,7 +73,7 @@ export interface UiBridge {
 }
 
 const FILE_SEARCH_LIMIT = 20;
-const SESSIONS_PAGE = 100;
+const SESSIONS_PAGE = 50;
 
 /**
  * Wires a webview bus to the store: listeners and the approval handler first, then
@@ -125,10 +134,25 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
       store.showPanel('chat');
       await call('session.new', {}, 'Starting a new chat');
     },
-    async listSessions(query) {
+    async listSessions(query, offset = 0) {
       const trimmed = query.trim();
-      const params = trimmed ? { query: trimmed, limit: SESSIONS_PAGE } : { limit: SESSIONS_PAGE };
+      const params = trimmed ? { query: trimmed, limit: SESSIONS_PAGE, offset } : { limit: SESSIONS_PAGE, offset };
       return call('sessions.list', params, 'Listing past chats');
+    },
+    async renameSession(id, title) {
+      return (await call('sessions.rename', { id, title }, 'Renaming the chat'))?.title;
+    },
+    async deleteSession(id) {
+      return (await call('sessions.delete', { id }, 'Deleting the chat'))?.deleted === true;
+    },
+    async exportSession(id, format) {
+      await call('sessions.export', { id, format }, format === 'json' ? 'Exporting the chat to JSON' : 'Exporting the chat to Markdown');
+    },
+    async editResend(messageId, text) {
+      await call('session.editResend', { messageId, text }, 'Sending the edited message');
+    },
+    async switchBranch(messageId, index) {
+      await call('session.switchBranch', { messageId, index }, 'Switching to the other version');
     },
     async resume(id) {
       const resumed = await call('sessions.resume', { id }, 'Opening the chat');
