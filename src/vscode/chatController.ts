@@ -451,7 +451,7 @@ export class ChatController {
         onToolApprove: (request) => this.approvals.ask(request, signal),
       });
       this.finish(result, secrets);
-      if (this.opts.generateTitles?.() !== false) {
+      if (this.opts.generateTitles?.() === true) {
         this.titler.maybeTitle(built.ctx, project.session, (title) => {
           if (this.project?.session === project.session) this.state.setSession({ id: project.session.id, title });
         });
