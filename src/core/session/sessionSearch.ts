@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
 
 /**
@@ -6,20 +6,14 @@ import type { ModelMessage } from 'ai';
  * model wrote. The raw file is checked first, so a log without the words costs one read and
  * one scan; only lines that contain them are parsed, to rule out hits in JSON keys or ids.
  */
-export function logMentions(logPath: string, query: string): boolean {
+export function logMentions(logPath: string, query: string, cache?: LogTextCache): boolean {
   const needle = query.toLowerCase();
   if (needle === '') return true;
   // JSON escapes quotes, backslashes and control characters: look for the query as it is stored.
   const stored = JSON.stringify(needle).slice(1, -1);
-  let text: string;
-  try {
-    text = readFileSync(logPath, 'utf8');
-  } catch (err) {
-    // Deleted by another window since it was listed: nothing there to match.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
-  }
-  const lower = text.toLowerCase();
+  const read = cache ? cache.read(logPath) : readLog(logPath);
+  if (!read) return false;
+  const { text, lower } = read;
   let at = lower.indexOf(stored);
   while (at >= 0) {
     const start = lower.lastIndexOf('\n', at) + 1;
@@ -62,4 +56,63 @@ export function messageSearchText(message: ModelMessage): string {
     }
   }
   return out.join('\n');
+}
+
+interface LogText {
+  text: string;
+  lower: string;
+}
+
+function readLog(logPath: string): LogText | undefined {
+  let text: string;
+  try {
+    text = readFileSync(logPath, 'utf8');
+  } catch (err) {
+    // Deleted by another window since it was listed: nothing there to match.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  return { text, lower: text.toLowerCase() };
+}
+
+/**
+ * The logs' text kept between searches, so narrowing a query as the person types reads no
+ * file twice. An entry is used only while the log has the size and time it was read at (logs
+ * only grow); past `maxChars` nothing more is kept and searches read from disk as before.
+ */
+export class LogTextCache {
+  private readonly entries = new Map<string, LogText & { size: number; mtimeMs: number }>();
+  private chars = 0;
+
+  constructor(private readonly maxChars = 32 * 1024 * 1024) {}
+
+  read(logPath: string): LogText | undefined {
+    let size: number;
+    let mtimeMs: number;
+    try {
+      ({ size, mtimeMs } = statSync(logPath));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.forget(logPath);
+        return undefined;
+      }
+      throw err;
+    }
+    const hit = this.entries.get(logPath);
+    if (hit && hit.size === size && hit.mtimeMs === mtimeMs) return hit;
+    this.forget(logPath);
+    const read = readLog(logPath);
+    if (read && this.chars + read.text.length <= this.maxChars) {
+      this.entries.set(logPath, { ...read, size, mtimeMs });
+      this.chars += read.text.length;
+    }
+    return read;
+  }
+
+  private forget(logPath: string): void {
+    const old = this.entries.get(logPath);
+    if (!old) return;
+    this.entries.delete(logPath);
+    this.chars -= old.text.length;
+  }
 }

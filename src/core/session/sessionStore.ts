@@ -8,7 +8,7 @@ import { LogWriter } from './logWriter';
 import { Session } from './session';
 import { SessionLockedError, SessionNotFoundError, SessionReadOnlyError } from './sessionErrors';
 import { isValidSessionId, newSessionId } from './sessionIds';
-import { logMentions } from './sessionSearch';
+import { LogTextCache, logMentions } from './sessionSearch';
 import { describeLockOwner, SessionLock } from './sessionLock';
 import { SESSION_LOG_VERSION } from './sessionRecords';
 import type { SessionHeaderRecord } from './sessionRecords';
@@ -48,6 +48,8 @@ export class SessionStore {
   readonly key: string;
   readonly dir: string;
   private readonly onWarning: (message: string) => void;
+  /** Log text kept between searches (a person narrows a query key by key). */
+  private readonly searchCache = new LogTextCache();
 
   constructor(opts: SessionStoreOptions) {
     this.workspace = opts.workspace.workspaceFile
@@ -166,7 +168,9 @@ export class SessionStore {
     }
     const query = opts.query?.trim().toLowerCase();
     // Titles first: the message text of a log is read only when its title does not match.
-    const matching = query ? all.filter((s) => s.title.toLowerCase().includes(query) || logMentions(this.logPath(s.id), query)) : all;
+    const matching = query
+      ? all.filter((s) => s.title.toLowerCase().includes(query) || logMentions(this.logPath(s.id), query, this.searchCache))
+      : all;
     matching.sort((a, b) => compareDesc(a.updatedAt, b.updatedAt) || compareDesc(a.id, b.id));
     const offset = Math.max(0, opts.offset ?? 0);
     return matching.slice(offset, opts.limit === undefined ? undefined : offset + Math.max(0, opts.limit));
