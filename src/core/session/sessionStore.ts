@@ -50,6 +50,8 @@ export class SessionStore {
   private readonly onWarning: (message: string) => void;
   /** Log text kept between searches (a person narrows a query key by key). */
   private readonly searchCache = new LogTextCache();
+  /** Summaries already read, by log; valid while the log keeps that size and time (logs only grow). */
+  private readonly summaries = new Map<string, { size: number; mtimeMs: number; summary: SessionSummary }>();
 
   constructor(opts: SessionStoreOptions) {
     this.workspace = opts.workspace.workspaceFile
@@ -218,17 +220,27 @@ export class SessionStore {
     const path = this.logPath(id);
     let size: number;
     let mtime: string;
+    let mtimeMs: number;
     try {
       const st = statSync(path);
       size = st.size;
       mtime = st.mtime.toISOString();
+      mtimeMs = st.mtimeMs;
     } catch (err) {
       // Deleted between readdir and stat: it is simply no longer there.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.summaries.delete(id);
+        return undefined;
+      }
       throw err;
     }
+    const known = this.summaries.get(id);
+    if (known && known.size === size && known.mtimeMs === mtimeMs) return known.summary;
     const cached = readSummary(summaryPath(path), id, size);
-    if (cached) return cached;
+    if (cached) {
+      this.summaries.set(id, { size, mtimeMs, summary: cached });
+      return cached;
+    }
     let log: ReturnType<typeof readSessionLog>;
     try {
       log = readSessionLog(path);
