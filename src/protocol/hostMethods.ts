@@ -75,6 +75,8 @@ export const hostMethods = {
     params: z.strictObject({ messageId: z.string().min(1), index: z.number().int().min(1) }),
     result: z.strictObject({ session: sessionInfoSchema }),
   },
+  /** Show the whole of a long conversation that was opened with its recent part only; a `snapshot` event follows. */
+  'session.loadEarlier': { params: empty, result: z.strictObject({ shown: z.number().int().nonnegative() }) },
   /** Current settings for the settings panel (never the API key). */
   'config.get': { params: empty, result: uiConfigSchema },
   /** Change one setting (the person's choice, never the agent's); returns the new settings. */

@@ -93,6 +93,8 @@ export const snapshotSchema = z.strictObject({
   config: configSummarySchema,
   /** The rules files of the latest request; absent until one ran. */
   rules: z.array(ruleInEffectSchema).optional(),
+  /** A long conversation comes with its recent part: how many earlier messages `session.loadEarlier` would add. */
+  earlierMessages: z.number().int().positive().optional(),
 });
 
 /** Error codes the UI can act on (e.g. offer "Configure model"); `internal` for the rest. */

@@ -9,7 +9,7 @@ import { BusError } from '../protocol/busError';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { DeltaCoalescer } from '../protocol/deltaCoalescer';
 import type { LogFn } from '../protocol/log';
-import type { AgentMode, ConfigSummary, SessionInfo, UiError } from '../protocol/sessionState';
+import type { AgentMode, ConfigSummary, SessionInfo, Snapshot, UiError } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
 import { ApprovalFlow } from './approvalFlow';
 import type { ChangeApprovalHooks } from './approvalFlow';
@@ -23,7 +23,7 @@ import { configSummaryOf, configuredModels, sessionsPage } from './coreQueries';
 import { exportSource } from '../core/session/sessionExport';
 import type { ExportFormat, SessionUi } from './sessionUi';
 import { SessionTitler } from './sessionTitler';
-import { conversationView } from './sessionView';
+import { RESUME_WINDOW, conversationView } from './sessionView';
 
 /** The attached chat view, as the controller talks to it. */
 export interface ViewLink {
@@ -88,6 +88,8 @@ export class ChatController {
   /** Live user messages carry view ids until a resume: the session id each one was saved under. */
   private readonly savedAs = new Map<string, string>();
   private readonly titler: SessionTitler;
+  /** Messages of the conversation in view that the view was not sent (a long one opens with its end). */
+  private hiddenEarlier = 0;
 
   constructor(opts: ChatControllerOptions) {
     this.opts = opts;
@@ -137,7 +139,7 @@ export class ChatController {
     void this.refreshConfig().then(() => {
       const view = this.view;
       if (generation !== this.readyGeneration || !view || !view.isReady()) return;
-      view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending()));
+      view.outbox.emit('snapshot', this.snapshotNow());
       this.synced = true;
       this.approvals.showAll();
       if (this.pendingPanel) {
@@ -193,6 +195,7 @@ export class ChatController {
     await this.stopAndWait();
     this.closeProject();
     this.state.replace([], { id: null, title: null }, null, []);
+    this.hiddenEarlier = 0;
     this.opts.onSessionChange?.(null);
     this.sendSnapshot();
     return { session: { id: null, title: null } };
@@ -212,9 +215,10 @@ export class ChatController {
     const entries = session.entries();
     project.todos.set(todosFromEntries(entries));
     this.setProject(project);
-    const view = conversationView(session);
+    const view = conversationView(session, RESUME_WINDOW);
     const info: SessionInfo = view.info;
     this.savedAs.clear();
+    this.hiddenEarlier = view.earlier;
     this.state.replace(view.messages, info, view.usage, project.todos.get());
     this.state.attachChanges(project.journal?.entries() ?? []);
     this.state.setRun({ approvalMode: project.approvalMode });
@@ -325,11 +329,21 @@ export class ChatController {
     return session;
   }
 
+  /** The whole of a long conversation the view got the end of. */
+  async loadEarlier(): Promise<RequestResult<'session.loadEarlier'>> {
+    await this.stopAndWait();
+    if (!this.project || this.hiddenEarlier === 0) return { shown: 0 };
+    const shown = this.hiddenEarlier;
+    this.showSession(Number.POSITIVE_INFINITY);
+    return { shown };
+  }
+
   /** The view shows the session's active branch again, from the log (after a fork or a switch). */
-  private showSession(): void {
+  private showSession(window = RESUME_WINDOW): void {
     const project = this.project;
     if (!project) return;
-    const view = conversationView(project.session);
+    const view = conversationView(project.session, window);
+    this.hiddenEarlier = view.earlier;
     this.savedAs.clear();
     this.state.replace(view.messages, view.info, view.usage, project.todos.get());
     this.state.attachChanges(project.journal?.entries() ?? []);
@@ -570,7 +584,12 @@ export class ChatController {
   private sendSnapshot(): void {
     const view = this.view;
     if (!view || !this.synced) return;
-    view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending()));
+    view.outbox.emit('snapshot', this.snapshotNow());
+  }
+
+  private snapshotNow(): Snapshot {
+    const snapshot = this.state.snapshot(this.approvals.pending());
+    return this.hiddenEarlier > 0 ? { ...snapshot, earlierMessages: this.hiddenEarlier } : snapshot;
   }
 
   /** Never rejects: a failure here is logged and the view keeps its last summary. */

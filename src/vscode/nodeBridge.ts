@@ -70,6 +70,7 @@ function registerHandlers(bus: HostBus, controller: ChatController, services: Ed
   bus.handle('sessions.export', ({ id, format }) => controller.exportSession(id, format));
   bus.handle('session.editResend', (params) => controller.editAndResend(params));
   bus.handle('session.switchBranch', (params) => controller.switchBranch(params));
+  bus.handle('session.loadEarlier', () => controller.loadEarlier());
   bus.handle('config.get', () => services.configGet());
   bus.handle('config.set', (params) => services.configSet(params));
   bus.handle('models.list', () => controller.listModels());

@@ -7,12 +7,29 @@ export interface ConversationView {
   messages: UiMessage[];
   info: SessionInfo;
   usage: Usage | null;
+  /** Messages before the first one in `messages`, left out of a long conversation. */
+  earlier: number;
 }
 
-/** A session's active branch as the view shows it, with "version n of m" on edited prompts. */
-export function conversationView(session: Session): ConversationView {
+/**
+ * How much of a long conversation a resume shows at first: enough to read back a good while,
+ * small enough that the view draws it at once. The rest comes on request (session.loadEarlier).
+ */
+export const RESUME_WINDOW = 300;
+
+/**
+ * A session's active branch as the view shows it, with "version n of m" on edited prompts.
+ * With `window`, only about the last `window` messages, starting at a prompt of the person's.
+ */
+export function conversationView(session: Session, window = Number.POSITIVE_INFINITY): ConversationView {
   const points = session.branchPoints();
-  const messages = entriesToUiMessages(session.entries());
+  const all = entriesToUiMessages(session.entries());
+  let start = 0;
+  if (all.length > window) {
+    start = all.length - window;
+    while (start < all.length - 1 && all[start]!.role !== 'user') start++;
+  }
+  const messages = start > 0 ? all.slice(start) : all;
   if (points.size > 0) {
     for (let i = 0; i < messages.length; i++) {
       const point = points.get(messages[i]!.id);
@@ -24,6 +41,7 @@ export function conversationView(session: Session): ConversationView {
     messages,
     info: { id: session.id, title: session.summary().title || null },
     usage: totals.inputTokens + totals.outputTokens > 0 ? totals : null,
+    earlier: start,
   };
 }
 

@@ -45,6 +45,8 @@ export interface UiBridge {
   editResend(messageId: string, text: string): Promise<void>;
   /** Show version `index` (1-based) of an edited prompt. */
   switchBranch(messageId: string, index: number): Promise<void>;
+  /** The whole of a long conversation that opened with its recent part. */
+  loadEarlier(): Promise<void>;
   resume(id: string): Promise<void>;
   getConfig(): Promise<UiConfig | undefined>;
   setConfig(params: ConfigSetParams): Promise<UiConfig | undefined>;
@@ -153,6 +155,9 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     },
     async switchBranch(messageId, index) {
       await call('session.switchBranch', { messageId, index }, 'Switching to the other version');
+    },
+    async loadEarlier() {
+      await call('session.loadEarlier', {}, 'Loading the earlier messages');
     },
     async resume(id) {
       const resumed = await call('sessions.resume', { id }, 'Opening the chat');

@@ -57,6 +57,8 @@ export interface ChatMeta {
   trimmed: ContextTrimmed | null;
   panel: Panel;
   prefill: ComposerPrefill | null;
+  /** Earlier messages of a long conversation the host has not sent (0: all are here). */
+  earlierMessages: number;
 }
 
 export function initialMeta(): ChatMeta {
@@ -73,6 +75,7 @@ export function initialMeta(): ChatMeta {
     rules: [],
     trimmed: null,
     panel: 'chat',
+    earlierMessages: 0,
     prefill: null,
   };
 }

@@ -86,6 +86,7 @@ export class ChatStore {
       retry: null,
       rules: snapshot.rules ?? [],
       trimmed: null,
+      earlierMessages: snapshot.earlierMessages ?? 0,
     };
     this.idListeners.notify();
     this.metaListeners.notify();

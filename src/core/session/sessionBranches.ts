@@ -14,6 +14,15 @@ export interface BranchPoint {
  * (an edited and resent prompt), its position among them. One pass over the whole tree.
  */
 export function branchPoints(nodes: ReadonlyMap<string, MessageNode>, branch: readonly MessageNode[]): Map<string, BranchPoint> {
+  // Most conversations were never edited: one counting pass says so without building lists.
+  const children = new Map<string | null, number>();
+  let forked = false;
+  for (const node of nodes.values()) {
+    const count = (children.get(node.parentId) ?? 0) + 1;
+    children.set(node.parentId, count);
+    if (count > 1) forked = true;
+  }
+  if (!forked) return new Map();
   const onBranch = new Set(branch.map((n) => n.id));
   const wanted = new Set(branch.map((n) => n.parentId ?? ''));
   const siblingsOf = new Map<string, string[]>();

@@ -183,3 +183,34 @@ describe('generated titles', () => {
     expect((await page.bus.request('sessions.list', {})).sessions[0]!.title).toBe('Why is CI red?');
   });
 });
+
+describe('long conversations', () => {
+  it('open with their recent part, starting at a prompt; "Show all" brings the rest', async () => {
+    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
+    const chat = rig;
+    const { SessionStore } = await import('../../../src/core/session/sessionStore');
+    const store = new SessionStore({ home: chat.home, workspace: { root: chat.workspace } });
+    const s = store.create();
+    for (let i = 0; i < 400; i++) {
+      s.appendMessage({ role: 'user', content: `question ${i}` });
+      s.appendMessage({ role: 'assistant', content: `answer ${i}` });
+    }
+    s.close();
+    const page = chat.openPage();
+    await until(() => page.store.snapshot !== undefined, 'snapshot');
+    await page.bus.request('sessions.resume', { id: s.id });
+    await settle();
+    const snap = page.store.named('snapshot').at(-1) as { messages: UiMessage[]; earlierMessages?: number };
+    expect(snap.messages.length).toBeLessThanOrEqual(300);
+    expect(snap.messages[0]!.role).toBe('user');
+    expect(snap.earlierMessages).toBe(800 - snap.messages.length);
+    expect(text(snap.messages.at(-1)!)).toBe('answer 399');
+
+    expect(await page.bus.request('session.loadEarlier', {})).toEqual({ shown: snap.earlierMessages });
+    await settle();
+    const all = page.store.named('snapshot').at(-1) as { messages: UiMessage[]; earlierMessages?: number };
+    expect(all.messages).toHaveLength(800);
+    expect(all.earlierMessages).toBeUndefined();
+    expect(text(all.messages[0]!)).toBe('question 0');
+  });
+});

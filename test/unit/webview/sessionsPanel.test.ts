@@ -89,7 +89,7 @@ describe('the sessions panel', () => {
     const all = rows(3);
     const { mounted } = await openSessions(all);
     const rename = vi.fn(({ title }: { id: string; title: string }) => ({ title }));
-    const exported = vi.fn(() => ({ exported: true }));
+    const exported = vi.fn((_params: { id: string; format: string }) => ({ exported: true }));
     const del = vi.fn(({ id }: { id: string }) => {
       all.splice(all.findIndex((s) => s.id === id), 1);
       return { deleted: true };
