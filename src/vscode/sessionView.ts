@@ -1,4 +1,4 @@
-import type { Session } from '../core/session/session';
+import type { Session, SessionEntry } from '../core/session/session';
 import type { SessionInfo, Usage } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
 import { entriesToUiMessages } from './uiMessages';
@@ -23,13 +23,19 @@ export const RESUME_WINDOW = 300;
  */
 export function conversationView(session: Session, window = Number.POSITIVE_INFINITY): ConversationView {
   const points = session.branchPoints();
-  const all = entriesToUiMessages(session.entries());
+  const entries = session.entries();
+  // Tool results fold into their call's card: count shown rows, and convert only the window.
+  const shown = (e: SessionEntry): boolean => e.kind === 'compaction' || e.message.role !== 'tool';
   let start = 0;
-  if (all.length > window) {
-    start = all.length - window;
-    while (start < all.length - 1 && all[start]!.role !== 'user') start++;
+  let earlier = 0;
+  if (entries.length > window) {
+    let rows = 0;
+    start = entries.length;
+    while (start > 0 && rows < window) if (shown(entries[--start]!)) rows++;
+    while (start < entries.length - 1 && !isPrompt(entries[start]!)) start++;
+    for (let i = 0; i < start; i++) if (shown(entries[i]!)) earlier++;
   }
-  const messages = start > 0 ? all.slice(start) : all;
+  const messages = entriesToUiMessages(start > 0 ? entries.slice(start) : entries);
   if (points.size > 0) {
     for (let i = 0; i < messages.length; i++) {
       const point = points.get(messages[i]!.id);
@@ -41,7 +47,7 @@ export function conversationView(session: Session, window = Number.POSITIVE_INFI
     messages,
     info: { id: session.id, title: session.summary().title || null },
     usage: totals.inputTokens + totals.outputTokens > 0 ? totals : null,
-    earlier: start,
+    earlier,
   };
 }
 
@@ -63,4 +69,8 @@ export function firstExchange(session: Session): { prompt: string; reply: string
     if (message.role === 'assistant' && text.trim()) return { prompt, reply: text };
   }
   return undefined;
+}
+
+function isPrompt(entry: SessionEntry): boolean {
+  return entry.kind === 'message' && entry.message.role === 'user';
 }
