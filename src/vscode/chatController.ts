@@ -284,6 +284,13 @@ export class ChatController {
   async editAndResend(params: RequestParams<'session.editResend'>): Promise<RequestResult<'session.editResend'>> {
     await this.stopAndWait();
     const session = this.writableSession();
+    // Without a usable model the branch would be cut and nothing sent: refuse first, fork nothing.
+    try {
+      (await this.opts.core.get()).ctx.models.resolve(this.state.run.mode === 'plan' ? 'planModel' : 'model');
+    } catch (err) {
+      const error = this.uiErrorOf(err);
+      throw new BusError(error.code, error.message);
+    }
     const messageId = this.savedAs.get(params.messageId) ?? params.messageId;
     session.fork(session.parentOf(messageId));
     this.showSession();
