@@ -3,7 +3,7 @@
 // this folder's, a conversation is found again after a window reload, "Keel: Open Session…"
 // searches message text, and "Edit and resend" starts a branch the view can switch between.
 import * as assert from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keelHome } from '../../src/core/paths';
@@ -18,6 +18,12 @@ import { ChatView } from './support/chatView.ts';
 import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
 
 const TIMEOUT = 30_000;
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p: { type?: string; text?: string }) => (p.type === 'text' ? (p.text ?? '') : '')).join('');
+}
 
 function userTexts(server: ScriptedServer, index: number): string[] {
   const messages = server.requests[index]?.body.messages ?? [];
@@ -142,5 +148,38 @@ describe('Keel sessions in code-server', () => {
     await widget.locator('.monaco-list-row', { hasText: 'tell me about the colour green' }).waitFor({ state: 'detached', timeout: TIMEOUT });
     await row.click();
     await chat.byRole('assistant').filter({ hasText: 'Blue is calm.' }).waitFor({ timeout: TIMEOUT });
+  });
+
+  it('exports a conversation to JSON through the save dialog, in the workspace folder by default', async () => {
+    await showSessions();
+    const blue = chat.frame.locator('[data-testid="session-row"]').filter({ hasText: 'tell me about the colour blue' });
+    await blue.hover();
+    await blue.getByTestId('session-export-json').click();
+    // code-server's save dialog is VS Code's own file input: the proposed path is accepted with Enter.
+    const widget = wb.page.locator('.quick-input-widget');
+    await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
+    // The dialog fills in the proposed path a moment after it opens.
+    let proposed = '';
+    for (const until = Date.now() + TIMEOUT; !proposed.endsWith('.json') && Date.now() < until; ) {
+      proposed = await widget.locator('input').inputValue();
+      if (!proposed.endsWith('.json')) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.strictEqual(proposed, join(workspace, 'tell-me-about-the-colour-blue.json'));
+    await widget.locator('input').press('Enter');
+    await widget.waitFor({ state: 'hidden', timeout: TIMEOUT });
+    const file = join(workspace, 'tell-me-about-the-colour-blue.json');
+    const deadline = Date.now() + TIMEOUT;
+    while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { format: string; entries: { message: { role: string; content: unknown } }[] };
+    assert.strictEqual(doc.format, 'keel-session');
+    assert.deepStrictEqual(
+      doc.entries.map((e) => [e.message.role, contentText(e.message.content)]),
+      [
+        ['user', 'tell me about the colour blue'],
+        ['assistant', 'Blue is calm.'],
+      ],
+    );
+    rmSync(file, { force: true });
+    await chat.frame.getByTestId('sessions-back').click();
   });
 });
