@@ -62,6 +62,30 @@ export const hostMethods = {
     params: z.strictObject({ id: z.string().min(1) }),
     result: z.strictObject({ session: sessionInfoSchema }),
   },
+  /** Give a past conversation a title (empty: back to its first prompt). */
+  'sessions.rename': {
+    params: z.strictObject({ id: z.string().min(1), title: z.string().max(200) }),
+    result: z.strictObject({ title: z.string() }),
+  },
+  /** Delete a past conversation after the host asked the person to confirm; false when they declined. */
+  'sessions.delete': { params: z.strictObject({ id: z.string().min(1) }), result: z.strictObject({ deleted: z.boolean() }) },
+  /** Export a conversation: Markdown opens as a new editor, JSON goes through a save dialog. */
+  'sessions.export': {
+    params: z.strictObject({ id: z.string().min(1), format: z.enum(['markdown', 'json']) }),
+    result: z.strictObject({ exported: z.boolean() }),
+  },
+  /** "Edit and resend": a new branch from before an earlier user message, with the edited text; a `snapshot` event follows. */
+  'session.editResend': {
+    params: z.strictObject({ messageId: z.string().min(1), text: z.string().min(1) }),
+    result: z.strictObject({ messageId: z.string().min(1), queued: z.boolean() }),
+  },
+  /** Show another version of an edited prompt (1-based among its versions); a `snapshot` event follows. */
+  'session.switchBranch': {
+    params: z.strictObject({ messageId: z.string().min(1), index: z.number().int().min(1) }),
+    result: z.strictObject({ session: sessionInfoSchema }),
+  },
+  /** Show the whole of a long conversation that was opened with its recent part only; a `snapshot` event follows. */
+  'session.loadEarlier': { params: empty, result: z.strictObject({ shown: z.number().int().nonnegative() }) },
   /** Current settings for the settings panel (never the API key). */
   'config.get': { params: empty, result: uiConfigSchema },
   /** Change one setting (the person's choice, never the agent's); returns the new settings. */

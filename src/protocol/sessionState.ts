@@ -59,6 +59,8 @@ export const sessionSummarySchema = z.strictObject({
   messageCount: z.number().int().nonnegative(),
   /** Start of the first user message. */
   preview: z.string().optional(),
+  /** Tokens spent over the whole conversation (input + output, abandoned branches included). */
+  tokens: z.number().int().nonnegative().optional(),
 });
 
 /**
@@ -114,6 +116,8 @@ export const snapshotSchema = z.strictObject({
   projects: projectsSchema.optional(),
   /** The conversation's newest plan; absent when it has none. */
   plan: planInfoSchema.optional(),
+  /** A long conversation comes with its recent part: how many earlier messages `session.loadEarlier` would add. */
+  earlierMessages: z.number().int().positive().optional(),
 });
 
 /** Error codes the UI can act on (e.g. offer "Configure model"); `internal` for the rest. */

@@ -176,6 +176,8 @@ export const uiMessageSchema = z.strictObject({
   error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
   /** Event rules that fired on this turn. */
   rules: z.array(firedRuleSchema).max(MAX_FIRED_RULES).optional(),
+  /** A prompt that was edited and resent: which of its versions this branch shows (1-based). */
+  branch: z.strictObject({ index: z.number().int().min(1), count: z.number().int().min(2) }).optional(),
 });
 
 export type MessageRole = z.infer<typeof messageRoleSchema>;

@@ -9,7 +9,7 @@ import { BusError } from '../protocol/busError';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { DeltaCoalescer } from '../protocol/deltaCoalescer';
 import type { LogFn } from '../protocol/log';
-import type { AgentMode, ConfigSummary, RunState, SessionInfo, UiError } from '../protocol/sessionState';
+import type { AgentMode, ConfigSummary, RunState, SessionInfo, Snapshot, UiError } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
 import { ApprovalFlow } from './approvalFlow';
 import type { ChangeApprovalHooks } from './approvalFlow';
@@ -17,13 +17,17 @@ import type { BuiltCore } from './coreLoader';
 import { ConversationState } from './conversationState';
 import type { ConversationStateOptions, EventSink } from './conversationState';
 import { runFailure, thrownError } from './runErrors';
-import { entriesToUiMessages, userContent, userUiMessage } from './uiMessages';
+import { userContent, userUiMessage } from './uiMessages';
 import { todosFromEntries } from './uiSessions';
 import { configSummaryOf, listModels, sessionsPage } from './coreQueries';
 import { ProjectChoice, projectsFor } from './projectChoice';
 import { PlanControl } from './planControl';
 import { latestPlanInfo, runPlanAction } from './planRuns';
 import type { PlanAction, PlanFiles } from './planRuns';
+import { exportSource } from '../core/session/sessionExport';
+import type { ExportFormat, SessionUi } from './sessionUi';
+import { SessionTitler } from './sessionTitler';
+import { RESUME_WINDOW, conversationView } from './sessionView';
 
 /** The attached chat view, as the controller talks to it. */
 export interface ViewLink {
@@ -54,6 +58,10 @@ export interface ChatControllerOptions {
   onModeChange?(mode: AgentMode): void;
   /** The editor side of plan files; without it plans cannot be opened. */
   planFiles?: PlanFiles;
+  /** Delete confirmation and export targets (absent: those actions are refused). */
+  sessionUi?: SessionUi;
+  /** Whether to name new conversations with the small model after their first reply. */
+  generateTitles?(): boolean;
 }
 
 type SendParams = RequestParams<'session.send'>;
@@ -91,6 +99,11 @@ export class ChatController {
   private shownMode: AgentMode = 'act';
   /** The plans of the conversation in view: open, execute, refine, discard. */
   readonly plans: PlanControl;
+  /** Live user messages carry view ids until a resume: the session id each one was saved under. */
+  private readonly savedAs = new Map<string, string>();
+  private readonly titler: SessionTitler;
+  /** Messages of the conversation in view that the view was not sent (a long one opens with its end). */
+  private hiddenEarlier = 0;
 
   constructor(opts: ChatControllerOptions) {
     this.opts = opts;
@@ -108,6 +121,7 @@ export class ChatController {
       isQueued: (planId) => this.queue.some((q) => q.plan?.planId === planId),
       enqueue: (text, mode, plan) => this.queuePlanRun(text, mode, plan),
     });
+    this.titler = new SessionTitler(opts.log);
     this.approvals = new ApprovalFlow({
       state: this.state,
       syncedView: () => (this.synced ? this.view : undefined),
@@ -147,7 +161,7 @@ export class ChatController {
     void this.refreshConfig().then(() => {
       const view = this.view;
       if (generation !== this.readyGeneration || !view || !view.isReady()) return;
-      view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending()));
+      view.outbox.emit('snapshot', this.snapshotNow());
       this.synced = true;
       this.approvals.showAll();
       if (this.pendingPanel) {
@@ -207,6 +221,7 @@ export class ChatController {
     this.closeProject();
     this.state.replace([], { id: null, title: null }, null, []);
     this.state.setPlan(undefined);
+    this.hiddenEarlier = 0;
     this.opts.onSessionChange?.(null);
     this.sendSnapshot();
     return { session: { id: null, title: null } };
@@ -226,11 +241,12 @@ export class ChatController {
     const entries = session.entries();
     project.todos.set(todosFromEntries(entries));
     this.setProject(project);
-    const totals = session.usageTotals();
-    const info: SessionInfo = { id: session.id, title: session.summary().title || null };
-    if (session.readOnly) info.readOnly = session.readOnlyReason ?? 'it was opened read-only';
+    const view = conversationView(session, RESUME_WINDOW);
+    const info: SessionInfo = view.info;
     if (session.recovered) this.opts.log('warn', `session ${id}: ${session.recovered}`);
-    this.state.replace(entriesToUiMessages(entries), info, totals.inputTokens + totals.outputTokens > 0 ? totals : null, project.todos.get());
+    this.savedAs.clear();
+    this.hiddenEarlier = view.earlier;
+    this.state.replace(view.messages, info, view.usage, project.todos.get());
     this.state.attachChanges(project.journal?.entries() ?? []);
     this.state.attachRules(session.rulesFired());
     this.state.setRun({ approvalMode: project.approvalMode });
@@ -308,6 +324,76 @@ export class ChatController {
     return this.refreshProjects(ctx);
   }
 
+  // ---- the sessions list's actions, and branches ----
+
+  async renameSession(id: string, title: string): Promise<RequestResult<'sessions.rename'>> {
+    const current = this.project?.session;
+    if (current?.id === id && !current.readOnly) {
+      current.appendConfig('title', title.trim());
+      const shown = current.summary().title;
+      this.state.setSession({ id, title: shown || null });
+      return { title: shown };
+    }
+    const { ctx } = await this.opts.core.get();
+    return { title: ctx.sessions.rename(id, title).title };
+  }
+
+  /** Asks first; the conversation in view is replaced by a new one before its log goes. */
+  async deleteSession(id: string): Promise<RequestResult<'sessions.delete'>> {
+    const ui = this.sessionUi();
+    const { ctx } = await this.opts.core.get();
+    const stored = ctx.sessions.open(id, { readOnly: true });
+    const title = stored.summary().title;
+    stored.close();
+    if (!(await ui.confirmDelete(title))) return { deleted: false };
+    if (this.project?.session.id === id) await this.newSession();
+    ctx.sessions.delete(id);
+    return { deleted: true };
+  }
+
+  async exportSession(id: string, format: ExportFormat): Promise<RequestResult<'sessions.export'>> {
+    const ui = this.sessionUi();
+    const { ctx } = await this.opts.core.get();
+    // Read from disk without the lock: the conversation in view may be exported too.
+    const stored = ctx.sessions.open(id, { readOnly: true });
+    let source: ReturnType<typeof exportSource>;
+    try {
+      source = exportSource(stored);
+    } finally {
+      stored.close();
+    }
+    return { exported: await ui.exportSession(source, format) };
+  }
+
+  /** "Edit and resend": the branch goes back to before that prompt and the edited text is sent from there. */
+  async editAndResend(params: RequestParams<'session.editResend'>): Promise<RequestResult<'session.editResend'>> {
+    await this.stopAndWait();
+    const session = this.writableSession();
+    // Without a usable model the branch would be cut and nothing sent: refuse first, fork nothing.
+    try {
+      (await this.opts.core.get()).ctx.models.resolve(this.state.run.mode === 'plan' ? 'planModel' : 'model');
+    } catch (err) {
+      const error = this.uiErrorOf(err);
+      throw new BusError(error.code, error.message);
+    }
+    const messageId = this.savedAs.get(params.messageId) ?? params.messageId;
+    session.fork(session.parentOf(messageId));
+    this.showSession();
+    return this.send({ text: params.text });
+  }
+
+  async switchBranch(params: RequestParams<'session.switchBranch'>): Promise<RequestResult<'session.switchBranch'>> {
+    await this.stopAndWait();
+    const session = this.writableSession();
+    const messageId = this.savedAs.get(params.messageId) ?? params.messageId;
+    const point = session.branchPoints().get(messageId);
+    const target = point?.siblings[params.index - 1];
+    if (!point || !target) throw new BusError('invalid_params', `That message has no version ${params.index}.`);
+    if (target !== messageId) session.switchBranch(target);
+    this.showSession();
+    return { session: { ...this.state.session } };
+  }
+
   async listModels(): Promise<RequestResult<'models.list'>> {
     const { ctx } = await this.opts.core.get();
     return listModels(ctx);
@@ -352,6 +438,41 @@ export class ChatController {
     if (mode === this.shownMode) return;
     this.shownMode = mode;
     this.opts.onModeChange?.(mode);
+  }
+
+  private sessionUi(): SessionUi {
+    if (!this.opts.sessionUi) throw new BusError('internal', 'This window cannot export or delete conversations.');
+    return this.opts.sessionUi;
+  }
+
+  private writableSession() {
+    const session = this.project?.session;
+    if (!session) throw new BusError('invalid_params', 'There is no saved conversation in view to branch.');
+    if (session.readOnly) throw new BusError('invalid_params', `This conversation is read-only here (${session.readOnlyReason ?? 'another window'}).`);
+    return session;
+  }
+
+  /** The whole of a long conversation the view got the end of. */
+  async loadEarlier(): Promise<RequestResult<'session.loadEarlier'>> {
+    await this.stopAndWait();
+    if (!this.project || this.hiddenEarlier === 0) return { shown: 0 };
+    const shown = this.hiddenEarlier;
+    this.showSession(Number.POSITIVE_INFINITY);
+    return { shown };
+  }
+
+  /** The view shows the session's active branch again, from the log (after a fork or a switch). */
+  private showSession(window = RESUME_WINDOW): void {
+    const project = this.project;
+    if (!project) return;
+    const view = conversationView(project.session, window);
+    this.hiddenEarlier = view.earlier;
+    this.savedAs.clear();
+    this.state.replace(view.messages, view.info, view.usage, project.todos.get());
+    this.state.attachChanges(project.journal?.entries() ?? []);
+    this.state.attachRules(project.session.rulesFired());
+    this.state.setRun({ approvalMode: project.approvalMode });
+    this.sendSnapshot();
   }
 
   // ---- the change journal ----
@@ -466,6 +587,8 @@ export class ChatController {
             recorded = true;
             // The plan was settled (executed, refined) as its run began: the view's plan actions go.
             if (item.plan) this.state.setPlan(latestPlanInfo(project));
+            this.savedAs.set(item.id, event.id);
+            this.markBranch(item.id, event.id, project);
           }
           this.onProjectEvent(event, project, model, signal);
         },
@@ -473,6 +596,11 @@ export class ChatController {
       });
       this.finish(result, secrets);
       if (item.plan || item.mode === 'plan') this.state.setPlan(latestPlanInfo(project));
+      if (this.opts.generateTitles?.() === true) {
+        this.titler.maybeTitle(built.ctx, project.session, (title) => {
+          if (this.project?.session === project.session) this.state.setSession({ id: project.session.id, title });
+        });
+      }
     } catch (err) {
       const error = this.uiErrorOf(err, secrets);
       this.opts.log('error', `run failed: ${error.message}`);
@@ -548,6 +676,13 @@ export class ChatController {
     return project;
   }
 
+  /** A prompt sent after an edit shows which version it is. */
+  private markBranch(viewId: string, savedId: string, project: Project): void {
+    const point = project.session.branchPoints().get(savedId);
+    const message = this.state.message(viewId);
+    if (point && message) this.state.add({ ...message, branch: { index: point.index, count: point.count } });
+  }
+
   private setProject(project: Project): void {
     this.unsubscribeTodos?.();
     this.project = project;
@@ -582,7 +717,12 @@ export class ChatController {
   private sendSnapshot(): void {
     const view = this.view;
     if (!view || !this.synced) return;
-    view.outbox.emit('snapshot', this.state.snapshot(this.approvals.pending()));
+    view.outbox.emit('snapshot', this.snapshotNow());
+  }
+
+  private snapshotNow(): Snapshot {
+    const snapshot = this.state.snapshot(this.approvals.pending());
+    return this.hiddenEarlier > 0 ? { ...snapshot, earlierMessages: this.hiddenEarlier } : snapshot;
   }
 
   /** Never rejects: a failure here is logged and the view keeps its last summary. */

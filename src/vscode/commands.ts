@@ -38,6 +38,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       runtime.controller.showPanel('sessions');
       await vscode.commands.executeCommand(FOCUS_VIEW);
     }),
+    command('keel.openSession', async () => {
+      await (await deps.runtime()).openSessionPicker();
+    }),
     command('keel.stop', () => {
       const result = deps.loadedRuntime()?.controller.cancel();
       if (!result?.cancelled) void vscode.window.setStatusBarMessage('Keel: nothing is running', 3000);

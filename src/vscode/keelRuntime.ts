@@ -28,6 +28,8 @@ import { readKeelSettings } from './settingsLayer';
 import { UiConfigBridge } from './uiConfigBridge';
 import { createVscodeHost } from './vscodeHost';
 import { VscodeServices } from './vscodeServices';
+import { VscodeSessionUi } from './vscodeSessionUi';
+import { pickSession } from './sessionPicker';
 
 export const CHAT_VIEW_ID = 'keel.chat';
 
@@ -123,6 +125,8 @@ export class KeelRuntime {
       onApprovalNeeded: () => this.revealForApproval(),
       onModeChange: (mode) => planStatus.update(mode),
       planFiles: new PlanFileEditor(),
+      sessionUi: new VscodeSessionUi(),
+      generateTitles: () => vscode.workspace.getConfiguration('keel').get<string>('sessionTitles', 'model') !== 'firstPrompt',
       onSessionChange: (id) => {
         this.windowState.update(OPEN_SESSION_KEY, id ?? undefined).then(undefined, (err: unknown) =>
           log('warn', `remembering the open conversation failed: ${errorMessage(err)}`),
@@ -216,6 +220,11 @@ export class KeelRuntime {
 
   showMcpServers(): Promise<void> {
     return showMcpServers(this.mcp);
+  }
+
+  /** "Keel: Open Session…" (the quick pick lives here, in the lazily loaded runtime, not in the shell). */
+  openSessionPicker(): Promise<void> {
+    return pickSession(this.controller, () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), (message) => this.log('warn', message));
   }
 
   setApiKey(): Promise<void> {

@@ -72,6 +72,12 @@ function registerHandlers(bus: HostBus, controller: ChatController, services: Ed
   bus.handle('session.compact', () => controller.compact());
   bus.handle('sessions.list', (params) => controller.listSessions(params));
   bus.handle('sessions.resume', ({ id }) => controller.resumeSession(id));
+  bus.handle('sessions.rename', ({ id, title }) => controller.renameSession(id, title));
+  bus.handle('sessions.delete', ({ id }) => controller.deleteSession(id));
+  bus.handle('sessions.export', ({ id, format }) => controller.exportSession(id, format));
+  bus.handle('session.editResend', (params) => controller.editAndResend(params));
+  bus.handle('session.switchBranch', (params) => controller.switchBranch(params));
+  bus.handle('session.loadEarlier', () => controller.loadEarlier());
   bus.handle('config.get', () => services.configGet());
   bus.handle('config.set', (params) => services.configSet(params));
   bus.handle('models.list', () => controller.listModels());

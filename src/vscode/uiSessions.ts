@@ -11,6 +11,7 @@ export function toUiSummary(summary: CoreSessionSummary): SessionSummary {
     createdAt: epochMs(summary.createdAt),
     updatedAt: epochMs(summary.updatedAt),
     messageCount: summary.messageCount,
+    tokens: summary.usage.inputTokens + summary.usage.outputTokens,
   };
 }
 

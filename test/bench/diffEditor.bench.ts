@@ -47,7 +47,7 @@ function diffLab(): Promise<DiffLab> {
     const model = await spawnScriptedServer();
     try {
       const lab = await startLab({
-        settings: { 'keel.baseUrl': model.baseURL, 'keel.model': 'scripted-model', 'workbench.editor.enablePreview': true },
+        settings: { 'keel.baseUrl': model.baseURL, 'keel.model': 'scripted-model', 'keel.sessionTitles': 'firstPrompt', 'workbench.editor.enablePreview': true },
         prepare: ({ workspace }) => {
           const text = `${Array.from({ length: LINES }, (_, i) => sourceLine(i)).join('\n')}\n`;
           for (const name of ['big.txt', 'big.ts']) writeFileSync(join(workspace, name), text);

@@ -33,7 +33,7 @@ function viewLab(): Promise<ViewLab> {
     let sessionId = '';
     try {
       const lab = await startLab({
-        settings: { 'keel.baseUrl': model.baseURL, 'keel.model': 'scripted-model' },
+        settings: { 'keel.baseUrl': model.baseURL, 'keel.model': 'scripted-model', 'keel.sessionTitles': 'firstPrompt' },
         prepare: ({ keelHome, workspace }) => {
           sessionId = writeLongConversation(keelHome, workspace, STORED_MESSAGES);
         },

@@ -37,7 +37,18 @@ export interface UiBridge {
   newChat(): Promise<void>;
   /** `/compact`: summarize the conversation so far; what went wrong (or that there was nothing) is shown. */
   compact(): Promise<void>;
-  listSessions(query: string): Promise<{ sessions: SessionSummary[]; total: number } | undefined>;
+  /** One page of past chats, newest first; `offset` pages in more. */
+  listSessions(query: string, offset?: number): Promise<{ sessions: SessionSummary[]; total: number } | undefined>;
+  renameSession(id: string, title: string): Promise<string | undefined>;
+  /** The host asks the person to confirm first; true when it was deleted. */
+  deleteSession(id: string): Promise<boolean>;
+  exportSession(id: string, format: 'markdown' | 'json'): Promise<void>;
+  /** "Edit and resend" an earlier prompt: a new branch from before it. */
+  editResend(messageId: string, text: string): Promise<void>;
+  /** Show version `index` (1-based) of an edited prompt. */
+  switchBranch(messageId: string, index: number): Promise<void>;
+  /** The whole of a long conversation that opened with its recent part. */
+  loadEarlier(): Promise<void>;
   resume(id: string): Promise<void>;
   getConfig(): Promise<UiConfig | undefined>;
   setConfig(params: ConfigSetParams): Promise<UiConfig | undefined>;
@@ -77,7 +88,7 @@ export interface UiBridge {
 }
 
 const FILE_SEARCH_LIMIT = 20;
-const SESSIONS_PAGE = 100;
+const SESSIONS_PAGE = 50;
 
 /**
  * Wires a webview bus to the store: listeners and the approval handler first, then
@@ -150,10 +161,28 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
       const onDivider = last?.status === 'error' && last.parts[0]?.type === 'compaction';
       if (!onDivider) store.addError({ code: 'internal', message: result.message, retryable: false });
     },
-    async listSessions(query) {
+    async listSessions(query, offset = 0) {
       const trimmed = query.trim();
-      const params = trimmed ? { query: trimmed, limit: SESSIONS_PAGE } : { limit: SESSIONS_PAGE };
+      const params = trimmed ? { query: trimmed, limit: SESSIONS_PAGE, offset } : { limit: SESSIONS_PAGE, offset };
       return call('sessions.list', params, 'Listing past chats');
+    },
+    async renameSession(id, title) {
+      return (await call('sessions.rename', { id, title }, 'Renaming the chat'))?.title;
+    },
+    async deleteSession(id) {
+      return (await call('sessions.delete', { id }, 'Deleting the chat'))?.deleted === true;
+    },
+    async exportSession(id, format) {
+      await call('sessions.export', { id, format }, format === 'json' ? 'Exporting the chat to JSON' : 'Exporting the chat to Markdown');
+    },
+    async editResend(messageId, text) {
+      await call('session.editResend', { messageId, text }, 'Sending the edited message');
+    },
+    async switchBranch(messageId, index) {
+      await call('session.switchBranch', { messageId, index }, 'Switching to the other version');
+    },
+    async loadEarlier() {
+      await call('session.loadEarlier', {}, 'Loading the earlier messages');
     },
     async resume(id) {
       const resumed = await call('sessions.resume', { id }, 'Opening the chat');

@@ -5,6 +5,7 @@ import { Footer } from './footer/Footer';
 import { Header } from './Header';
 import { MessageList } from './messages/MessageList';
 import { EmptyState } from './panels/EmptyState';
+import { EarlierMessages } from './panels/EarlierMessages';
 import { RulesInEffect, TrimmedNote } from './panels/ContextNotes';
 import { ErrorBanners } from './panels/ErrorBanners';
 import { FirstRunPanel } from './panels/FirstRunPanel';
@@ -47,6 +48,7 @@ export function App() {
       ) : (
         <>
           {modelConfigured ? null : <FirstRunPanel />}
+          <EarlierMessages />
           {empty ? <EmptyState /> : <MessageList />}
           <RulesInEffect />
           <PlanActions />

@@ -66,6 +66,8 @@ export interface ChatMeta {
   mcp: McpStatusView;
   /** The conversation's newest plan, or null. */
   plan: PlanInfo | null;
+  /** Earlier messages of a long conversation the host has not sent (0: all are here). */
+  earlierMessages: number;
 }
 
 export function initialMeta(): ChatMeta {
@@ -82,6 +84,7 @@ export function initialMeta(): ChatMeta {
     rules: [],
     trimmed: null,
     panel: 'chat',
+    earlierMessages: 0,
     prefill: null,
     projects: null,
     mcp: { servers: [], prompts: [] },

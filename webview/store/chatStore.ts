@@ -88,6 +88,7 @@ export class ChatStore {
       trimmed: null,
       projects: snapshot.projects ?? this.meta.projects,
       plan: snapshot.plan ?? null,
+      earlierMessages: snapshot.earlierMessages ?? 0,
     };
     this.idListeners.notify();
     this.metaListeners.notify();

@@ -5,6 +5,8 @@ import type { LogWriter } from './logWriter';
 import { toJsonValue } from './messageCodec';
 import { compactionNote, interruptionNote, unansweredCalls, withLeadingNote } from './modelNotes';
 import { SessionReadOnlyError } from './sessionErrors';
+import { branchPoints, leafThrough } from './sessionBranches';
+import type { BranchPoint } from './sessionBranches';
 import { newMessageId } from './sessionIds';
 import type { SessionLock } from './sessionLock';
 import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord } from './sessionRecords';
@@ -233,6 +235,24 @@ export class Session {
       throw new Error(`cannot fork session ${this.id}: no message ${fromMessageId}`);
     }
     this.append({ type: 'branch', ts: now(), leafId: fromMessageId });
+  }
+
+  /** For each message of the active branch that has alternatives (an edited prompt), which one it is. */
+  branchPoints(): Map<string, BranchPoint> {
+    return branchPoints(this.state.nodes, this.state.branch());
+  }
+
+  /** Makes the branch through `messageId` active again, where its conversation stopped. */
+  switchBranch(messageId: string): void {
+    if (!this.state.nodes.has(messageId)) throw new Error(`cannot switch session ${this.id}: no message ${messageId}`);
+    this.fork(leafThrough(this.state.nodes, messageId));
+  }
+
+  /** The parent of a message (null for a root): where "Edit and resend" of it forks from. */
+  parentOf(messageId: string): string | null {
+    const node = this.state.nodes.get(messageId);
+    if (!node) throw new Error(`session ${this.id} has no message ${messageId}`);
+    return node.parentId;
   }
 
   /**

@@ -6,8 +6,9 @@ import type { WorkspaceIdentity } from '../paths';
 import { readSessionLog } from './logReader';
 import { LogWriter } from './logWriter';
 import { Session } from './session';
-import { SessionLockedError, SessionNotFoundError } from './sessionErrors';
+import { SessionLockedError, SessionNotFoundError, SessionReadOnlyError } from './sessionErrors';
 import { isValidSessionId, newSessionId } from './sessionIds';
+import { LogTextCache, logMentions } from './sessionSearch';
 import { describeLockOwner, SessionLock } from './sessionLock';
 import { SESSION_LOG_VERSION } from './sessionRecords';
 import type { SessionHeaderRecord } from './sessionRecords';
@@ -33,7 +34,7 @@ export interface OpenOptions {
 export interface ListOptions {
   limit?: number;
   offset?: number;
-  /** Case-insensitive text that the title must contain. */
+  /** Case-insensitive text that the title or a message's text must contain. */
   query?: string;
 }
 
@@ -48,6 +49,10 @@ export class SessionStore {
   readonly key: string;
   readonly dir: string;
   private readonly onWarning: (message: string) => void;
+  /** Log text kept between searches (a person narrows a query key by key). */
+  private readonly searchCache = new LogTextCache();
+  /** Summaries already read, by log; valid while the log keeps that size and time (logs only grow). */
+  private readonly summaries = new Map<string, { size: number; mtimeMs: number; summary: SessionSummary }>();
 
   constructor(opts: SessionStoreOptions) {
     this.workspace = opts.workspace.workspaceFile
@@ -175,10 +180,25 @@ export class SessionStore {
       if (summary) all.push(summary);
     }
     const query = opts.query?.trim().toLowerCase();
-    const matching = query ? all.filter((s) => s.title.toLowerCase().includes(query)) : all;
+    // Titles first: the message text of a log is read only when its title does not match.
+    const matching = query
+      ? all.filter((s) => s.title.toLowerCase().includes(query) || logMentions(this.logPath(s.id), query, this.searchCache))
+      : all;
     matching.sort((a, b) => compareDesc(a.updatedAt, b.updatedAt) || compareDesc(a.id, b.id));
     const offset = Math.max(0, opts.offset ?? 0);
     return matching.slice(offset, opts.limit === undefined ? undefined : offset + Math.max(0, opts.limit));
+  }
+
+  /** Sets a session's title (an empty one goes back to the first prompt). Refused while another process writes it. */
+  rename(id: string, title: string): SessionSummary {
+    const session = this.open(id);
+    try {
+      if (session.readOnly) throw new SessionReadOnlyError(id, session.readOnlyReason ?? 'another window has it open');
+      session.appendConfig('title', title.trim());
+      return session.summary();
+    } finally {
+      session.close();
+    }
   }
 
   /** Removes a session's files. Refused while a live process has it open (this one included). */
@@ -212,17 +232,27 @@ export class SessionStore {
     const path = this.logPath(id);
     let size: number;
     let mtime: string;
+    let mtimeMs: number;
     try {
       const st = statSync(path);
       size = st.size;
       mtime = st.mtime.toISOString();
+      mtimeMs = st.mtimeMs;
     } catch (err) {
       // Deleted between readdir and stat: it is simply no longer there.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.summaries.delete(id);
+        return undefined;
+      }
       throw err;
     }
+    const known = this.summaries.get(id);
+    if (known && known.size === size && known.mtimeMs === mtimeMs) return known.summary;
     const cached = readSummary(summaryPath(path), id, size);
-    if (cached) return cached;
+    if (cached) {
+      this.summaries.set(id, { size, mtimeMs, summary: cached });
+      return cached;
+    }
     let log: ReturnType<typeof readSessionLog>;
     try {
       log = readSessionLog(path);

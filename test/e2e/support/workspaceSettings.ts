@@ -27,6 +27,8 @@ export function setModelSettings(workspace: string, endpoint: { baseURL: string;
   if (endpoint) {
     settings['keel.baseUrl'] = endpoint.baseURL;
     settings['keel.model'] = endpoint.model ?? SCRIPTED_MODEL;
+    // A generated title is one more model request: scripted turns are for the conversation.
+    settings['keel.sessionTitles'] ??= 'firstPrompt';
   }
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
   writeFileSync(settingsFile(workspace), `${JSON.stringify(settings, null, 2)}\n`);

@@ -14,6 +14,7 @@ import { appendDelta } from '../../../src/protocol/uiMessage';
 import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
 import { PROTOCOL_VERSION } from '../../../src/protocol/version';
 import { ChatController } from '../../../src/vscode/chatController';
+import type { ChatControllerOptions } from '../../../src/vscode/chatController';
 import { CoreLoader } from '../../../src/vscode/coreLoader';
 import type { EditorServices } from '../../../src/vscode/editorServices';
 import { connectChatView } from '../../../src/vscode/nodeBridge';
@@ -146,7 +147,10 @@ export interface Page {
 }
 
 /** `extraFolders`: names of more workspace folders (created empty next to `ws`), for a multi-root rig. */
-export function createChatRig(settings: KeelSettings, opts: { trusted?: boolean; extraFolders?: string[] } = {}): ChatRig {
+export function createChatRig(
+  settings: KeelSettings,
+  opts: { trusted?: boolean; extraFolders?: string[]; controller?: Pick<ChatControllerOptions, 'sessionUi' | 'generateTitles'> } = {},
+): ChatRig {
   const root = mkdtempSync(join(tmpdir(), 'keel-chat-'));
   const workspace = join(root, 'ws');
   const home = join(root, 'home');
@@ -173,7 +177,7 @@ export function createChatRig(settings: KeelSettings, opts: { trusted?: boolean;
     () => controller.isRunning,
     log,
   );
-  const controller: ChatController = new ChatController({ core: loader, log, trusted: () => opts.trusted ?? true });
+  const controller: ChatController = new ChatController({ core: loader, log, trusted: () => opts.trusted ?? true, ...opts.controller });
   const connections: { dispose(): void }[] = [];
 
   const openPage = (answer?: (r: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult): Page => {

@@ -31,6 +31,7 @@ describe('small conversions', () => {
       createdAt: 1000,
       updatedAt: 0,
       messageCount: 2,
+      tokens: 0,
     });
   });
 

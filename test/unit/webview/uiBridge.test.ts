@@ -265,7 +265,7 @@ describe('uiBridge with the rendered view', () => {
     await settle();
 
     expect(mounted.byTestId('sessions-list').getAttribute('aria-label')).toBe('Past chats');
-    expect(list).toHaveBeenCalledWith({ limit: 100 }, expect.anything());
+    expect(list).toHaveBeenCalledWith({ limit: 50, offset: 0 }, expect.anything());
     const items = mounted.allByTestId('session-item');
     expect(items.map((item) => item.querySelector('.session-title')?.textContent)).toEqual(['Add caching', 'Fix the build']);
     await click(items[0] as HTMLElement);

@@ -1,4 +1,4 @@
-import { memo, useCallback, useSyncExternalStore } from 'react';
+import { memo, useCallback, useState, useSyncExternalStore } from 'react';
 import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useStore } from '../../store/storeContext';
@@ -9,6 +9,7 @@ import { Icon } from '../../ui/Icon';
 import { FiredRules } from './FiredRules';
 import { Markdown } from './Markdown';
 import { MentionChip } from './MentionChip';
+import { BranchSwitcher, EditResendBox, EditResendButton } from './PromptBranches';
 import { RevertAction } from './RevertAction';
 import { ToolCard } from './ToolCard';
 import { CompactionDivider, InterruptionNote } from './SessionMarks';
@@ -19,6 +20,7 @@ const ROLE_LABEL: Record<UiMessage['role'], string> = { user: 'You', assistant: 
 export const MessageView = memo(function MessageView({ id }: { id: string }) {
   const message = useMessage(id);
   const isLast = useIsLastMessage(id);
+  const [editing, setEditing] = useState(false);
   if (!message) return null;
   const { role, status, parts } = message;
   const streaming = status === 'streaming';
@@ -38,9 +40,11 @@ export const MessageView = memo(function MessageView({ id }: { id: string }) {
         <span className="message-author">{ROLE_LABEL[role]}</span>
         {status === 'queued' ? <Badge title="Sent when the current run finishes">queued</Badge> : null}
         {status === 'cancelled' ? <span className="message-note">stopped</span> : null}
-        {role === 'user' && status !== 'queued' ? <RestoreFiles messageId={id} /> : null}
+        {message.branch ? <BranchSwitcher message={message} /> : null}
+        {role === 'user' && status !== 'queued' ? <RestoreFiles messageId={id} onEdit={() => setEditing(true)} /> : null}
       </header>
-      <div className="message-body">
+      {editing ? <EditResendBox message={message} onDone={() => setEditing(false)} /> : null}
+      <div className="message-body" hidden={editing}>
         {parts.map((part, index) => (
           <PartView
             key={partKey(part, index)}
@@ -115,10 +119,11 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
 }
 
 /** "Restore files to here": every file Keel changed from this message on goes back (shown on hover). */
-function RestoreFiles({ messageId }: { messageId: string }) {
+function RestoreFiles({ messageId, onEdit }: { messageId: string; onEdit: () => void }) {
   const bridge = useBridge();
   return (
     <span className="message-actions">
+      <EditResendButton onEdit={onEdit} />
       <RevertAction
         label="Restore files to here"
         title="Put back every file Keel changed from this message on, as it was when you sent it"

@@ -1,37 +1,75 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { UIEvent } from 'react';
 import type { SessionSummary } from '../../../src/protocol/sessionState';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
 import { Button } from '../../ui/Button';
+import { IconButton } from '../../ui/IconButton';
 import { TextField } from '../../ui/TextField';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const SEARCH_DELAY_MS = 150;
+/** Load the next page when the list is scrolled this close to its end. */
+const MORE_MARGIN_PX = 200;
 
-type Listing = { state: 'loading' } | { state: 'loaded'; sessions: SessionSummary[]; total: number } | { state: 'failed' };
+type Listing =
+  | { state: 'loading' }
+  | { state: 'loaded'; sessions: SessionSummary[]; total: number; loadingMore: boolean }
+  | { state: 'failed' };
 
-/** This workspace's past chats, newest first; choosing one reopens it. */
+/** This workspace's past chats, newest first, searched by title and message text; more load on scroll. */
 export function SessionsPanel() {
   const bridge = useBridge();
   const currentId = useMeta((meta) => meta.session.id);
+  const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
   const [listing, setListing] = useState<Listing>({ state: 'loading' });
+  const [reloads, setReloads] = useState(0);
+  const generation = useRef(0);
 
   useEffect(() => {
-    let current = true;
+    const timer = setTimeout(() => setQuery(typed.trim()), typed.trim() === '' ? 0 : SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  useEffect(() => {
+    const mine = ++generation.current;
     setListing({ state: 'loading' });
     void bridge.listSessions(query).then((result) => {
-      if (!current) return;
-      setListing(result ? { state: 'loaded', ...result } : { state: 'failed' });
+      if (mine !== generation.current) return;
+      setListing(result ? { state: 'loaded', ...result, loadingMore: false } : { state: 'failed' });
     });
-    return () => {
-      current = false;
-    };
+  }, [bridge, query, reloads]);
+
+  const loadMore = useCallback(() => {
+    setListing((now) => {
+      if (now.state !== 'loaded' || now.loadingMore || now.sessions.length >= now.total) return now;
+      const mine = generation.current;
+      void bridge.listSessions(query, now.sessions.length).then((result) => {
+        if (mine !== generation.current) return;
+        setListing((later) => {
+          if (later.state !== 'loaded') return later;
+          if (!result) return { ...later, loadingMore: false };
+          const known = new Set(later.sessions.map((s) => s.id));
+          return { state: 'loaded', sessions: [...later.sessions, ...result.sessions.filter((s) => !known.has(s.id))], total: result.total, loadingMore: false };
+        });
+      });
+      return { ...now, loadingMore: true };
+    });
   }, [bridge, query]);
+
+  const onScroll = (event: UIEvent<HTMLUListElement>): void => {
+    const list = event.currentTarget;
+    if (list.scrollHeight - list.scrollTop - list.clientHeight < MORE_MARGIN_PX) loadMore();
+  };
+
+  const replace = (id: string, patch: Partial<SessionSummary>): void =>
+    setListing((now) => (now.state === 'loaded' ? { ...now, sessions: now.sessions.map((s) => (s.id === id ? { ...s, ...patch } : s)) } : now));
 
   return (
     <section className="sessions-panel" aria-label="Past chats" data-testid="sessions-list">
       <div className="sessions-toolbar">
-        <TextField value={query} onChange={setQuery} label="Search past chats" placeholder="Search past chats" autoFocus />
+        <TextField value={typed} onChange={setTyped} label="Search past chats" placeholder="Search titles and messages" autoFocus testId="sessions-search" />
         <Button appearance="secondary" onClick={() => bridge.showPanel('chat')} testId="sessions-back">
           Back
         </Button>
@@ -42,31 +80,79 @@ export function SessionsPanel() {
         <p className="sessions-note">{query ? 'No chat matches.' : 'No past chats in this workspace yet.'}</p>
       ) : null}
       {listing.state === 'loaded' && listing.sessions.length > 0 ? (
-        <ul className="sessions-list">
+        <ul className="sessions-list" onScroll={onScroll} data-testid="sessions-rows" data-total={listing.total}>
           {listing.sessions.map((session) => (
-            <li key={session.id}>
-              <button
-                type="button"
-                className={`session-item${session.id === currentId ? ' session-item-current' : ''}`}
-                data-testid="session-item"
-                aria-current={session.id === currentId ? 'true' : undefined}
-                onClick={() => void bridge.resume(session.id)}
-              >
-                <span className="session-title">{session.title || 'Untitled chat'}</span>
-                {session.preview ? <span className="session-preview">{session.preview}</span> : null}
-                <span className="session-meta">
-                  {dateFormat.format(session.updatedAt)} · {session.messageCount} messages
-                </span>
-              </button>
-            </li>
+            <SessionRow
+              key={session.id}
+              session={session}
+              current={session.id === currentId}
+              onRenamed={(title) => replace(session.id, { title })}
+              onDeleted={() => setReloads((n) => n + 1)}
+            />
           ))}
+          {listing.sessions.length < listing.total ? (
+            <li className="sessions-note">
+              <Button appearance="secondary" onClick={loadMore} testId="sessions-more">
+                {listing.loadingMore ? 'Loading…' : `Show older (${listing.total - listing.sessions.length})`}
+              </Button>
+            </li>
+          ) : null}
         </ul>
       ) : null}
-      {listing.state === 'loaded' && listing.total > listing.sessions.length ? (
-        <p className="sessions-note">
-          Showing the newest {listing.sessions.length} of {listing.total}; search to find older ones.
-        </p>
-      ) : null}
     </section>
+  );
+}
+
+function SessionRow({ session, current, onRenamed, onDeleted }: { session: SessionSummary; current: boolean; onRenamed: (title: string) => void; onDeleted: () => void }) {
+  const bridge = useBridge();
+  const [renaming, setRenaming] = useState<string | undefined>(undefined);
+
+  const saveTitle = async (): Promise<void> => {
+    if (renaming === undefined) return;
+    const title = await bridge.renameSession(session.id, renaming);
+    setRenaming(undefined);
+    if (title !== undefined) onRenamed(title);
+  };
+
+  return (
+    <li className="session-row" data-testid="session-row" data-session-id={session.id}>
+      {renaming !== undefined ? (
+        <div className="session-rename">
+          <TextField value={renaming} onChange={setRenaming} label="New title" autoFocus testId="session-rename-input" onEnter={() => void saveTitle()} />
+          <Button onClick={() => void saveTitle()} testId="session-rename-save">
+            Save
+          </Button>
+          <Button appearance="secondary" onClick={() => setRenaming(undefined)}>
+            Cancel
+          </Button>
+        </div>
+      ) : (
+        <button
+          type="button"
+          className={`session-item${current ? ' session-item-current' : ''}`}
+          data-testid="session-item"
+          aria-current={current ? 'true' : undefined}
+          onClick={() => void bridge.resume(session.id)}
+        >
+          <span className="session-title">{session.title || 'Untitled chat'}</span>
+          {session.preview ? <span className="session-preview">{session.preview}</span> : null}
+          <span className="session-meta">
+            {dateFormat.format(session.updatedAt)} · {session.messageCount} messages
+            {session.tokens ? ` · ${session.tokens.toLocaleString()} tokens` : ''}
+          </span>
+        </button>
+      )}
+      <span className="session-actions">
+        <IconButton icon="edit" label="Rename" testId="session-rename" onClick={() => setRenaming(session.title)} />
+        <IconButton icon="markdown" label="Export to Markdown" testId="session-export-md" onClick={() => void bridge.exportSession(session.id, 'markdown')} />
+        <IconButton icon="json" label="Export to JSON" testId="session-export-json" onClick={() => void bridge.exportSession(session.id, 'json')} />
+        <IconButton
+          icon="trash"
+          label="Delete"
+          testId="session-delete"
+          onClick={() => void bridge.deleteSession(session.id).then((deleted) => deleted && onDeleted())}
+        />
+      </span>
+    </li>
   );
 }
