@@ -61,8 +61,9 @@ export async function setModelSettings(settings: { baseUrl: string; model: strin
   const config = vscode.workspace.getConfiguration('keel');
   await config.update('baseUrl', settings?.baseUrl, vscode.ConfigurationTarget.Global);
   await config.update('model', settings?.model, vscode.ConfigurationTarget.Global);
-  // A generated title is one more model request: scripted turns are for the conversation.
-  await config.update('sessionTitles', settings ? 'firstPrompt' : undefined, vscode.ConfigurationTarget.Global);
+  // A generated title is one more model request: scripted turns are for the conversation
+  // (also for models that come without these settings, such as VS Code's language models).
+  await config.update('sessionTitles', 'firstPrompt', vscode.ConfigurationTarget.Global);
   const deadline = Date.now() + 10_000;
   for (;;) {
     const now = vscode.workspace.getConfiguration('keel');
