@@ -20,6 +20,8 @@ import { removeStoredConversations, setModelSettings } from './support/workspace
 /**
  * The pid of this run's extension host: the process with VS Code's extension-host flag whose
  * environment has this run's KEEL_HOME (other code-servers on the machine have their own).
+ * After earlier tests reloaded the window, the host of a closed window may linger a while:
+ * the newest one is the window's.
  */
 function extensionHostPid(): number {
   const found: number[] = [];
@@ -35,8 +37,15 @@ function extensionHostPid(): number {
       continue;
     }
   }
-  if (found.length !== 1) throw new Error(`expected one extension host of this run, found ${found.length}`);
-  return found[0]!;
+  if (found.length === 0) throw new Error('found no extension host of this run');
+  return found.sort((a, b) => startTicks(b) - startTicks(a))[0]!;
+}
+
+/** When a process started, in clock ticks since boot (field 22 of /proc/PID/stat). */
+function startTicks(pid: number): number {
+  const stat = readFileSync(join('/proc', String(pid), 'stat'), 'utf8');
+  // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
 }
 
 const SUMMARY = '## Goal\nThe person is naming the release "Blue Heron".\n## Open tasks\nWrite the changelog.';

@@ -53,7 +53,8 @@ describe("commands in Keel's terminal, in code-server", () => {
 
     // The workbench's terminal panel is open on the Keel terminal (its screen is drawn on a
     // canvas, so what it shows is checked through what shell integration captured, below).
-    await wb.page.locator('.single-terminal-tab', { hasText: 'Keel' }).waitFor({ timeout: 60_000 });
+    // One terminal shows as a single tab; with others (an earlier test's) it is an entry of the tab list.
+    await wb.page.locator('.single-terminal-tab, .terminal-tabs-entry').filter({ hasText: 'Keel' }).first().waitFor({ timeout: 60_000 });
 
     assert.strictEqual(await chat.finishedAnswer(), 'It ticked.');
     const told = server.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool').at(-1);
