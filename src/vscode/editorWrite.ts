@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { WriteReport } from '../core/host';
 import { DiagnosticsWatch } from './diagnosticsWatch';
+import { saveWithRetries } from './documentSave';
 
 /**
  * Writes a whole file through VS Code instead of behind its back: a WorkspaceEdit (so Undo
@@ -52,7 +53,7 @@ export async function writeThroughEditor(
     } else {
       await apply(edit, absPath);
       const document = await vscode.workspace.openTextDocument(uri);
-      if (document.isDirty && !(await document.save())) {
+      if (!(await saveWithRetries(document, 5, 300))) {
         throw new Error(`VS Code did not save ${displayPath}; the change is in its editor but not on disk.`);
       }
     }
