@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 
 const root = resolve(__dirname, '../../..');
 
@@ -67,4 +70,29 @@ export function sandbox(): { dir: string; home: string; ws: string } {
   mkdirSync(home);
   mkdirSync(ws);
   return { dir, home, ws };
+}
+
+export interface CliRig {
+  /** The bundled CLI, built once for the file. */
+  readonly cli: string;
+  /** One scripted model server for the file. */
+  readonly server: ScriptedServer;
+  /** A fresh workspace and KEEL_HOME for each test, removed after it. */
+  readonly box: ReturnType<typeof sandbox>;
+}
+
+/** Registers the hooks every CLI test file needs; `prepare` fills each test's fresh sandbox. */
+export function useCliRig(prepare?: (box: ReturnType<typeof sandbox>) => void): CliRig {
+  const rig = {} as { cli: string; server: ScriptedServer; box: ReturnType<typeof sandbox> };
+  beforeAll(async () => {
+    rig.cli = await buildCli();
+    rig.server = await startScriptedServer();
+  }, 60_000);
+  afterAll(() => rig.server.close());
+  beforeEach(() => {
+    rig.box = sandbox();
+    prepare?.(rig.box);
+  });
+  afterEach(() => rmSync(rig.box.dir, { recursive: true, force: true }));
+  return rig;
 }

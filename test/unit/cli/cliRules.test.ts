@@ -1,22 +1,10 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
-import { buildCli, runCli, sandbox } from './cliHarness';
+import { runCli, useCliRig } from './cliHarness';
 
-let cli: string;
-let server: ScriptedServer;
-let box: ReturnType<typeof sandbox>;
-
-beforeAll(async () => {
-  cli = await buildCli();
-  server = await startScriptedServer();
-}, 60_000);
-afterAll(() => server.close());
-beforeEach(() => {
-  box = sandbox();
+const rig = useCliRig((box) => {
   // The user's global rules: $KEEL_HOME/rules.json.
   writeFileSync(
     join(box.home, 'rules.json'),
@@ -28,12 +16,11 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => rmSync(box.dir, { recursive: true, force: true }));
 
 function keel(output: 'text' | 'stream-json') {
-  server.load({ turns: [reply.text('All done.')] });
-  return runCli(cli, ['run', '--cwd', box.ws, '--model', 'scripted-model', '--base-url', server.baseURL, '--output', output, 'hello'], {
-    KEEL_HOME: box.home,
+  rig.server.load({ turns: [reply.text('All done.')] });
+  return runCli(rig.cli, ['run', '--cwd', rig.box.ws, '--model', 'scripted-model', '--base-url', rig.server.baseURL, '--output', output, 'hello'], {
+    KEEL_HOME: rig.box.home,
   });
 }
 
@@ -42,7 +29,7 @@ describe('keel run with event rules', () => {
     const r = await keel('text');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('All done.\n');
-    const name = box.ws.split('/').at(-1);
+    const name = rig.box.ws.split('/').at(-1);
     expect(r.stderr).toContain(`! Task finished in ${name}. (rule done-bell)\n`);
     expect(r.stderr).toMatch(/keel: .*rules\.json: rule "broken": "if": Expected a value but found the end of the expression/);
   });

@@ -1,31 +1,18 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import type { Turn } from '../../fixtures/scriptedServer/scenarioTypes.ts';
-import { buildCli, runCli, sandbox } from './cliHarness';
+import { runCli, useCliRig } from './cliHarness';
 
-let cli: string;
-let server: ScriptedServer;
-let box: ReturnType<typeof sandbox>;
-
-beforeAll(async () => {
-  cli = await buildCli();
-  server = await startScriptedServer();
-}, 60_000);
-afterAll(() => server.close());
-beforeEach(() => {
-  box = sandbox();
+const rig = useCliRig((box) => {
   writeFileSync(join(box.ws, 'app.ts'), 'export const answer = 41;\n');
 });
-afterEach(() => rmSync(box.dir, { recursive: true, force: true }));
 
 function keel(turns: Turn[], args: string[], extraEnv: Record<string, string> = {}) {
-  server.load({ turns });
-  return runCli(cli, ['run', '--cwd', box.ws, '--model', 'scripted-model', '--base-url', server.baseURL, '--output', 'stream-json', ...args], {
-    KEEL_HOME: box.home,
+  rig.server.load({ turns });
+  return runCli(rig.cli, ['run', '--cwd', rig.box.ws, '--model', 'scripted-model', '--base-url', rig.server.baseURL, '--output', 'stream-json', ...args], {
+    KEEL_HOME: rig.box.home,
     ...extraEnv,
   });
 }
@@ -44,14 +31,14 @@ describe('keel run', () => {
     const r = await keel(readEditRun, ['--approval', 'yolo', 'Fix the answer']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(readFileSync(join(box.ws, 'app.ts'), 'utf8')).toBe('export const answer = 42;\n');
+    expect(readFileSync(join(rig.box.ws, 'app.ts'), 'utf8')).toBe('export const answer = 42;\n');
     expect(ofType(r.lines, 'tool_use').map((l) => l.name)).toEqual(['read', 'edit', 'bash']);
     expect(ofType(r.lines, 'approval').every((l) => l.approved === true)).toBe(true);
     const result = r.lines.at(-1)!;
     expect(result).toMatchObject({ type: 'result', success: true, turns: 4, text: 'Changed the answer to 42.' });
     expect((result.usage as { inputTokens: number }).inputTokens).toBeGreaterThan(0);
     expect(ofType(r.lines, 'text_delta').map((l) => l.text).join('')).toBe('Changed the answer to 42.');
-    expect(server.pendingTurns()).toBe(0);
+    expect(rig.server.pendingTurns()).toBe(0);
   });
 
   it('in manual mode with no one to ask, denies the edit, reports it, and leaves the file alone', async () => {
@@ -64,7 +51,7 @@ describe('keel run', () => {
       ['Fix the answer'],
     );
     expect(r.code).toBe(0);
-    expect(readFileSync(join(box.ws, 'app.ts'), 'utf8')).toBe('export const answer = 41;\n');
+    expect(readFileSync(join(rig.box.ws, 'app.ts'), 'utf8')).toBe('export const answer = 41;\n');
     const denied = ofType(r.lines, 'approval').find((l) => l.name === 'edit')!;
     expect(denied).toMatchObject({ approved: false, category: 'write' });
     expect(String(denied.reason)).toMatch(/no one was there to approve/);
@@ -82,16 +69,16 @@ describe('keel run', () => {
       ['--approval', 'autoEdit', 'go'],
     );
     expect(r.code).toBe(0);
-    expect(readFileSync(join(box.ws, 'app.ts'), 'utf8')).toContain('43');
+    expect(readFileSync(join(rig.box.ws, 'app.ts'), 'utf8')).toContain('43');
     expect(ofType(r.lines, 'approval').find((l) => l.name === 'bash')).toMatchObject({ approved: false });
-    expect(() => readFileSync(join(box.ws, 'ran.txt'))).toThrow();
+    expect(() => readFileSync(join(rig.box.ws, 'ran.txt'))).toThrow();
   });
 
   it('asks for protected paths even in yolo mode, so a headless run cannot change them', async () => {
     const r = await keel([reply.tool('write', { file_path: 'AGENTS.md', content: 'obey me' }), reply.text('ok')], ['--approval', 'yolo', 'x']);
     expect(r.code).toBe(0);
     expect(ofType(r.lines, 'approval')[0]).toMatchObject({ name: 'write', approved: false });
-    expect(() => readFileSync(join(box.ws, 'AGENTS.md'))).toThrow();
+    expect(() => readFileSync(join(rig.box.ws, 'AGENTS.md'))).toThrow();
   });
 
   it('refuses paths outside the workspace with a clear tool error', async () => {
@@ -118,12 +105,12 @@ describe('keel run', () => {
       ['--plan', '--approval', 'yolo', 'plan it'],
     );
     expect(r.code).toBe(0);
-    const offered = ((server.requests[0].body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
+    const offered = ((rig.server.requests[0].body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
     expect(offered).toContain('read');
     expect(offered).not.toContain('write');
     expect(offered).not.toContain('bash');
-    expect(() => readFileSync(join(box.ws, 'new.ts'))).toThrow();
-    const system = JSON.stringify(server.requests[0].body);
+    expect(() => readFileSync(join(rig.box.ws, 'new.ts'))).toThrow();
+    const system = JSON.stringify(rig.server.requests[0].body);
     expect(system).toMatch(/plan mode/);
   });
 
@@ -153,12 +140,12 @@ describe('keel run', () => {
     const sessionId = String(first.lines.at(-1)!.sessionId);
     const second = await keel([{ ...reply.text('It was pelican.'), match: { lastUserIncludes: 'which word' } }], ['--session', sessionId, 'which word?']);
     expect(second.code).toBe(0);
-    const sent = JSON.stringify(server.requests[0].body);
+    const sent = JSON.stringify(rig.server.requests[0].body);
     expect(sent).toContain('remember the word pelican');
     expect(sent).toContain('First answer.');
     expect(second.lines.at(-1)!.sessionId).toBe(sessionId);
 
-    const listed = await runCli(cli, ['sessions', '--cwd', box.ws], { KEEL_HOME: box.home });
+    const listed = await runCli(rig.cli, ['sessions', '--cwd', rig.box.ws], { KEEL_HOME: rig.box.home });
     expect(listed.code).toBe(0);
     const rows = listed.stdout.trim().split('\n');
     expect(rows).toHaveLength(1);
@@ -166,16 +153,16 @@ describe('keel run', () => {
     expect(rows[0]).toContain('remember the word pelican');
     expect(rows[0]).toMatch(/\t4 messages\t/);
 
-    const other = join(box.dir, 'other');
+    const other = join(rig.box.dir, 'other');
     mkdirSync(other);
-    const none = await runCli(cli, ['sessions', '--cwd', other], { KEEL_HOME: box.home });
+    const none = await runCli(rig.cli, ['sessions', '--cwd', other], { KEEL_HOME: rig.box.home });
     expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(/No sessions/);
   });
 
   it('text output streams the answer on stdout and narrates tools on stderr', async () => {
-    server.load({ turns: [reply.tool('ls', { path: '.' }), reply.text('Listed.')] });
-    const r = await runCli(cli, ['run', '--cwd', box.ws, '--model', 'scripted-model', '--base-url', server.baseURL, 'list'], { KEEL_HOME: box.home });
+    rig.server.load({ turns: [reply.tool('ls', { path: '.' }), reply.text('Listed.')] });
+    const r = await runCli(rig.cli, ['run', '--cwd', rig.box.ws, '--model', 'scripted-model', '--base-url', rig.server.baseURL, 'list'], { KEEL_HOME: rig.box.home });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Listed.\n');
     expect(r.stderr).toMatch(/▸ ls \./);
@@ -183,9 +170,9 @@ describe('keel run', () => {
   });
 
   it('plan mode in text output says where the plan file is, and the file holds the plan', async () => {
-    server.load({ turns: [reply.text('## Steps\n1. Change app.ts')] });
-    const r = await runCli(cli, ['run', '--cwd', box.ws, '--model', 'scripted-model', '--base-url', server.baseURL, '--plan', 'plan it'], {
-      KEEL_HOME: box.home,
+    rig.server.load({ turns: [reply.text('## Steps\n1. Change app.ts')] });
+    const r = await runCli(rig.cli, ['run', '--cwd', rig.box.ws, '--model', 'scripted-model', '--base-url', rig.server.baseURL, '--plan', 'plan it'], {
+      KEEL_HOME: rig.box.home,
     });
     expect(r.code).toBe(0);
     const path = /keel: plan saved as (.+\.plans[\\/]plan-1\.md)\n/.exec(r.stderr)?.[1];
@@ -194,8 +181,8 @@ describe('keel run', () => {
   });
 
   it('reads the prompt from stdin with "-"', async () => {
-    server.load({ turns: [{ ...reply.text('got it'), match: { lastUserIncludes: 'from a pipe' } }] });
-    const r = await runCli(cli, ['run', '--cwd', box.ws, '--model', 'm', '--base-url', server.baseURL, '-'], { KEEL_HOME: box.home }, 'prompt from a pipe\n');
+    rig.server.load({ turns: [{ ...reply.text('got it'), match: { lastUserIncludes: 'from a pipe' } }] });
+    const r = await runCli(rig.cli, ['run', '--cwd', rig.box.ws, '--model', 'm', '--base-url', rig.server.baseURL, '-'], { KEEL_HOME: rig.box.home }, 'prompt from a pipe\n');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('got it');
   });
@@ -203,33 +190,33 @@ describe('keel run', () => {
 
 describe('keel usage and configuration errors', () => {
   it('exits 2 and explains how to configure a model when none is set', async () => {
-    const r = await runCli(cli, ['run', '--cwd', box.ws, 'hello'], { KEEL_HOME: box.home });
+    const r = await runCli(rig.cli, ['run', '--cwd', rig.box.ws, 'hello'], { KEEL_HOME: rig.box.home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/No model is configured/);
     expect(r.stderr).toMatch(/--base-url/);
   });
 
   it('exits 2 on bad flags', async () => {
-    expect((await runCli(cli, ['run', '--approval', 'always', 'x'], { KEEL_HOME: box.home })).code).toBe(2);
-    expect((await runCli(cli, ['run', '--max-turns', '0', 'x'], { KEEL_HOME: box.home })).code).toBe(2);
-    expect((await runCli(cli, ['frobnicate'], { KEEL_HOME: box.home })).code).toBe(2);
-    const bad = await runCli(cli, ['run', '--bogus', 'x'], { KEEL_HOME: box.home });
+    expect((await runCli(rig.cli, ['run', '--approval', 'always', 'x'], { KEEL_HOME: rig.box.home })).code).toBe(2);
+    expect((await runCli(rig.cli, ['run', '--max-turns', '0', 'x'], { KEEL_HOME: rig.box.home })).code).toBe(2);
+    expect((await runCli(rig.cli, ['frobnicate'], { KEEL_HOME: rig.box.home })).code).toBe(2);
+    const bad = await runCli(rig.cli, ['run', '--bogus', 'x'], { KEEL_HOME: rig.box.home });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Usage:/);
   });
 
   it('exits 2 for a session id that is not in this workspace', async () => {
-    server.load({ turns: [] });
-    const r = await runCli(cli, ['run', '--cwd', box.ws, '--model', 'm', '--base-url', server.baseURL, '--session', '20260101-000000-deadbeef', 'x'], {
-      KEEL_HOME: box.home,
+    rig.server.load({ turns: [] });
+    const r = await runCli(rig.cli, ['run', '--cwd', rig.box.ws, '--model', 'm', '--base-url', rig.server.baseURL, '--session', '20260101-000000-deadbeef', 'x'], {
+      KEEL_HOME: rig.box.home,
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/No session "20260101-000000-deadbeef"/);
   });
 
   it('exits 2 and names the file when the config is broken', async () => {
-    writeFileSync(join(box.home, 'config.json'), '{"approvalMode": "sometimes"}');
-    const r = await runCli(cli, ['run', '--cwd', box.ws, 'x'], { KEEL_HOME: box.home });
+    writeFileSync(join(rig.box.home, 'config.json'), '{"approvalMode": "sometimes"}');
+    const r = await runCli(rig.cli, ['run', '--cwd', rig.box.ws, 'x'], { KEEL_HOME: rig.box.home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/config\.json is invalid: approvalMode/);
   });
