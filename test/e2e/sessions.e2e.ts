@@ -99,9 +99,17 @@ describe('Keel sessions in code-server', () => {
     const search = chat.frame.getByTestId('sessions-search');
     await search.click();
     await wb.page.keyboard.type('fresh');
-    await chat.frame.locator('[data-testid="session-item"]').filter({ hasText: 'green' }).waitFor({ timeout: TIMEOUT });
-    await chat.frame.getByTestId('session-item').nth(1).waitFor({ state: 'detached', timeout: TIMEOUT });
-    assert.strictEqual(await chat.frame.getByTestId('session-item').count(), 1);
+    // Each keystroke may bring its own page of results (debounced): wait for the list to settle
+    // on the one match rather than reading it mid-update.
+    const items = chat.frame.getByTestId('session-item');
+    let shown: string[] = [];
+    for (const until = Date.now() + TIMEOUT; Date.now() < until; ) {
+      shown = await items.allInnerTexts();
+      if (shown.length === 1 && shown[0]!.includes('green')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.strictEqual(shown.length, 1, `one conversation found, got: ${JSON.stringify(shown)}`);
+    assert.match(shown[0]!, /green/);
     await chat.frame.getByTestId('sessions-back').click();
   });
 
@@ -168,9 +176,15 @@ describe('Keel sessions in code-server', () => {
     await widget.locator('input').press('Enter');
     await widget.waitFor({ state: 'hidden', timeout: TIMEOUT });
     const file = join(workspace, 'tell-me-about-the-colour-blue.json');
+    // The file may exist a moment before all of it is written.
     const deadline = Date.now() + TIMEOUT;
-    while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as { format: string; entries: { message: { role: string; content: unknown } }[] };
+    let text = '';
+    while (Date.now() < deadline) {
+      text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      if (text.trimEnd().endsWith('}')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const doc = JSON.parse(text) as { format: string; entries: { message: { role: string; content: unknown } }[] };
     assert.strictEqual(doc.format, 'keel-session');
     assert.deepStrictEqual(
       doc.entries.map((e) => [e.message.role, contentText(e.message.content)]),
