@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { LogFn } from '../protocol/log';
 import type { ApiKeyStore } from './apiKeyStore';
-import { keyProvider, readKeelSettings } from './settingsLayer';
+import { keyProvider, readKeelSettings } from '../chat/settingsLayer';
 
 /**
  * "Keel: Set API Key": asks for the key of the provider in use (keel.baseUrl's endpoint,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { HostWebview } from '../protocol/postMessageTransport';
-import { EarlyMessageBuffer } from './earlyMessageBuffer';
+import { EarlyMessageBuffer } from '../chat/earlyMessageBuffer';
 import { chatPageHtml, missingUiHtml, newNonce } from './webviewHtml';
 
 /**

@@ -6,7 +6,7 @@ import { KEEL_API_VERSION } from './keelApi';
 import type { KeelApi } from './keelApi';
 import { recordingChannel } from './recordingChannel';
 import type { KeelRuntime } from './keelRuntime';
-import { PluginRegistry } from './pluginRegistry';
+import { PluginRegistry } from '../chat/pluginRegistry';
 import type { KeelTestApi } from './testHooks';
 
 let runtime: Promise<KeelRuntime> | undefined;

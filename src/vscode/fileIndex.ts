@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { FileSearchResult } from './editorServices';
+import type { FileSearchResult } from '../chat/editorServices';
 import { rankPaths, withFolders } from './fuzzyMatch';
 import type { PathCandidate } from './fuzzyMatch';
 

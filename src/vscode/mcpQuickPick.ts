@@ -2,17 +2,9 @@ import * as vscode from 'vscode';
 import { mcpToolName } from '../core/mcp/mcpNames';
 import type { McpServerStatus } from '../core/mcp/mcpTypes';
 import type { McpHub } from './mcpHub';
+import { stateText } from '../chat/mcpView';
 
 /** One line for a server's state, as the status list and the quick pick show it. */
-export function stateText(s: McpServerStatus): string {
-  if (s.state === 'ready') {
-    const more = [s.prompts ? `${s.prompts} prompt${s.prompts === 1 ? '' : 's'}` : '', s.resources ? `${s.resources} resource${s.resources === 1 ? '' : 's'}` : ''];
-    return [`ready, ${s.tools} tool${s.tools === 1 ? '' : 's'}`, ...more.filter(Boolean)].join(', ');
-  }
-  if (s.state === 'failed') return `failed: ${s.reason ?? 'unknown reason'}`;
-  if (s.state === 'disabled') return s.reason ? `off: ${s.reason}` : 'off';
-  return 'starting…';
-}
 
 const icons: Record<McpServerStatus['state'], string> = {
   ready: '$(pass-filled)',

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { saveWithRetries } from './documentSave';
-import type { PlanFiles } from './planRuns';
+import type { PlanFiles } from '../chat/planRuns';
 
 /**
  * Plans open as ordinary Markdown files (they live in the session's folder under Keel's

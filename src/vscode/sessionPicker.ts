@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { SessionSummary } from '../protocol/sessionState';
-import type { ChatController } from './chatController';
+import type { ChatController } from '../chat/chatController';
 
 const PAGE = 100;
 const SEARCH_DELAY_MS = 150;

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { ApprovalMode } from '../core/config/configSchema';
 import type { ConfigSetParams, UiConfig } from '../protocol/uiConfig';
 import type { ApiKeyStore } from './apiKeyStore';
-import type { CoreAccess } from './chatController';
-import { endpointSettings, keyEnvName, keyProvider, readKeelSettings } from './settingsLayer';
+import type { CoreAccess } from '../chat/chatController';
+import { endpointSettings, keyEnvName, keyProvider, readKeelSettings } from '../chat/settingsLayer';
 
 /**
  * The settings panel's view of Keel's configuration: VS Code settings (what the person set),

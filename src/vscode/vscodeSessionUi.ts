@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { exportFileName, sessionToJson, sessionToMarkdown } from '../core/session/sessionExport';
 import type { ExportSource } from '../core/session/sessionExport';
-import type { ExportFormat, SessionUi } from './sessionUi';
+import type { ExportFormat, SessionUi } from '../chat/sessionUi';
 
 /**
  * Markdown opens as a new untitled editor: a transcript is read first, then saved or shared

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { SessionEntry } from '../../../src/core/session/session';
 import { bundledRipgrep } from '../../../src/vscode/ripgrepPath';
-import { toolSummary } from '../../../src/vscode/toolSummary';
-import { todosFromEntries, toUiSummary } from '../../../src/vscode/uiSessions';
+import { toolSummary } from '../../../src/chat/toolSummary';
+import { todosFromEntries, toUiSummary } from '../../../src/chat/uiSessions';
 
 describe('small conversions', () => {
   it('summarises tool calls by their key argument', () => {

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { fuzzyScore, rankPaths, withFolders } from '../../../src/vscode/fuzzyMatch';
 
 describe('fuzzy file ranking', () => {
-  const files = ['src/vscode/chatController.ts', 'src/core/project.ts', 'test/unit/vscode/chatController.test.ts', 'README.md', 'src/protocol/readyGate.ts'];
+  const files = ['src/chat/chatController.ts', 'src/core/project.ts', 'test/unit/chat/chatController.test.ts', 'README.md', 'src/protocol/readyGate.ts'];
 
   it('prefers name matches, then word starts, and rejects non-matches', () => {
     expect(rankPaths('chatcon', withFolders(files), 3).map((c) => c.path)).toEqual([
-      'src/vscode/chatController.ts',
-      'test/unit/vscode/chatController.test.ts',
+      'src/chat/chatController.ts',
+      'test/unit/chat/chatController.test.ts',
     ]);
     expect(rankPaths('rg', withFolders(files), 1)[0]!.path).toBe('src/protocol/readyGate.ts');
     expect(fuzzyScore('zzz', 'src/a.ts')).toBeUndefined();

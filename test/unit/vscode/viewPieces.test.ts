@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { HostWebview } from '../../../src/protocol/postMessageTransport';
-import { EarlyMessageBuffer } from '../../../src/vscode/earlyMessageBuffer';
+import { EarlyMessageBuffer } from '../../../src/chat/earlyMessageBuffer';
 import { chatPageHtml, missingUiHtml, newNonce } from '../../../src/vscode/webviewHtml';
 
 describe('chatPageHtml', () => {

@@ -3,9 +3,9 @@ import type { ProjectEvent } from '../../../src/core/projectTypes';
 import { hostEvents } from '../../../src/protocol/hostEvents';
 import { snapshotSchema } from '../../../src/protocol/sessionState';
 import type { ToolCallPart } from '../../../src/protocol/uiMessage';
-import { ConversationState } from '../../../src/vscode/conversationState';
-import type { EventSink } from '../../../src/vscode/conversationState';
-import { userUiMessage } from '../../../src/vscode/uiMessages';
+import { ConversationState } from '../../../src/chat/conversationState';
+import type { EventSink } from '../../../src/chat/conversationState';
+import { userUiMessage } from '../../../src/chat/uiMessages';
 
 interface Sent {
   event: string;

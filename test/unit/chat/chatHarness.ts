@@ -13,12 +13,12 @@ import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/proto
 import { appendDelta } from '../../../src/protocol/uiMessage';
 import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
 import { PROTOCOL_VERSION } from '../../../src/protocol/version';
-import { ChatController } from '../../../src/vscode/chatController';
-import type { ChatControllerOptions } from '../../../src/vscode/chatController';
-import { CoreLoader } from '../../../src/vscode/coreLoader';
-import type { EditorServices } from '../../../src/vscode/editorServices';
-import { connectChatView } from '../../../src/vscode/nodeBridge';
-import type { KeelSettings } from '../../../src/vscode/settingsLayer';
+import { ChatController } from '../../../src/chat/chatController';
+import type { ChatControllerOptions } from '../../../src/chat/chatController';
+import { CoreLoader } from '../../../src/chat/coreLoader';
+import type { EditorServices } from '../../../src/chat/editorServices';
+import { connectChatView } from '../../../src/chat/nodeBridge';
+import type { KeelSettings } from '../../../src/chat/settingsLayer';
 import { insertionIndex } from '../../../src/protocol/messageOrder';
 
 /** Lets pair-transport deliveries and handler hops run. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../src/core/projectTypes';
 import { toolApprovalRequestSchema } from '../../../src/protocol/toolApproval';
-import { ApprovalBook, proposedChange, toApprovalAnswer } from '../../../src/vscode/approvalBook';
-import { lineDiffStats } from '../../../src/vscode/lineDiffStats';
+import { ApprovalBook, proposedChange, toApprovalAnswer } from '../../../src/chat/approvalBook';
+import { lineDiffStats } from '../../../src/chat/lineDiffStats';
 
 function request(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
   return {

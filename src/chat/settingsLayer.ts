@@ -1,4 +1,3 @@
-import type * as vscode from 'vscode';
 import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode, ConfigLayer } from '../core/config/configSchema';
 import { CUSTOM_PROVIDER, endpointLayer } from '../core/config/endpointLayer';
@@ -6,8 +5,12 @@ import { isPresetName, providerPresets } from '../core/model/providerPresets';
 import type { PresetName } from '../core/model/providerPresets';
 import { readCommandSettings } from './commandSettings';
 
-/** The `keel` section, as far as reading it goes (a WorkspaceConfiguration fits). */
-export type SettingsSection = Pick<vscode.WorkspaceConfiguration, 'inspect'>;
+/** The `keel` section, as far as reading it goes (a vscode.WorkspaceConfiguration fits). */
+export interface SettingsSection {
+  inspect<T>(key: string):
+    | { defaultValue?: T; globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T }
+    | undefined;
+}
 
 export const diffRevealModes = ['focus', 'background', 'none'] as const;
 export type DiffReveal = (typeof diffRevealModes)[number];

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportSource } from '../../../src/core/session/sessionExport';
 import { sessionToMarkdown } from '../../../src/core/session/sessionExport';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
-import type { ExportFormat, SessionUi } from '../../../src/vscode/sessionUi';
+import type { ExportFormat, SessionUi } from '../../../src/chat/sessionUi';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';

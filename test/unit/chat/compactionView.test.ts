@@ -3,8 +3,8 @@ import type { SessionEntry } from '../../../src/core/session/session';
 import { hostEvents } from '../../../src/protocol/hostEvents';
 import { uiMessageSchema } from '../../../src/protocol/uiMessage';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
-import { ConversationState } from '../../../src/vscode/conversationState';
-import { entriesToUiMessages } from '../../../src/vscode/uiMessages';
+import { ConversationState } from '../../../src/chat/conversationState';
+import { entriesToUiMessages } from '../../../src/chat/uiMessages';
 
 const ts = new Date(5000).toISOString();
 

@@ -7,7 +7,7 @@ import { keelHome } from '../core/paths';
 import type { McpManager } from '../core/mcp/mcpManager';
 import type { KeelPlugin } from '../core/plugins/pluginTypes';
 import type { ProviderFactory } from '../core/model/modelRegistry';
-import { LM_PROVIDER } from './lm/lmProviderName';
+import { LM_PROVIDER } from './lmProviderName';
 import type { LogFn } from '../protocol/log';
 import type { SettingsRead } from './settingsLayer';
 import { settingsLayer } from './settingsLayer';

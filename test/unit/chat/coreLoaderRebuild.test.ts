@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFsHost } from '../../../src/core/fsHost';
-import { CoreLoader } from '../../../src/vscode/coreLoader';
-import type { KeelSettings } from '../../../src/vscode/settingsLayer';
+import { CoreLoader } from '../../../src/chat/coreLoader';
+import type { KeelSettings } from '../../../src/chat/settingsLayer';
 
 const made: string[] = [];
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BurstThrottle } from '../../../src/vscode/burstThrottle';
+import { BurstThrottle } from '../../../src/chat/burstThrottle';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -4,8 +4,8 @@ import type { RulesRecord } from '../../../src/core/session/sessionRecords';
 import { hostEvents } from '../../../src/protocol/hostEvents';
 import { snapshotSchema } from '../../../src/protocol/sessionState';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
-import { ConversationState } from '../../../src/vscode/conversationState';
-import type { EventSink } from '../../../src/vscode/conversationState';
+import { ConversationState } from '../../../src/chat/conversationState';
+import type { EventSink } from '../../../src/chat/conversationState';
 
 function setup() {
   const sent: { event: string; data: unknown }[] = [];

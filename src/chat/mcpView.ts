@@ -1,7 +1,7 @@
+import type { McpServerStatus } from '../core/mcp/mcpTypes';
 import type { McpManager } from '../core/mcp/mcpManager';
 import type { McpStatusView } from '../protocol/mcpStatus';
 import type { ViewExtension } from './nodeBridge';
-import { stateText } from './mcpQuickPick';
 
 /** The view's side of MCP: the status list and prompts (sent after each `ready` and on change), and filling a prompt. */
 export function mcpViewExtension(manager: McpManager): ViewExtension {
@@ -34,4 +34,14 @@ export function mcpStatusView(manager: McpManager): McpStatusView {
       arguments: p.arguments.map((a) => ({ name: a.name, required: a.required })),
     })),
   };
+}
+
+export function stateText(s: McpServerStatus): string {
+  if (s.state === 'ready') {
+    const more = [s.prompts ? `${s.prompts} prompt${s.prompts === 1 ? '' : 's'}` : '', s.resources ? `${s.resources} resource${s.resources === 1 ? '' : 's'}` : ''];
+    return [`ready, ${s.tools} tool${s.tools === 1 ? '' : 's'}`, ...more.filter(Boolean)].join(', ');
+  }
+  if (s.state === 'failed') return `failed: ${s.reason ?? 'unknown reason'}`;
+  if (s.state === 'disabled') return s.reason ? `off: ${s.reason}` : 'off';
+  return 'starting…';
 }

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../src/core/projectTypes';
 import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
 import type { UiError } from '../../../src/protocol/sessionState';
-import { ApprovalFlow } from '../../../src/vscode/approvalFlow';
-import type { ChangeApprovalHooks } from '../../../src/vscode/approvalFlow';
-import type { ViewLink } from '../../../src/vscode/chatController';
+import { ApprovalFlow } from '../../../src/chat/approvalFlow';
+import type { ChangeApprovalHooks } from '../../../src/chat/approvalFlow';
+import type { ViewLink } from '../../../src/chat/chatController';
 
 function changeRequest(): ApprovalRequest {
   return {
