@@ -2,21 +2,15 @@ import type { JournalEntry } from '../core/journal/changeJournal';
 import type { RuleInEffect } from '../core/llmsContext/contextTypes';
 import type { ProjectEvent } from '../core/projectTypes';
 import type { RulesRecord } from '../core/session/sessionRecords';
-import type { HostEventName, HostSide } from '../protocol/catalogue';
 import type { PlanInfo } from '../protocol/planState';
 import type { ConfigSummary, Projects, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
-import type { EventIn } from '../protocol/side';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';
 import type { MessageStatus, UiMessage, UiPart } from '../protocol/uiMessage';
 import { withChange } from './appliedChange';
+import type { EventSink } from './eventSink';
 import { firedRuleInfos, ruleAnchor, withRules } from './firedRules';
 import { MessageList } from './messageList';
 import { RunProjection } from './runProjection';
-
-/** Where the state's changes go: the attached view's outbox, or nowhere while no view is open. */
-export interface EventSink {
-  emit<E extends HostEventName>(event: E, data: EventIn<HostSide, E>): void;
-}
 
 export interface ConversationStateOptions {
   now?: () => number;

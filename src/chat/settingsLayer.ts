@@ -1,16 +1,12 @@
 import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode, ConfigLayer } from '../core/config/configSchema';
 import { CUSTOM_PROVIDER, endpointLayer } from '../core/config/endpointLayer';
-import { isPresetName, providerPresets } from '../core/model/providerPresets';
-import type { PresetName } from '../core/model/providerPresets';
+import { isPresetName } from '../core/model/presetNames';
+import type { PresetName } from '../core/model/presetNames';
+import { providerPresets } from '../core/model/providerPresets';
 import { readCommandSettings } from './commandSettings';
+import type { SettingsSection } from './settingsSection';
 
-/** The `keel` section, as far as reading it goes (a vscode.WorkspaceConfiguration fits). */
-export interface SettingsSection {
-  inspect<T>(key: string):
-    | { defaultValue?: T; globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T }
-    | undefined;
-}
 
 export const diffRevealModes = ['focus', 'background', 'none'] as const;
 export type DiffReveal = (typeof diffRevealModes)[number];

@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode } from '../core/config/configSchema';
 import { KeelError } from '../core/errors';
-import { isPresetName, presetNames } from '../core/model/providerPresets';
-import type { PresetName } from '../core/model/providerPresets';
+import { isPresetName, presetNames } from '../core/model/presetNames';
+import type { PresetName } from '../core/model/presetNames';
 
 export const usage = `Usage:
   keel run [options] PROMPT     run one request in a workspace and exit ("-" reads the prompt from stdin)

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { presetNames } from '../model/providerPresets';
+import { presetNames } from '../model/presetNames';
 import { patternProblem } from '../shell/commandPatterns';
 
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;

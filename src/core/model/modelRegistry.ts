@@ -6,7 +6,7 @@ import type { KeelConfig, ProviderConfig } from '../config/configSchema';
 import { parseModelRef } from './modelRef';
 import { knownContextWindow } from './contextWindows';
 import { fetchEndpointModels } from './endpointModels';
-import type { EndpointModels } from './endpointModels';
+import type { EndpointModels, ProviderEndpoint } from './endpointModels';
 import { effectiveProvider } from './providerPresets';
 
 export type ModelPurpose = 'model' | 'planModel' | 'smallModel';
@@ -40,13 +40,6 @@ export interface ProviderFactory {
   listModels?(): SourceModel[];
   /** A model id to use when no model is configured at all (none means it offers no default). */
   defaultModel?(): string | undefined;
-}
-
-export interface ProviderEndpoint {
-  provider: string;
-  baseURL: string;
-  apiKey?: string;
-  headers?: Record<string, string>;
 }
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
