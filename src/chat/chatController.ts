@@ -23,7 +23,7 @@ import type { PlanAction, PlanFiles } from './planRuns';
 import { uiErrorOf } from './runContext';
 import { RunQueue } from './runQueue';
 import { SendRun } from './sendRun';
-import type { SendParams, SendRunContext } from './sendRun';
+import type { ModelForRun, SendParams, SendRunContext } from './sendRun';
 import { SessionActions } from './sessionActions';
 import type { ExportFormat, SessionUi } from './sessionUi';
 import { SessionTitler } from './sessionTitler';
@@ -148,7 +148,7 @@ export class ChatController {
       onSessionChange: opts.onSessionChange,
       stopAndWait: () => this.stopAndWait(),
       refreshProjects: (ctx) => this.refreshProjects(ctx),
-      send: (params) => this.send(params),
+      send: (params, model) => this.sendWith(params, model),
     });
   }
 
@@ -185,30 +185,38 @@ export class ChatController {
 
   // ---- runs ----
 
-  async send(params: SendParams): Promise<RequestResult<'session.send'>> {
+  send(params: SendParams): Promise<RequestResult<'session.send'>> {
+    return this.sendWith(params, undefined);
+  }
+
+  /** `checked`: the model the caller resolved for this message already (edit and resend). */
+  private async sendWith(params: SendParams, checked: ModelForRun | undefined): Promise<RequestResult<'session.send'>> {
     const readOnly = this.project?.session.readOnly ? this.state.session.readOnly : undefined;
     if (readOnly !== undefined) throw new BusError('session_read_only', readOnlyMessage(readOnly));
     const mode = params.mode ?? this.state.run.mode;
     if (mode !== this.state.run.mode) this.state.setRun({ mode });
-    // Checked before the message is taken, so a missing model leaves the text in the composer.
-    try {
-      const { ctx } = await this.opts.core.get();
-      ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model');
-    } catch (err) {
-      const error = uiErrorOf(this.opts.core, err);
-      this.state.error(error);
-      void this.refreshConfig();
-      throw new BusError(error.code, error.message);
+    // Checked before the message is taken, so a missing model leaves the text in the composer;
+    // the run uses this model unless the settings change before its turn.
+    if (!checked) {
+      try {
+        const { ctx } = await this.opts.core.get();
+        checked = { ctx, model: ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model') };
+      } catch (err) {
+        const error = uiErrorOf(this.opts.core, err);
+        this.state.error(error);
+        void this.refreshConfig();
+        throw new BusError(error.code, error.message);
+      }
     }
-    return this.enqueue(params, mode);
+    return this.enqueue(params, mode, undefined, checked);
   }
 
   /** Puts a message (or a plan action, shown as `params.text`) in the queue. */
-  private enqueue(params: SendParams, mode: AgentMode, plan?: PlanAction): RequestResult<'session.send'> {
+  private enqueue(params: SendParams, mode: AgentMode, plan?: PlanAction, model?: ModelForRun): RequestResult<'session.send'> {
     const id = this.state.newMessageId('user');
     const queued = this.queue.busy;
     this.state.add(userUiMessage(id, params, Date.now(), queued ? 'queued' : 'done'));
-    this.queue.add(new SendRun(this.runs, id, params, mode, plan));
+    this.queue.add(new SendRun(this.runs, { id, params, mode, plan, model }));
     this.state.setRun({ queued: this.queue.length - (this.queue.isRunning ? 0 : 1) });
     this.queue.start();
     return { messageId: id, queued };

@@ -1,3 +1,4 @@
+import type { Context } from '../core/context';
 import type { ResolvedModel } from '../core/model/modelRegistry';
 import type { Project } from '../core/project';
 import type { ProjectEvent, RunOptions, RunResult } from '../core/projectTypes';
@@ -14,6 +15,22 @@ import { userContent } from './uiMessages';
 
 export type SendParams = RequestParams<'session.send'>;
 
+/** A message's model, resolved once when it was sent, with the core it came from. */
+export interface ModelForRun {
+  ctx: Context;
+  model: ResolvedModel;
+}
+
+export interface QueuedSend {
+  /** The view's id of the user message. */
+  id: string;
+  params: SendParams;
+  mode: AgentMode;
+  /** Execute or refine a plan instead of sending `params.text` as typed. */
+  plan?: PlanAction;
+  model?: ModelForRun;
+}
+
 export interface SendRunContext extends RunContext {
   /** Live user messages carry view ids: the session id each one was saved under. */
   savedAs: Map<string, string>;
@@ -24,15 +41,22 @@ export interface SendRunContext extends RunContext {
 
 /** The person's message (or a plan action) in the queue, and its run when its turn comes. */
 export class SendRun implements QueuedRun {
+  readonly id: string;
+  readonly params: SendParams;
+  readonly mode: AgentMode;
+  readonly plan: PlanAction | undefined;
+  private readonly model: ModelForRun | undefined;
+
   constructor(
     private readonly rc: SendRunContext,
-    /** The view's id of the user message. */
-    readonly id: string,
-    readonly params: SendParams,
-    readonly mode: AgentMode,
-    /** Execute or refine a plan instead of sending `params.text` as typed. */
-    readonly plan?: PlanAction,
-  ) {}
+    item: QueuedSend,
+  ) {
+    this.id = item.id;
+    this.params = item.params;
+    this.mode = item.mode;
+    this.plan = item.plan;
+    this.model = item.model;
+  }
 
   dropped(): void {
     this.rc.state.setStatus(this.id, 'cancelled');
@@ -50,7 +74,8 @@ export class SendRun implements QueuedRun {
       const built = await rc.core.get();
       secrets = built.secrets;
       const project = rc.slot.for(built.ctx);
-      const model = built.ctx.models.resolve(this.mode === 'plan' ? 'planModel' : 'model');
+      // Resolved again only when the core was rebuilt (new settings) while the message waited.
+      const model = this.model?.ctx === built.ctx ? this.model.model : built.ctx.models.resolve(this.mode === 'plan' ? 'planModel' : 'model');
       state.beginRun(model.id);
       state.setRun({ model: model.id, approvalMode: project.approvalMode });
       const plan = this.plan;
@@ -61,6 +86,7 @@ export class SendRun implements QueuedRun {
           : project.send.bind(project);
       const result = await run(userContent(this.params), {
         signal,
+        resolvedModel: model,
         ...(this.params.mentions?.length ? { mentions: this.params.mentions } : {}),
         onEvent: (event) => {
           if (event.type === 'message' && event.message.role === 'user') {

@@ -11,7 +11,7 @@ import { sessionsPage } from './coreQueries';
 import { latestPlanInfo } from './planRuns';
 import type { ProjectSlot } from './projectSlot';
 import { uiErrorOf } from './runContext';
-import type { SendParams } from './sendRun';
+import type { ModelForRun, SendParams } from './sendRun';
 import type { ExportFormat, SessionUi } from './sessionUi';
 import { RESUME_WINDOW, conversationView } from './sessionView';
 import { todosFromEntries } from './uiSessions';
@@ -30,7 +30,8 @@ export interface SessionActionsDeps {
   /** Stops the run and drops the queue, resolving once nothing runs. */
   stopAndWait(): Promise<void>;
   refreshProjects(ctx: Context): Promise<unknown>;
-  send(params: SendParams): Promise<RequestResult<'session.send'>>;
+  /** Sends as the person does, with the model resolved for it already. */
+  send(params: SendParams, model: ModelForRun): Promise<RequestResult<'session.send'>>;
 }
 
 /**
@@ -135,8 +136,10 @@ export class SessionActions {
     await deps.stopAndWait();
     const session = this.writableSession();
     // Without a usable model the branch would be cut and nothing sent: refuse first, fork nothing.
+    let model: ModelForRun;
     try {
-      (await deps.core.get()).ctx.models.resolve(deps.state.run.mode === 'plan' ? 'planModel' : 'model');
+      const { ctx } = await deps.core.get();
+      model = { ctx, model: ctx.models.resolve(deps.state.run.mode === 'plan' ? 'planModel' : 'model') };
     } catch (err) {
       const error = uiErrorOf(deps.core, err);
       throw new BusError(error.code, error.message);
@@ -144,7 +147,7 @@ export class SessionActions {
     const messageId = deps.savedAs.get(params.messageId) ?? params.messageId;
     session.fork(session.parentOf(messageId));
     this.showSession();
-    return deps.send({ text: params.text });
+    return deps.send({ text: params.text }, model);
   }
 
   async switchBranch(params: RequestParams<'session.switchBranch'>): Promise<RequestResult<'session.switchBranch'>> {

@@ -206,7 +206,7 @@ export class Project {
   private async run(mode: RunMode, input: UserInput, opts: RunOptions): Promise<RunResult> {
     const signal = opts.signal ?? new AbortController().signal;
     const emit = (e: ProjectEvent) => opts.onEvent?.(e);
-    const model: ResolvedModel = this.ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
+    const model: ResolvedModel = opts.resolvedModel ?? this.ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
     checkImages(model, input);
     const offered = new Map((await offeredTools(this.ctx, mode)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
