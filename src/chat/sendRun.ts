@@ -32,8 +32,6 @@ export interface QueuedSend {
 }
 
 export interface SendRunContext extends RunContext {
-  /** Live user messages carry view ids: the session id each one was saved under. */
-  savedAs: Map<string, string>;
   titler: SessionTitler;
   generateTitles?(): boolean;
   onSessionChange?(id: string | null): void;
@@ -87,14 +85,14 @@ export class SendRun implements QueuedRun {
       const result = await run(userContent(this.params), {
         signal,
         resolvedModel: model,
+        messageId: this.id,
         ...(this.params.mentions?.length ? { mentions: this.params.mentions } : {}),
         onEvent: (event) => {
           if (event.type === 'message' && event.message.role === 'user') {
             recorded = true;
             // The plan was settled (executed, refined) as its run began: the view's plan actions go.
             if (plan) state.setPlan(latestPlanInfo(project));
-            rc.savedAs.set(this.id, event.id);
-            this.markBranch(event.id, project);
+            this.markBranch(project);
           }
           this.onProjectEvent(event, project, model, signal);
         },
@@ -157,8 +155,8 @@ export class SendRun implements QueuedRun {
   }
 
   /** A prompt sent after an edit shows which version it is. */
-  private markBranch(savedId: string, project: Project): void {
-    const point = project.session.branchPoints().get(savedId);
+  private markBranch(project: Project): void {
+    const point = project.session.branchPoints().get(this.id);
     const message = this.rc.state.message(this.id);
     if (point && message) this.rc.state.add({ ...message, branch: { index: point.index, count: point.count } });
   }

@@ -23,8 +23,6 @@ export interface SessionActionsDeps {
   state: ConversationState;
   slot: ProjectSlot;
   view: ViewSync;
-  /** Live user messages carry view ids until a resume: the session id each one was saved under. */
-  savedAs: Map<string, string>;
   sessionUi?: SessionUi;
   onSessionChange?(id: string | null): void;
   /** Stops the run and drops the queue, resolving once nothing runs. */
@@ -73,7 +71,6 @@ export class SessionActions {
     const view = conversationView(session, RESUME_WINDOW);
     const info: SessionInfo = view.info;
     if (session.recovered) deps.log('warn', `session ${id}: ${session.recovered}`);
-    deps.savedAs.clear();
     deps.view.hiddenEarlier = view.earlier;
     state.replace(view.messages, info, view.usage, project.todos.get());
     state.attachChanges(project.journal?.entries() ?? []);
@@ -144,8 +141,7 @@ export class SessionActions {
       const error = uiErrorOf(deps.core, err);
       throw new BusError(error.code, error.message);
     }
-    const messageId = deps.savedAs.get(params.messageId) ?? params.messageId;
-    session.fork(session.parentOf(messageId));
+    session.fork(session.parentOf(params.messageId));
     this.showSession();
     return deps.send({ text: params.text }, model);
   }
@@ -153,7 +149,7 @@ export class SessionActions {
   async switchBranch(params: RequestParams<'session.switchBranch'>): Promise<RequestResult<'session.switchBranch'>> {
     await this.deps.stopAndWait();
     const session = this.writableSession();
-    const messageId = this.deps.savedAs.get(params.messageId) ?? params.messageId;
+    const { messageId } = params;
     const point = session.branchPoints().get(messageId);
     const target = point?.siblings[params.index - 1];
     if (!point || !target) throw new BusError('invalid_params', `That message has no version ${params.index}.`);
@@ -178,7 +174,6 @@ export class SessionActions {
     if (!project) return;
     const view = conversationView(project.session, window);
     deps.view.hiddenEarlier = view.earlier;
-    deps.savedAs.clear();
     deps.state.replace(view.messages, view.info, view.usage, project.todos.get());
     deps.state.attachChanges(project.journal?.entries() ?? []);
     deps.state.attachRules(project.session.rulesFired());

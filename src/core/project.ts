@@ -221,7 +221,7 @@ export class Project {
     this.session.startRun();
     const multiRoot = this.ctx.workspace.folders.length > 1;
     if (multiRoot) user.meta.projectName = this.scoped.current.name;
-    const userId = this.session.appendMessage(user.message, user.meta);
+    const userId = this.session.appendMessage(user.message, user.meta, opts.messageId);
     emit({ type: 'message', id: userId, message: user.message });
     this.rules.beginRun(mode, promptText(input), emit);
 

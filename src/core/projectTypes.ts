@@ -106,6 +106,8 @@ export interface RunOptions {
   model?: string;
   /** The model the host resolved for this message already (used as is; `model` is then ignored). */
   resolvedModel?: ResolvedModel;
+  /** The id the host gave the person's message: the log keeps it, so view and log name the message alike. */
+  messageId?: string;
   maxTurns?: number;
   /**
    * The person's @-mentions: expanded into a text part of the user message (so the session

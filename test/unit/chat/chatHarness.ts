@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFsHost } from '../../../src/core/fsHost';
@@ -249,4 +249,14 @@ export function createChatRig(
       rmSync(root, { recursive: true, force: true });
     },
   }) as ChatRig;
+}
+
+/** The records of the session the page shows last, as its log holds them (one workspace per rig). */
+export function loggedRecords<R>(rig: ChatRig, page: Page): R[] {
+  const session = (page.store.named('session').at(-1) as { id: string }).id;
+  const [key] = readdirSync(join(rig.home, 'projects'));
+  return readFileSync(join(rig.home, 'projects', key!, 'sessions', `${session}.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as R);
 }

@@ -1,9 +1,7 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isBusError } from '../../../src/protocol/busError';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
-import { until } from './chatHarness';
+import { loggedRecords, until } from './chatHarness';
 import { useChatRig } from './chatSuite';
 import type { ChatRig } from './chatHarness';
 
@@ -23,12 +21,7 @@ describe('choosing the current project from the view', () => {
     await until(() => page.store.messages.some((m) => m.role === 'assistant' && m.status === 'done'), 'the answer');
     await until(() => !rig!.controller.isRunning, 'the run to end');
 
-    const session = (page.store.named('session').at(-1) as { id: string }).id;
-    const [key] = readdirSync(join(rig.home, 'projects'));
-    const records = readFileSync(join(rig.home, 'projects', key!, 'sessions', `${session}.jsonl`), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { type: string; key?: string; value?: string; meta?: { projectName?: string } });
+    const records = loggedRecords<{ type: string; key?: string; value?: string; meta?: { projectName?: string } }>(rig, page);
     const chosen = records.find((r) => r.type === 'config' && r.key === 'currentProject');
     expect(chosen?.value).toMatch(/[\\/]api$/);
     expect(records.filter((r) => r.type === 'message').map((r) => r.meta?.projectName)).toEqual(['api', 'api']);
