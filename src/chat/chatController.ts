@@ -145,7 +145,7 @@ export class ChatController {
       sessionUi: opts.sessionUi,
       onSessionChange: opts.onSessionChange,
       stopAndWait: () => this.stopAndWait(),
-      refreshProjects: (ctx) => this.refreshProjects(ctx),
+      refreshWorkspaceProjects: (ctx) => this.refreshWorkspaceProjects(ctx),
       send: (params, model) => this.sendWith(params, model),
     });
   }
@@ -271,7 +271,7 @@ export class ChatController {
   }
 
   /** "Edit and resend": the branch goes back to before that prompt and the edited text is sent from there. */
-  editAndResend(params: RequestParams<'session.editResend'>): Promise<RequestResult<'session.editResend'>> {
+  editAndResend(params: RequestParams<'session.editAndResend'>): Promise<RequestResult<'session.editAndResend'>> {
     return this.sessions.editAndResend(params);
   }
 
@@ -285,7 +285,7 @@ export class ChatController {
   }
 
   /** Makes a workspace folder the current project: of this conversation (recorded in its log), or of the next. */
-  async selectProject(name: string): Promise<RequestResult<'project.select'>> {
+  async selectWorkspaceProject(name: string): Promise<RequestResult<'workspaceProject.select'>> {
     if (this.queue.isRunning) {
       throw new BusError('busy', 'Keel is working in this conversation: stop it or let it finish, then switch the project.');
     }
@@ -295,7 +295,7 @@ export class ChatController {
     } catch (err) {
       throw new BusError('invalid_params', errorMessage(err));
     }
-    return this.refreshProjects(ctx);
+    return this.refreshWorkspaceProjects(ctx);
   }
 
   async listModels(): Promise<RequestResult<'models.list'>> {
@@ -386,7 +386,7 @@ export class ChatController {
     return this.config.refresh();
   }
 
-  private refreshProjects(ctx: Context): Promise<RequestResult<'project.select'>> {
+  private refreshWorkspaceProjects(ctx: Context): Promise<RequestResult<'workspaceProject.select'>> {
     return this.config.projects(ctx);
   }
 

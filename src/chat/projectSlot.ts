@@ -3,7 +3,7 @@ import { errorMessage } from '../core/errors';
 import { Project } from '../core/project';
 import type { LogFn } from '../protocol/log';
 import type { TodoItem } from '../protocol/sessionState';
-import { ProjectChoice } from './projectChoice';
+import { WorkspaceProjectChoice } from './workspaceProjectChoice';
 
 /**
  * The conversation in view (one Project at a time): made when the first message needs it,
@@ -12,7 +12,7 @@ import { ProjectChoice } from './projectChoice';
 export class ProjectSlot {
   private project: Project | undefined;
   /** The workspace folder chosen for a conversation that does not exist yet. */
-  readonly choice = new ProjectChoice();
+  readonly choice = new WorkspaceProjectChoice();
   private unsubscribeTodos: (() => void) | undefined;
   private readonly log: LogFn;
   private readonly onTodos: (items: TodoItem[]) => void;

@@ -27,7 +27,7 @@ export interface SessionActionsDeps {
   onSessionChange?(id: string | null): void;
   /** Stops the run and drops the queue, resolving once nothing runs. */
   stopAndWait(): Promise<void>;
-  refreshProjects(ctx: Context): Promise<unknown>;
+  refreshWorkspaceProjects(ctx: Context): Promise<unknown>;
   /** Sends as the person does, with the model resolved for it already. */
   send(params: SendParams, model: ModelForRun): Promise<RequestResult<'session.send'>>;
 }
@@ -78,7 +78,7 @@ export class SessionActions {
     state.setRun({ approvalMode: project.approvalMode });
     state.setPlan(latestPlanInfo(project));
     deps.onSessionChange?.(session.id);
-    await deps.refreshProjects(ctx);
+    await deps.refreshWorkspaceProjects(ctx);
     deps.view.sendSnapshot();
     return { session: info };
   }
@@ -128,7 +128,7 @@ export class SessionActions {
   }
 
   /** "Edit and resend": the branch goes back to before that prompt and the edited text is sent from there. */
-  async editAndResend(params: RequestParams<'session.editResend'>): Promise<RequestResult<'session.editResend'>> {
+  async editAndResend(params: RequestParams<'session.editAndResend'>): Promise<RequestResult<'session.editAndResend'>> {
     const { deps } = this;
     await deps.stopAndWait();
     const session = this.writableSession();

@@ -120,7 +120,7 @@ export class Project {
   }
 
   /** The conversation's current project: relative tool paths, ls/glob/grep, git and README context start there. */
-  get currentProject(): WorkspaceFolder {
+  get currentWorkspaceProject(): WorkspaceFolder {
     return this.scoped.current;
   }
 
@@ -133,7 +133,7 @@ export class Project {
    * Makes another workspace folder (by name or real path) the current project, recorded in
    * the session so a resume comes back to it. Applies from the next tool call on.
    */
-  selectProject(nameOrPath: string): WorkspaceFolder {
+  selectWorkspaceProject(nameOrPath: string): WorkspaceFolder {
     const next = this.ctx.workspace.withCurrent(nameOrPath);
     if (next.current === this.scoped.current) return next.current;
     if (!this.session.readOnly) this.session.appendConfig('currentProject', next.current.path);

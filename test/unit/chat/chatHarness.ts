@@ -69,7 +69,7 @@ export class MirrorStore {
       this.updateCall(d.toolCallId, (p) => ({ ...p, state: d.state, result: { output: d.output, isError: d.isError, truncated: d.truncated } }));
       this.record('toolResult', d);
     });
-    for (const name of ['usage', 'retry', 'error', 'state', 'todos', 'session', 'config', 'view.show', 'projects'] as const) {
+    for (const name of ['usage', 'retry', 'error', 'state', 'todos', 'session', 'config', 'view.show', 'workspaceProjects'] as const) {
       bus.on(name, (data: EventData<typeof name>) => this.record(name, data));
     }
   }

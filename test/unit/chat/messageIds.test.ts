@@ -20,7 +20,7 @@ describe('one id per message', () => {
     const reloaded = page.reload();
     await until(() => reloaded.store.snapshot !== undefined, 'the snapshot after the reload');
     expect(reloaded.store.messages[0]!.id).toBe(messageId);
-    await reloaded.bus.request('session.editResend', { messageId, text: 'the edited prompt' });
+    await reloaded.bus.request('session.editAndResend', { messageId, text: 'the edited prompt' });
     await until(() => !rig.controller.isRunning && reloaded.store.messages.at(-1)?.status === 'done', 'the answer to the edit');
     expect(reloaded.store.messages.find((m) => m.role === 'user')?.branch).toEqual({ index: 2, count: 2 });
   });

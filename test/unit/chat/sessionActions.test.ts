@@ -48,7 +48,7 @@ describe('Edit and resend, and branches', () => {
 
     // The live message id (not yet a session id) is enough to edit it.
     const from = page.store.named('snapshot').length;
-    await page.bus.request('session.editResend', { messageId: blueId, text: 'make it green' });
+    await page.bus.request('session.editAndResend', { messageId: blueId, text: 'make it green' });
     await until(() => page.store.named('snapshot').length > from, 'the snapshot of the branch point');
     await until(() => !chat.controller.isRunning && page.store.messages.at(-1)?.status === 'done' && text(page.store.messages.at(-1)!) === 'it is green', 'the green reply');
     await settle();

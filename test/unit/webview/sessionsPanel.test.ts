@@ -135,7 +135,7 @@ describe('Edit and resend, and branches, on a prompt', () => {
     app = await mountApp();
     const mounted = app;
     const resend = vi.fn(() => ({ messageId: 'u9', queued: false }));
-    mounted.host.handle('session.editResend', resend);
+    mounted.host.handle('session.editAndResend', resend);
     mounted.host.emit('snapshot', snapshot({ messages: [userMessage('u1', 'make it blue'), assistantMessage('a1', 'blue it is')] }));
     await settle();
     await click(mounted.byTestId('edit-resend'));
