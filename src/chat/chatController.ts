@@ -18,6 +18,7 @@ import type { CoreAccess } from './coreAccess';
 import { listModels } from './coreQueries';
 import { ConfigSync } from './configSync';
 import { ProjectSlot } from './projectSlot';
+import { readOnlyMessage } from './readOnlyMessage';
 import { PlanControl } from './planControl';
 import type { PlanAction, PlanFiles } from './planRuns';
 import { uiErrorOf } from './runContext';
@@ -393,9 +394,4 @@ export class ChatController {
   private activity(): void {
     this.opts.onActivity?.({ running: this.queue.isRunning, approvals: this.approvals.size });
   }
-}
-
-/** What the person reads when a conversation is open for writing in another window. */
-export function readOnlyMessage(reason: string): string {
-  return `This conversation is read-only in this window: ${reason}. Two windows writing one conversation would corrupt it; continue it in that window, or start a new chat here.`;
 }
