@@ -33,7 +33,7 @@ export class ProjectSlot {
     if (current && current.ctx.sessions.key === ctx.sessions.key) {
       // The settings changed between runs: same conversation, new configuration.
       // Background commands started in this conversation stay reachable under the new Project.
-      const next = new Project(ctx, current.session, { jobs: current.jobs });
+      const next = new Project(ctx, current.session, { jobs: current.jobs, queuedByHost: true });
       next.todos.set(current.todos.get());
       this.set(next);
       return next;
@@ -42,7 +42,7 @@ export class ProjectSlot {
       this.log('info', 'The workspace changed; the next message starts a new conversation.');
       this.close();
     }
-    const project = new Project(ctx, ctx.sessions.create());
+    const project = new Project(ctx, ctx.sessions.create(), { queuedByHost: true });
     this.choice.applyTo(project);
     this.set(project);
     return project;

@@ -64,7 +64,7 @@ export class SessionActions {
     const session = ctx.sessions.open(id);
     for (const warning of session.warnings) deps.log('warn', `session ${id}: ${warning}`);
     deps.slot.close();
-    const project = new Project(ctx, session);
+    const project = new Project(ctx, session, { queuedByHost: true });
     const entries = session.entries();
     project.todos.set(todosFromEntries(entries));
     deps.slot.set(project);

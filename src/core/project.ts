@@ -3,7 +3,7 @@ import type { CompactionOutcome } from './compaction/compactor';
 import { textTokens } from './compaction/tokenEstimate';
 import type { ApprovalMode } from './config/configSchema';
 import type { Context } from './context';
-import { errorMessage } from './errors';
+import { KeelError, errorMessage } from './errors';
 import { sessionHistoryOf } from './history/sessionHistoryOf';
 import type { SessionHistory } from './history/sessionHistory';
 import { ConversationContext } from './llmsContext/conversationContext';
@@ -29,7 +29,8 @@ import type { Workspace, WorkspaceFolder } from './workspace/workspace';
 
 /**
  * One conversation: `send()` runs with all tools and the approval rules, `plan()` with the
- * read-only tools, the plan prompt and the plan model. Runs of one Project are queued.
+ * read-only tools, the plan prompt and the plan model. Runs of one Project never overlap: they
+ * are queued here, or by the host when it keeps the queue itself (`queuedByHost`).
  */
 export class Project {
   readonly ctx: Context;
@@ -44,6 +45,9 @@ export class Project {
   readonly context: ConversationContext;
   private readonly history: SessionHistory;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The host runs one message at a time itself (the chat's run queue): no second queue here. */
+  private readonly queuedByHost: boolean;
+  private running = false;
   /** Commands started with run_in_background: they outlive a run and stop with dispose(). */
   readonly jobs: BackgroundJobs;
   /** Event rules: reminders, context and notices on the conversation's events. */
@@ -56,10 +60,13 @@ export class Project {
   /**
    * `jobs`: the background commands of the Project this one replaces for the same session
    * (a host rebuilding its core after a settings change), so they stay reachable.
+   * `queuedByHost`: the host queues the person's messages itself, so this Project runs each at
+   * once and refuses one that would overlap the run in progress instead of queueing it.
    */
-  constructor(ctx: Context, session: Session, opts: { jobs?: BackgroundJobs } = {}) {
+  constructor(ctx: Context, session: Session, opts: { jobs?: BackgroundJobs; queuedByHost?: boolean } = {}) {
     this.ctx = ctx;
     this.session = session;
+    this.queuedByHost = opts.queuedByHost ?? false;
     this.jobs =
       opts.jobs ?? new BackgroundJobs({ onError: (err) => ctx.host.log('error', `Could not stop a background command: ${err.message}`) });
     const recorded = recordedProject(ctx.workspace, session.config().currentProject);
@@ -198,9 +205,20 @@ export class Project {
   }
 
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    if (this.queuedByHost) return this.exclusive(job);
     const next = this.queue.then(job, job);
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  private async exclusive<T>(job: () => Promise<T>): Promise<T> {
+    if (this.running) throw new KeelError('session', 'A run is going on in this conversation already; the host queues the next one.');
+    this.running = true;
+    try {
+      return await job();
+    } finally {
+      this.running = false;
+    }
   }
 
   private async run(mode: RunMode, input: UserInput, opts: RunOptions): Promise<RunResult> {
