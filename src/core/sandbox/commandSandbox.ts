@@ -1,0 +1,84 @@
+import { detectSandbox } from './detectSandbox';
+import { sandboxLayout } from './sandboxLayout';
+import type { SandboxDetection, SandboxMode, SandboxedStart } from './sandboxTypes';
+
+export interface CommandSandboxOptions {
+  mode: SandboxMode;
+  /** Workspace folders (real paths): writable except their protected paths. */
+  folders: string[];
+  home: string;
+  keelHome: string;
+  /** Command prefixes that get the network without asking (the person's `sandboxNetwork`). */
+  networkAllow?: readonly string[];
+  /** Finds the OS sandbox; tests inject one that finds none. */
+  detect?: () => Promise<SandboxDetection>;
+}
+
+/** How a command will run, decided before it is approved. */
+export type SandboxPlan =
+  | { kind: 'sandboxed' }
+  | { kind: 'unsandboxed'; why: 'off' | 'asked' | 'unavailable'; reason?: string }
+  | { kind: 'refused'; reason: string };
+
+export interface StartOptions {
+  cwd: string;
+  network: boolean;
+  /** Writable besides the workspace (MCP servers' package caches). */
+  extraWritable?: string[];
+}
+
+/**
+ * The OS sandbox as commands and local MCP servers of one workspace use it: the setting,
+ * what was found on this machine, and the layout each run gets.
+ */
+export class CommandSandbox {
+  readonly mode: SandboxMode;
+  readonly networkAllow: readonly string[];
+  private readonly told = new WeakSet<object>();
+
+  constructor(private readonly opts: CommandSandboxOptions) {
+    this.mode = opts.mode;
+    this.networkAllow = opts.networkAllow ?? [];
+  }
+
+  detection(): Promise<SandboxDetection> {
+    return (this.opts.detect ?? detectSandbox)();
+  }
+
+  /** How a command runs: `unsandboxed` is the model's request to run outside (the person decides). */
+  async plan(unsandboxed: boolean): Promise<SandboxPlan> {
+    if (this.mode === 'off') return { kind: 'unsandboxed', why: 'off' };
+    const found = await this.detection();
+    if (!found.available) {
+      if (this.mode === 'on') {
+        return { kind: 'refused', reason: `The setting sandbox is "on" but no OS sandbox is available (${found.reason}); commands are refused.` };
+      }
+      return { kind: 'unsandboxed', why: 'unavailable', reason: found.reason };
+    }
+    return unsandboxed ? { kind: 'unsandboxed', why: 'asked' } : { kind: 'sandboxed' };
+  }
+
+  /**
+   * The once-per-conversation notice that commands run without a sandbox here; `key` is
+   * an object that lives as long as the conversation.
+   */
+  unavailableNotice(key: object, reason: string): string | undefined {
+    if (this.told.has(key)) return undefined;
+    this.told.add(key);
+    return `Note: commands run without an OS sandbox here (${reason}); the setting sandbox is "auto", so they run unconfined.`;
+  }
+
+  /** Prepares a sandboxed run; throws when no sandbox is available (plan() said so first). */
+  async start(opts: StartOptions): Promise<SandboxedStart> {
+    const found = await this.detection();
+    if (!found.available) throw new Error(`No OS sandbox is available: ${found.reason}`);
+    const layout = await sandboxLayout({
+      folders: this.opts.folders,
+      home: this.opts.home,
+      keelHome: this.opts.keelHome,
+      extraWritable: opts.extraWritable,
+      uid: process.getuid?.(),
+    });
+    return found.backend.wrap(layout, { cwd: opts.cwd, network: opts.network });
+  }
+}
