@@ -492,6 +492,7 @@ export class Project {
       history: this.history,
       commandRules: commandRulesFor(this.ctx.config.commands, this.session.config().allowedCommands),
       jobs: this.jobs,
+      sandbox: this.ctx.sandbox,
       onOutput: (text) => emit({ type: 'tool_output', toolCallId: call.toolCallId, text }),
     };
     let preview: ToolPreview | undefined;
@@ -514,6 +515,9 @@ export class Project {
       toolNeedsApproval: own.needsApproval,
       insist: own.hint?.insist,
       allowedForSession: this.session.config().allowedTools.has(tool.name),
+      alwaysAsk: own.hint?.alwaysAsk,
+      sandboxed: own.hint?.sandboxed,
+      writesFiles: own.hint?.writesFiles,
     });
     return { kind: 'ok', previewed: { ...resolved, tctx, preview, touchesProtected, verdict, hint: own.hint } };
   }
@@ -538,12 +542,14 @@ export class Project {
       rule: verdict.rule,
     };
     if (p.hint?.allowPrefixes && !touchesProtected) request.allowPrefixes = p.hint.allowPrefixes;
+    if (p.hint?.network) request.network = true;
+    if (p.hint?.unsandboxed) request.unsandboxed = true;
     try {
       answer = await opts.onToolApprove(request);
     } catch (err) {
       answer = { approved: false, reason: signal.aborted ? 'the run was cancelled' : `approval failed: ${errorMessage(err)}` };
     }
-    if (answer.approved && answer.scope === 'session' && !touchesProtected) {
+    if (answer.approved && answer.scope === 'session' && !touchesProtected && !p.hint?.alwaysAsk) {
       // A tool with its own hint (bash) is allowed by prefix, never as a whole.
       if (!p.hint) this.session.appendConfig('allowTool', tool.name);
       for (const prefix of p.hint?.allowPrefixes ?? []) this.session.appendConfig('allowCommand', prefix);

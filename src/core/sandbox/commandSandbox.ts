@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { detectSandbox } from './detectSandbox';
 import { sandboxLayout } from './sandboxLayout';
 import type { SandboxDetection, SandboxMode, SandboxedStart } from './sandboxTypes';
@@ -25,6 +27,11 @@ export interface StartOptions {
   network: boolean;
   /** Writable besides the workspace (MCP servers' package caches). */
   extraWritable?: string[];
+  /**
+   * Hold missing protected paths with placeholders (default true). A long-lived server
+   * would keep them in the person's workspace for hours; its calls are checked instead.
+   */
+  holdMissing?: boolean;
 }
 
 /**
@@ -79,6 +86,36 @@ export class CommandSandbox {
       extraWritable: opts.extraWritable,
       uid: process.getuid?.(),
     });
-    return found.backend.wrap(layout, { cwd: opts.cwd, network: opts.network });
+    const used = opts.holdMissing === false ? { ...layout, missing: [] } : layout;
+    return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network });
+  }
+
+  /**
+   * How a local MCP server starts: in the sandbox with the network (its configuration
+   * needs it) and its package caches writable (`npx` and `uvx` install there); undefined
+   * when it runs without one (said in the log); throws when it must not run.
+   */
+  async serverStart(cwd: string, log: (message: string) => void): Promise<SandboxedStart | undefined> {
+    const plan = await this.plan(false);
+    if (plan.kind === 'refused') throw new Error(plan.reason.replace('commands are refused', 'local MCP servers are not started'));
+    if (plan.kind === 'unsandboxed') {
+      if (plan.why === 'unavailable') log(`MCP servers run without an OS sandbox here: ${plan.reason ?? 'none available'}`);
+      return undefined;
+    }
+    const caches = [];
+    for (const dir of ['.npm', '.cache', '.local/share/uv']) {
+      const path = join(this.opts.home, dir);
+      if (await isFolder(path)) caches.push(path);
+    }
+    return this.start({ cwd, network: true, extraWritable: caches, holdMissing: false });
+  }
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return false;
+    throw err;
   }
 }
