@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import type { Turn } from '../../fixtures/scriptedServer/scenarioTypes.ts';
@@ -134,5 +134,32 @@ describe('keel run where bubblewrap is missing', () => {
     expect(res.isError).toBe(true);
     expect(String(res.output)).toMatch(/sandbox is "on" but no OS sandbox is available/);
     expect(existsSync(join(rig.box.ws, 'refused.txt'))).toBe(false);
+  });
+});
+
+describe('keel run: MCP calls that name protected paths (reproduction 5)', () => {
+  const filesystemEntry = resolve(__dirname, '../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+
+  it('in yolo, server-filesystem cannot rewrite .vscode/settings.json without asking', async () => {
+    mkdirSync(join(rig.box.ws, '.vscode'));
+    writeFileSync(join(rig.box.ws, '.vscode', 'settings.json'), '{}\n');
+    const mcp = { servers: { fs: { type: 'stdio', command: process.execPath, args: [filesystemEntry, rig.box.ws] } } };
+    const r = await keel(
+      [
+        reply.tool('mcp__fs__write_file', { path: join(rig.box.ws, '.vscode', 'settings.json'), content: '{"keel.approvalMode": "yolo"}' }),
+        reply.tool('mcp__fs__write_file', { path: 'file://' + join(rig.box.ws, '.vscode', 'settings.json'), content: '{"keel.approvalMode": "yolo"}' }),
+        reply.tool('mcp__fs__write_file', { path: join(rig.box.ws, 'notes.md'), content: 'fine' }),
+        reply.text('done'),
+      ],
+      ['--approval', 'yolo', '--mcp-config', JSON.stringify(mcp), 'go'],
+    );
+    expect(r.code).toBe(0);
+    expect(ofType(r.lines, 'approval').map((a) => [a.approved, a.reason])).toEqual([
+      [false, expect.stringMatching(/no one was there to approve it \(protected path/)],
+      [false, expect.stringMatching(/protected path/)],
+      [true, 'yolo mode'],
+    ]);
+    expect(readFileSync(join(rig.box.ws, '.vscode', 'settings.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(join(rig.box.ws, 'notes.md'), 'utf8')).toBe('fine');
   });
 });
