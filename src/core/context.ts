@@ -11,6 +11,7 @@ import { ModelRegistry } from './model/modelRegistry';
 import type { ProviderFactory } from './model/modelRegistry';
 import { PluginManager } from './plugins/pluginManager';
 import { CommandSandbox } from './sandbox/commandSandbox';
+import { sweepPlaceholders } from './sandbox/placeholders';
 import type { SandboxDetection } from './sandbox/sandboxTypes';
 import type { KeelPlugin } from './plugins/pluginTypes';
 import { SessionStore } from './session/sessionStore';
@@ -176,5 +177,7 @@ export class Context {
   async destroy(): Promise<void> {
     await this.plugins.apply({ hook: 'destroy', memo: [], type: 'Parallel' });
     if (this.ownsMcp) await this.mcp.dispose();
+    // Placeholders for missing protected paths linger briefly between commands; none outlive Keel.
+    await sweepPlaceholders();
   }
 }

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { PROTECTED_PATH_PATTERNS, matchesProtectedPattern } from '../workspace/protectedPaths';
+import { isPlaceholder } from './placeholders';
 import type { LayoutPath } from './sandboxTypes';
 
 /** Most folder entries looked at per workspace folder when finding nested protected paths. */
@@ -48,7 +49,8 @@ export async function protectedLayout(folder: string): Promise<ProtectedLayout> 
   const out: ProtectedLayout = { readOnly: [], missing: [], mustNotAppear: [] };
   for (const name of rootProtectedNames) {
     const path = join(folder, name.path);
-    if (!(await exists(path))) out.missing.push({ path, kind: name.kind });
+    // A placeholder still lingering from an earlier run stands for a missing path, not a real one.
+    if (isPlaceholder(path) || !(await exists(path))) out.missing.push({ path, kind: name.kind });
   }
   let budget = maxEntries;
   const queue = [folder];
@@ -64,6 +66,7 @@ export async function protectedLayout(folder: string): Promise<ProtectedLayout> 
     for (const entry of entries) {
       if (--budget <= 0) break;
       const path = join(dir, entry.name);
+      if (isPlaceholder(path)) continue;
       const rel = relative(folder, path).split(sep).join('/');
       if (entry.name === '.git' && entry.isDirectory()) {
         await gitLayout(path, out);
@@ -86,7 +89,7 @@ async function gitLayout(gitDir: string, out: ProtectedLayout): Promise<void> {
   }
   for (const held of gitHeld) {
     const path = join(gitDir, held.path);
-    if (!(await exists(path))) out.missing.push({ path, kind: held.kind });
+    if (isPlaceholder(path) || !(await exists(path))) out.missing.push({ path, kind: held.kind });
   }
   // A placeholder would break git (it reads the file), so a new one is removed after the run.
   const commondir = join(gitDir, 'commondir');

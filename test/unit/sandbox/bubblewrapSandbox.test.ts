@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepPlaceholders } from '../../../src/core/sandbox/placeholders';
 import { requireRealSandbox, runSandboxed, sandboxFixture } from './sandboxFixture';
 import type { SandboxFixture } from './sandboxFixture';
 
@@ -48,6 +49,7 @@ describe('the OS sandbox (bubblewrap)', () => {
 
   it('leaves no placeholder behind for protected paths that did not exist', async () => {
     await runSandboxed(f, 'true');
+    await sweepPlaceholders();
     expect(existsSync(join(f.ws, 'CLAUDE.md'))).toBe(false);
     expect(existsSync(join(f.ws, '.keel'))).toBe(false);
     expect(existsSync(join(f.ws, '.github'))).toBe(false);
@@ -59,6 +61,7 @@ describe('the OS sandbox (bubblewrap)', () => {
       await import('node:fs/promises').then((fs) => fs.rm(join(bare.ws, '.vscode'), { recursive: true }));
       const ran = await runSandboxed(bare, 'mkdir -p .vscode && echo x > .vscode/tasks.json');
       expect(ran.code).not.toBe(0);
+      await sweepPlaceholders();
       expect(existsSync(join(bare.ws, '.vscode'))).toBe(false);
     } finally {
       await bare.dispose();
