@@ -40,7 +40,8 @@ describe('commands in the OS sandbox', function () {
     made.push(probe);
     chat.server.load({
       turns: [
-        reply.tool('bash', { command: 'mkdir -p .vscode && touch .vscode/keel-sandbox-probe' }),
+        // Through a variable, so the static checks cannot see the path and only the sandbox stops it.
+        reply.tool('bash', { command: 'mkdir -p .vscode && p=.vscode/keel-sandbox-probe && touch "$p"' }),
         reply.text('refused', { match: { lastToolResultIncludes: 'sandbox' } }),
       ],
     });

@@ -54,14 +54,37 @@ describe('keel run: command writes are writes (reproduction 3)', () => {
   });
 });
 
+describe('keel run: what tee and cp write is seen before they run (reproduction 4 without a sandbox)', () => {
+  it('in yolo with the sandbox off, tee into .vscode and cp into .git/hooks ask, and with no one to ask nothing is written', async () => {
+    const r = await keel(
+      [
+        reply.tool('bash', { command: 'mkdir -p .vscode && echo x | tee .vscode/launch.json' }),
+        reply.tool('bash', { command: 'cp payload .git/hooks/pre-push' }),
+        reply.tool('bash', { command: 'cp payload copy.sh' }),
+        reply.text('done'),
+      ],
+      ['--approval', 'yolo', '--sandbox', 'off', 'go'],
+    );
+    expect(r.code).toBe(0);
+    expect(ofType(r.lines, 'approval').map((a) => [a.approved, a.reason])).toEqual([
+      [false, expect.stringMatching(/protected path/)],
+      [false, expect.stringMatching(/protected path/)],
+      [true, 'yolo mode'],
+    ]);
+    expect(existsSync(join(rig.box.ws, '.vscode', 'launch.json'))).toBe(false);
+    expect(existsSync(join(rig.box.ws, '.git', 'hooks', 'pre-push'))).toBe(false);
+    expect(existsSync(join(rig.box.ws, 'copy.sh'))).toBe(true);
+  });
+});
+
 describe('keel run in the OS sandbox (real bubblewrap)', () => {
   beforeAll(requireRealSandbox);
 
-  it('reproduction 4: in yolo, tee, cp and python3 cannot write protected paths; the result says the sandbox refused', async () => {
+  it('reproduction 4: in yolo, what the analysis cannot see (tee to a variable, node, python3) cannot write protected paths; the result says the sandbox refused', async () => {
     const r = await keel(
       [
-        reply.tool('bash', { command: 'mkdir -p .vscode; echo x | tee .vscode/launch.json' }),
-        reply.tool('bash', { command: 'cp payload .git/hooks/pre-push' }),
+        reply.tool('bash', { command: 'mkdir -p .vscode; f=.vscode/launch.json; echo x | tee "$f"' }),
+        reply.tool('bash', { command: `node -e "require('fs').copyFileSync('payload', '.git/hooks/pre-push')"` }),
         reply.tool('bash', { command: `python3 -c "open('.git/hooks/post-checkout','w').write('x')"` }),
         reply.text('done'),
       ],
