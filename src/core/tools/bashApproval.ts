@@ -29,7 +29,8 @@ export async function bashApprovalHint(input: BashSandboxInput, ctx: ToolContext
   if (check.insist !== undefined) hint.insist = check.insist;
   if (check.suggestions) hint.allowPrefixes = check.suggestions;
   if (check.allowed && check.writesInside.length > 0) hint.writesFiles = true;
-  if (sandbox.plan.kind === 'sandboxed') hint.sandboxed = !sandbox.network;
+  // Network the person granted by their list needs no one; asked-for network insists below.
+  if (sandbox.plan.kind === 'sandboxed') hint.sandboxed = true;
   if (sandbox.networkNeedsApproval) {
     hint.network = true;
     hint.insist ??= 'the command asks for network access';

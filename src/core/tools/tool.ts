@@ -90,7 +90,7 @@ export interface ApprovalHint {
   allowPrefixes?: string[];
   /** Why the person must decide in every mode, yolo included, and no allowance may remember it (a command outside the sandbox). */
   alwaysAsk?: string;
-  /** A command confined by the OS sandbox without network: autoEdit lets it run. */
+  /** A command confined by the OS sandbox (network only from the person's list): autoEdit lets it run. */
   sandboxed?: boolean;
   /** A command a rule allows writes files through redirections: in manual mode that needs approval as a write would. */
   writesFiles?: boolean;

@@ -117,6 +117,29 @@ describe('keel run in the OS sandbox (real bubblewrap)', () => {
     expect(bashResults(r.lines)[0].sandboxed).toBe(true);
   });
 
+  it("a command on the person's sandboxNetwork list gets the network without asking; another one asking for it is asked", async () => {
+    writeFileSync(join(rig.box.home, 'config.json'), JSON.stringify({ sandboxNetwork: ['node'] }));
+    const url = `${rig.server.baseURL}/models`;
+    const probe = `node -e "fetch('${url}').then(r => console.log('reached', r.status), e => { console.log('unreachable', e.cause?.code); process.exit(4) })"`;
+    const r = await keel(
+      [reply.tool('bash', { command: probe }), reply.tool('bash', { command: `echo x && ${probe}`, network: true }), reply.text('ok')],
+      ['--approval', 'autoEdit', 'go'],
+    );
+    expect(r.code).toBe(0);
+    const results = bashResults(r.lines);
+    expect(String(results[0].output)).toMatch(/reached/);
+    expect(ofType(r.lines, 'approval').map((a) => a.approved)).toEqual([true, false]);
+  });
+
+  it('without network a sandboxed command cannot reach the model server on 127.0.0.1', async () => {
+    const probe = `node -e "fetch('${rig.server.baseURL}/models').then(r => console.log('reached', r.status), e => { console.log('unreachable', e.cause?.code); process.exit(4) })"`;
+    const r = await keel([reply.tool('bash', { command: probe }), reply.text('ok')], ['--approval', 'autoEdit', 'go']);
+    expect(r.code).toBe(0);
+    const out = String(bashResults(r.lines)[0].output);
+    expect(out).toMatch(/unreachable/);
+    expect(out).toMatch(/it has no network/);
+  });
+
   it('running outside the sandbox always asks, even in yolo', async () => {
     const r = await keel([reply.tool('bash', { command: 'touch outside.txt', unsandboxed: true }), reply.text('ok')], ['--approval', 'yolo', 'go']);
     expect(r.code).toBe(0);
