@@ -45,8 +45,9 @@ export function seatbeltProfile(layout: SandboxLayout, opts: { network: boolean;
     '(allow ipc-posix-shm ipc-posix-sem)',
     '(allow pseudo-tty)',
     `(allow file-read* (require-all ${hidden.length > 0 ? hidden.join(' ') : '(subpath "/")'}))`,
-    `(allow file-write* ${writable.join(' ')})`,
-    `(allow file-write* ${opts.tmpDirs.map((t) => `(subpath ${str(t)})`).join(' ')})`,
+    // A rule without filters would allow every write: each is emitted only with its filters.
+    ...(writable.length > 0 ? [`(allow file-write* ${writable.join(' ')})`] : []),
+    ...(opts.tmpDirs.length > 0 ? [`(allow file-write* ${opts.tmpDirs.map((t) => `(subpath ${str(t)})`).join(' ')})`] : []),
     '(allow file-write-data file-ioctl (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/ttys[0-9]+$") (regex #"^/dev/fd/"))',
   ];
   if (opts.network) {

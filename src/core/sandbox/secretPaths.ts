@@ -35,8 +35,9 @@ export async function secretPaths(opts: SecretOptions): Promise<LayoutPath[]> {
   if (opts.uid !== undefined) candidates.push(`/run/user/${opts.uid}`);
   const out: LayoutPath[] = [];
   for (const path of candidates) {
+    // Hidden even inside a workspace folder (a workspace opened on the home folder).
     const kind = await kindOf(path);
-    if (kind && !insideAny(path, opts.folders)) out.push({ path, kind });
+    if (kind) out.push({ path, kind });
   }
   const envDirs = new Set<string>([opts.home]);
   for (const folder of opts.folders) {
