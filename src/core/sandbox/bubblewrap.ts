@@ -20,7 +20,7 @@ export async function findBwrap(pathVar: string | undefined): Promise<string | u
  * kind); containers and hardened kernels often forbid unprivileged user namespaces.
  */
 export async function probeBwrap(bwrap: string): Promise<SandboxDetection> {
-  const args = ['--unshare-all', '--die-with-parent', '--new-session', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', 'true'];
+  const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', 'true'];
   return new Promise((resolve) => {
     execFile(bwrap, args, { timeout: 10_000 }, (err, _stdout, stderr) => {
       if (err) {

@@ -6,10 +6,12 @@ import type { SandboxLayout } from './sandboxTypes';
  * placeholders made for missing ones) bound read-only over them, secrets covered last.
  * Every namespace is new, so there is no network (only a loopback of its own) unless
  * `network`, and the command cannot see or signal the person's other processes.
- * `--new-session` keeps it from typing into the person's terminal (TIOCSTI).
+ * `--new-session` keeps it from typing into the person's terminal (TIOCSTI). `--cap-drop ALL`
+ * matters when Keel runs as root: bubblewrap would otherwise keep every capability, and the
+ * command could simply unmount the read-only binds.
  */
 export function bwrapArgs(layout: SandboxLayout, opts: { cwd: string; network: boolean }): string[] {
-  const args = ['--unshare-all', ...(opts.network ? ['--share-net'] : []), '--die-with-parent', '--new-session'];
+  const args = ['--unshare-all', ...(opts.network ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   for (const path of layout.writable) args.push('--bind', path, path);
   for (const path of layout.readOnly) args.push('--ro-bind', path, path);

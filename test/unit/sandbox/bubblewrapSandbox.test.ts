@@ -47,6 +47,16 @@ describe('the OS sandbox (bubblewrap)', () => {
     });
   }
 
+  it('has no capabilities: it cannot unmount or remount the read-only binds (even when Keel runs as root)', async () => {
+    const vscodeDir = join(f.ws, '.vscode');
+    const ran = await runSandboxed(
+      f,
+      `grep CapEff /proc/self/status; umount '${vscodeDir}' || mount -o remount,rw,bind '${vscodeDir}' || true; echo pwned > '${vscodeDir}/settings.json'`,
+    );
+    expect(ran.output).toMatch(/CapEff:\s*0+\n/);
+    expect(readFileSync(join(vscodeDir, 'settings.json'), 'utf8')).toBe('{}\n');
+  });
+
   it('leaves no placeholder behind for protected paths that did not exist', async () => {
     await runSandboxed(f, 'true');
     await sweepPlaceholders();

@@ -19,7 +19,7 @@ const layout: SandboxLayout = {
 describe('the sandbox policy as bubblewrap arguments', () => {
   it('binds the workspace writable, then protected paths read-only over it, then hides secrets', () => {
     const args = bwrapArgs(layout, { cwd: '/ws/src', network: false }).join(' ');
-    expect(args).toMatch(/^--unshare-all --die-with-parent --new-session --ro-bind \/ \/ --dev \/dev --proc \/proc --tmpfs \/tmp /);
+    expect(args).toMatch(/^--unshare-all --die-with-parent --new-session --cap-drop ALL --ro-bind \/ \/ --dev \/dev --proc \/proc --tmpfs \/tmp /);
     const order = ['--bind /ws /ws', '--ro-bind /ws/.vscode /ws/.vscode', '--ro-bind /ws/CLAUDE.md /ws/CLAUDE.md', '--tmpfs /home/me/.ssh', '--ro-bind /dev/null /home/me/.netrc'];
     const at = order.map((o) => args.indexOf(o));
     expect(at.every((i) => i > 0)).toBe(true);
