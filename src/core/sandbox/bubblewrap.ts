@@ -38,6 +38,7 @@ export function bubblewrapBackend(bwrap: string): SandboxBackend {
       const release = await holdPlaceholders(layout.missing);
       return {
         prefix: [bwrap, ...bwrapArgs(layout, opts), '--'],
+        layout,
         async release() {
           await release();
           return removeAppeared(layout.mustNotAppear);

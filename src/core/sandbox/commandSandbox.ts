@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { detectSandbox } from './detectSandbox';
+import { gitFolders, newRepositoriesNote } from './newRepositories';
 import { sandboxLayout } from './sandboxLayout';
 import type { SandboxDetection, SandboxMode, SandboxedStart } from './sandboxTypes';
 
@@ -42,6 +43,8 @@ export class CommandSandbox {
   readonly mode: SandboxMode;
   readonly networkAllow: readonly string[];
   private readonly told = new WeakSet<object>();
+  /** Repositories already seen or reported (the layout is cached and may predate the last run). */
+  private readonly knownRepositories = new Set<string>();
 
   constructor(private readonly opts: CommandSandboxOptions) {
     this.mode = opts.mode;
@@ -73,6 +76,17 @@ export class CommandSandbox {
     if (this.told.has(key)) return undefined;
     this.told.add(key);
     return `Note: commands run without an OS sandbox here (${reason}); the setting sandbox is "auto", so they run unconfined.`;
+  }
+
+  /**
+   * After a sandboxed command: what to tell about git repositories it created in
+   * subfolders, which no placeholder can hold. Undefined when there are none.
+   */
+  async newRepositories(start: SandboxedStart, display: (path: string) => string): Promise<string | undefined> {
+    const before = new Set([...start.layout.gitDirs, ...this.knownRepositories]);
+    const after = await gitFolders(start.layout.patternRoots);
+    for (const path of after) this.knownRepositories.add(path);
+    return newRepositoriesNote(before, after, display);
   }
 
   /** Prepares a sandboxed run; throws when no sandbox is available (plan() said so first). */

@@ -8,7 +8,7 @@ import type { LayoutPath } from './sandboxTypes';
 /** Most folder entries looked at per workspace folder when finding nested protected paths. */
 const maxEntries = 50_000;
 /** Folders that hold other people's code or build output, not the person's settings. */
-const skipped = new Set(['node_modules', '.venv', 'venv', '__pycache__', 'target', 'dist', 'out', 'build', '.cache', '.next']);
+export const skippedFolders: ReadonlySet<string> = new Set(['node_modules', '.venv', 'venv', '__pycache__', 'target', 'dist', 'out', 'build', '.cache', '.next']);
 
 /**
  * Inside a `.git` folder: what configures or runs code, read-only; the rest (objects, refs,
@@ -23,6 +23,7 @@ const gitHeld: LayoutPath[] = [
 ];
 
 export interface ProtectedLayout {
+  gitDirs: string[];
   readOnly: string[];
   missing: LayoutPath[];
   mustNotAppear: string[];
@@ -46,7 +47,7 @@ export const rootProtectedNames: readonly LayoutPath[] = (() => {
  * git internals. Protected paths missing in subfolders are left to the static checks.
  */
 export async function protectedLayout(folder: string): Promise<ProtectedLayout> {
-  const out: ProtectedLayout = { readOnly: [], missing: [], mustNotAppear: [] };
+  const out: ProtectedLayout = { gitDirs: [], readOnly: [], missing: [], mustNotAppear: [] };
   for (const name of rootProtectedNames) {
     const path = join(folder, name.path);
     // A placeholder still lingering from an earlier run stands for a missing path, not a real one.
@@ -76,13 +77,14 @@ export async function protectedLayout(folder: string): Promise<ProtectedLayout> 
         out.readOnly.push(path);
         continue;
       }
-      if (entry.isDirectory() && !skipped.has(entry.name)) queue.push(path);
+      if (entry.isDirectory() && !skippedFolders.has(entry.name)) queue.push(path);
     }
   }
   return out;
 }
 
 async function gitLayout(gitDir: string, out: ProtectedLayout): Promise<void> {
+  out.gitDirs.push(gitDir);
   for (const name of gitReadOnly) {
     const path = join(gitDir, name);
     if (await exists(path)) out.readOnly.push(path);

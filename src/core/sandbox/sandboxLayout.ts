@@ -40,12 +40,14 @@ async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
     hidden: await secretPaths({ home: opts.home, keelHome: opts.keelHome, folders: opts.folders, uid: opts.uid }),
     mustNotAppear: [],
     patternRoots: [...opts.folders],
+    gitDirs: [],
   };
   for (const folder of opts.folders) {
     const p = await protectedLayout(folder);
     layout.readOnly.push(...p.readOnly);
     layout.missing.push(...p.missing);
     layout.mustNotAppear.push(...p.mustNotAppear);
+    layout.gitDirs.push(...p.gitDirs);
   }
   return layout;
 }

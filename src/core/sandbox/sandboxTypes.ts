@@ -28,12 +28,16 @@ export interface SandboxLayout {
   mustNotAppear: string[];
   /** Folders (any depth) whose protected names Seatbelt denies by pattern: the workspace folders. */
   patternRoots: string[];
+  /** The `.git` folders found in the workspace folders. */
+  gitDirs: string[];
 }
 
 /** How a command or server is started inside the sandbox. */
 export interface SandboxedStart {
   /** What goes before the command's own argv: the sandbox program and its arguments. */
   prefix: string[];
+  /** The layout the run gets. */
+  layout: SandboxLayout;
   /** Runs after the process exits: removes placeholders and anything it must not leave. Returns what it removed. */
   release(): Promise<string[]>;
 }

@@ -29,6 +29,7 @@ export function seatbeltBackend(): SandboxBackend {
       const profile = seatbeltProfile(layout, { network: opts.network, tmpDirs });
       return {
         prefix: [sandboxExecPath, '-p', profile],
+        layout,
         release: () => removeAppeared(layout.mustNotAppear),
       };
     },

@@ -119,6 +119,14 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
     const note = sandboxFailureNote(result.output, sandbox.network);
     if (note) result = { ...result, output: `${result.output}\n\n${note}` };
   }
+  if (started && typeof result.output === 'string') {
+    // Nothing holds a missing .git in a subfolder: say plainly when one appeared.
+    const repos = await ctx.sandbox?.newRepositories(started, (p) => ctx.workspace.display(p));
+    if (repos) {
+      ctx.host.log('warn', `bash: ${repos}`);
+      result = { ...result, output: `${result.output}\n\n${repos}` };
+    }
+  }
   return withNotice({ ...result, sandboxed }, notice);
 }
 

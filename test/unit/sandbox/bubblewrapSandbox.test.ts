@@ -129,6 +129,23 @@ describe('the OS sandbox (bubblewrap)', () => {
     expect(existsSync(join(f.ws, '.git', 'commondir'))).toBe(false);
   });
 
+  it('says when a command created a git repository in a subfolder (nothing can hold that path)', async () => {
+    const { bashTool } = await import('../../../src/core/tools/bashTool');
+    const { createToolEnv } = await import('../tools/toolTestKit');
+    const env = await createToolEnv('keel-sandbox-repo-');
+    try {
+      const { CommandSandbox } = await import('../../../src/core/sandbox/commandSandbox');
+      const sandbox = new CommandSandbox({ mode: 'on', folders: [env.root], home: f.home, keelHome: f.keelHome });
+      const result = await env.run(bashTool, { command: 'git init -q sub && echo made' }, { sandbox });
+      expect(result.sandboxed).toBe(true);
+      expect(String(result.output), String(result.output)).toMatch(/created the git repository sub\/\.git\..*should review them/s);
+      const again = await env.run(bashTool, { command: 'echo quiet' }, { sandbox });
+      expect(String(again.output)).not.toMatch(/git repositor/);
+    } finally {
+      await env.cleanup();
+    }
+  });
+
   it('runs npm test of a small project', async () => {
     const proj = join(f.ws, 'proj');
     await mkdir(proj, { recursive: true });

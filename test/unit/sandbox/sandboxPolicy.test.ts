@@ -14,6 +14,7 @@ const layout: SandboxLayout = {
   ],
   mustNotAppear: ['/ws/.git/commondir'],
   patternRoots: ['/ws'],
+  gitDirs: ['/ws/.git'],
 };
 
 describe('the sandbox policy as bubblewrap arguments', () => {
