@@ -57,9 +57,11 @@ export class McpManager {
   private sandboxStart: McpServerOptions['sandboxStart'];
   private sandboxSet: Promise<void>;
   private markSandboxSet: () => void = () => undefined;
+  private waitingForSandbox: boolean;
 
   constructor(private readonly opts: McpManagerOptions) {
     this.sandboxStart = opts.sandboxStart;
+    this.waitingForSandbox = opts.waitForSandbox === true;
     this.sandboxSet = opts.waitForSandbox ? new Promise((resolve) => (this.markSandboxSet = resolve)) : Promise.resolve();
     this.trusted = opts.trusted;
     this.timeoutMs = opts.toolTimeoutMs ?? defaultToolTimeoutMs;
@@ -68,6 +70,7 @@ export class McpManager {
   /** The sandbox servers started from now on run in (a host keeps the manager across config changes). */
   setSandbox(start: McpServerOptions['sandboxStart']): void {
     this.sandboxStart = start;
+    this.waitingForSandbox = false;
     this.markSandboxSet();
   }
 
@@ -259,6 +262,12 @@ export class McpManager {
       }
       if (this.entries.get(name)?.server !== server || this.disposed) return;
       if (!approved) return void (await server.stop('not approved (enable it to be asked again)'));
+    }
+    if (this.waitingForSandbox && server.config.type === 'stdio') {
+      // Waited for outside the start, whose timeout would otherwise run out.
+      await server.stop('waiting for Keel to read its sandbox setting');
+      await this.sandboxSet;
+      if (this.entries.get(name)?.server !== server || this.disposed) return;
     }
     await server.start();
   }
