@@ -1,0 +1,68 @@
+import type { LanguageModel, ModelMessage } from 'ai';
+import { convertToLanguageModelPrompt, resolveLanguageModel, standardizePrompt } from 'ai/internal';
+import { LeanLanguageModel } from './leanLanguageModel';
+import type { CallOptions, FunctionTool, LanguageModelSpec, StreamPart } from './modelSpec';
+
+export interface ModelCall {
+  system: string;
+  messages: ModelMessage[];
+  tools?: FunctionTool[];
+  maxOutputTokens?: number;
+  signal?: AbortSignal;
+}
+
+/** The model as the v4 specification (older specification versions are adapted by the SDK). */
+export function specModel(model: LanguageModel): LanguageModelSpec {
+  return resolveLanguageModel(model) as LanguageModelSpec;
+}
+
+/**
+ * The call options a model's `doStream` takes: the messages in the provider-facing prompt
+ * form (the AI SDK's own conversion, so every model source gets what `streamText` gave it).
+ */
+export async function callOptions(model: LanguageModelSpec, call: ModelCall): Promise<CallOptions> {
+  const prompt = await convertToLanguageModelPrompt({
+    prompt: await standardizePrompt({ instructions: call.system, messages: call.messages }),
+    supportedUrls: await model.supportedUrls,
+    download: undefined,
+    abortSignal: call.signal,
+    provider: model.provider.split('.')[0],
+  });
+  const options: CallOptions = { prompt, abortSignal: call.signal };
+  if (call.tools && call.tools.length > 0) {
+    options.tools = call.tools;
+    options.toolChoice = { type: 'auto' };
+  }
+  if (call.maxOutputTokens !== undefined) options.maxOutputTokens = call.maxOutputTokens;
+  return options;
+}
+
+/**
+ * Streams one model call into `onPart`, resolving when the model finished and rejecting
+ * with the error that ended it (an error part included). Keel's lean wires hand their parts
+ * over directly; every other source (vscode.lm, plugins' providers, the SDK's providers) is
+ * read from its `doStream` stream.
+ */
+export async function streamModel(model: LanguageModelSpec, options: CallOptions, onPart: (part: StreamPart) => void): Promise<void> {
+  if (model instanceof LeanLanguageModel) {
+    const { pump } = await model.open(options);
+    await pump(onPart);
+    return;
+  }
+  const { stream } = await model.doStream(options);
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (value.type === 'error') throw value.error;
+      onPart(value);
+    }
+  } catch (err) {
+    // Stop the source (and its request) before reporting what ended it.
+    await reader.cancel(err).catch(() => undefined);
+    throw err;
+  } finally {
+    reader.releaseLock();
+  }
+}
