@@ -37,23 +37,52 @@ export async function callOptions(model: LanguageModelSpec, call: ModelCall): Pr
   return options;
 }
 
+/** Settles like `promise`, or rejects with the abort reason as soon as `signal` aborts. */
+function abortable<T>(promise: PromiseLike<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return Promise.resolve(promise);
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 /**
  * Streams one model call into `onPart`, resolving when the model finished and rejecting
- * with the error that ended it (an error part included). Keel's lean wires hand their parts
- * over directly; every other source (vscode.lm, plugins' providers, the SDK's providers) is
- * read from its `doStream` stream.
+ * with the error that ended it (an error part included) or, once the call's signal aborts,
+ * with the abort reason, whether or not the source itself stops. Keel's lean wires hand
+ * their parts over directly; every other source (vscode.lm, plugins' providers, the SDK's
+ * providers) is read from its `doStream` stream.
  */
 export async function streamModel(model: LanguageModelSpec, options: CallOptions, onPart: (part: StreamPart) => void): Promise<void> {
+  const signal = options.abortSignal;
   if (model instanceof LeanLanguageModel) {
+    // fetch and the body reader end on the signal themselves.
     const { pump } = await model.open(options);
     await pump(onPart);
     return;
   }
-  const { stream } = await model.doStream(options);
+  const { stream } = await abortable(model.doStream(options), signal);
   const reader = stream.getReader();
+  // A source that ignores the signal (or ends quietly on it) must not hold the run.
+  const onAbort = () => {
+    reader.cancel(signal?.reason).catch(() => undefined);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      if (signal?.aborted) throw signal.reason;
       if (done) return;
       if (value.type === 'error') throw value.error;
       onPart(value);
@@ -63,6 +92,7 @@ export async function streamModel(model: LanguageModelSpec, options: CallOptions
     await reader.cancel(err).catch(() => undefined);
     throw err;
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     reader.releaseLock();
   }
 }
