@@ -7,6 +7,37 @@ import type { WireEndpoint } from './wireHttp';
 /** Sends parts to the consumer until the stream ends; rejects with what ended it otherwise. */
 export type PartPump = (emit: (part: StreamPart) => void) => Promise<void>;
 
+type DeltaPart = Extract<StreamPart, { type: 'text-delta' | 'reasoning-delta' }>;
+
+/**
+ * Merges the text deltas that arrive together: the events of one network read become one
+ * delta per block, so a burst costs the consumers (loop, UI, terminal) one call, not one per
+ * token. Order is kept: anything else first sends what is held, and so does each read's end.
+ */
+function mergingDeltas(emit: (part: StreamPart) => void): { put: (part: StreamPart) => void; drain: () => void } {
+  let held: DeltaPart | undefined;
+  const drain = () => {
+    if (held === undefined) return;
+    const part = held;
+    held = undefined;
+    emit(part);
+  };
+  const put = (part: StreamPart) => {
+    if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+      if (held !== undefined && held.type === part.type && held.id === part.id) {
+        held.delta += part.delta;
+        return;
+      }
+      drain();
+      held = { type: part.type, id: part.id, delta: part.delta };
+      return;
+    }
+    drain();
+    emit(part);
+  };
+  return { put, drain };
+}
+
 /**
  * A model on one of the OpenAI wires, parsed by Keel itself: fetch, SSE lines off the raw
  * bytes, one JSON.parse per event. It is an AI SDK language model like any other (`doStream`,
@@ -40,9 +71,11 @@ export class LeanLanguageModel implements LanguageModelSpec {
     if (!body) throw new Error('The response had no body');
     const pump: PartPump = async (emit) => {
       emit({ type: 'stream-start', warnings: request.warnings });
-      const parser = this.wire.parser(emit);
-      await readSse(body, parser.data);
+      const merged = mergingDeltas(emit);
+      const parser = this.wire.parser(merged.put);
+      await readSse(body, parser.data, merged.drain);
       parser.end();
+      merged.drain();
     };
     return { pump, body: request.body };
   }
