@@ -67,13 +67,11 @@ export class LeanLanguageModel implements LanguageModelSpec {
   async open(options: CallOptions): Promise<{ pump: PartPump; body: Record<string, unknown> }> {
     const request = this.wire.request(this.modelId, options);
     const response = await postStream(this.endpoint, request.path, request.body, options.abortSignal);
-    const body = response.body;
-    if (!body) throw new Error('The response had no body');
     const pump: PartPump = async (emit) => {
       emit({ type: 'stream-start', warnings: request.warnings });
       const merged = mergingDeltas(emit);
       const parser = this.wire.parser(merged.put);
-      await readSse(body, parser.data, merged.drain);
+      await readSse(response, parser.data, merged.drain);
       parser.end();
       merged.drain();
     };

@@ -1,3 +1,6 @@
+import { request as httpRequest } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { APICallError } from 'ai';
 
 export interface WireEndpoint {
@@ -5,18 +8,29 @@ export interface WireEndpoint {
   baseURL: string;
   apiKey?: string;
   headers?: Record<string, string>;
-  /** For tests and hosts that route requests; the global fetch otherwise. */
-  fetch?: typeof fetch;
 }
+
+/** As long as undici's fetch waited for headers or body data before giving up. */
+const IDLE_TIMEOUT_MS = 300_000;
 
 const retryableStatus = (s: number) => s === 408 || s === 409 || s === 429 || s >= 500;
 
-function headersOf(response: Response): Record<string, string> {
+function headersOf(response: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  response.headers.forEach((value, key) => {
-    out[key] = value;
-  });
+  for (const [key, value] of Object.entries(response.headers)) {
+    if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
   return out;
+}
+
+function readAll(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => (text += chunk));
+    response.on('end', () => resolve(text));
+    response.on('error', reject);
+  });
 }
 
 /** What an error body says, in the shapes OpenAI and the servers that copy it use. */
@@ -39,32 +53,54 @@ function errorText(body: string): string | undefined {
 
 /**
  * POSTs a streaming request and returns the response once its headers say it succeeded.
- * Failures are the AI SDK's `APICallError`, as its providers throw them, so retry and
- * context-overflow handling treat every wire alike: a status with the body's message, or no
- * status when the connection failed.
+ * Node's own HTTP client, not fetch: fetch parses HTTP in WebAssembly and hands the body
+ * through web streams, which costs a short-lived process (keel run) more CPU than the
+ * whole answer. VS Code's proxy support covers node:http(s) too. Failures are the AI SDK's
+ * `APICallError`, as its providers throw them, so retry and context-overflow handling treat
+ * every wire alike: a status with the body's message, or no status when the connection failed.
  */
-export async function postStream(endpoint: WireEndpoint, path: string, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<Response> {
+export function postStream(endpoint: WireEndpoint, path: string, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
   const url = `${endpoint.baseURL}${path}`;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream', ...endpoint.headers };
+  const payload = JSON.stringify(body);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    'content-length': String(Buffer.byteLength(payload)),
+    ...endpoint.headers,
+  };
   if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
-  let response: Response;
-  try {
-    response = await (endpoint.fetch ?? fetch)(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    const said = err instanceof Error ? err.message : String(err);
-    throw new APICallError({ message: `Cannot connect to API: ${said}`, url, requestBodyValues: body, cause: err, isRetryable: true });
-  }
-  if (response.ok && response.body) return response;
-  const text = await response.text();
-  throw new APICallError({
-    message: errorText(text) ?? (response.ok ? 'The response had no body' : response.statusText || `HTTP ${response.status}`),
-    url,
-    requestBodyValues: body,
-    statusCode: response.status,
-    responseHeaders: headersOf(response),
-    responseBody: text,
-    isRetryable: retryableStatus(response.status),
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const target = new URL(url);
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(target, { method: 'POST', headers, signal });
+    req.setTimeout(IDLE_TIMEOUT_MS, () => {
+      req.destroy(Object.assign(new Error(`the model endpoint sent nothing for ${IDLE_TIMEOUT_MS / 60_000} minutes`), { code: 'ETIMEDOUT' }));
+    });
+    req.on('error', (err) => {
+      if (signal?.aborted) return reject(signal.reason);
+      reject(new APICallError({ message: `Cannot connect to API: ${err.message}`, url, requestBodyValues: body, cause: err, isRetryable: true }));
+    });
+    req.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      if (status >= 200 && status < 300) return resolve(response);
+      readAll(response).then(
+        (text) =>
+          reject(
+            new APICallError({
+              message: errorText(text) ?? (response.statusMessage || `HTTP ${status}`),
+              url,
+              requestBodyValues: body,
+              statusCode: status,
+              responseHeaders: headersOf(response),
+              responseBody: text,
+              isRetryable: retryableStatus(status),
+            }),
+          ),
+        (err: unknown) => reject(signal?.aborted ? signal.reason : err),
+      );
+    });
+    req.end(payload);
   });
 }
 
