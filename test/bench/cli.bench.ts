@@ -61,7 +61,7 @@ const bench = (name: string, target: string, limit: number, unit: string, run: (
   target,
   limit,
   unit,
-  runs: 5,
+  runs: 9,
   setup,
   run,
   teardown,
