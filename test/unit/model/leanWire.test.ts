@@ -129,3 +129,58 @@ describe('a lean model as any AI SDK consumer sees it', () => {
     await expect(generateText({ model: model(), prompt: 'hi', maxRetries: 0 })).rejects.toThrow(/overloaded now/);
   });
 });
+
+describe('redirects', () => {
+  let hop: Server;
+  let hopURL: string;
+  const seen: { path: string; auth: string | undefined }[] = [];
+  beforeAll(async () => {
+    hop = createServer((req, res) => {
+      seen.push({ path: req.url ?? '', auth: req.headers.authorization });
+      req.resume();
+      if (req.url === '/v1/chat/completions') {
+        res.writeHead(308, { location: '/moved/v1/chat/completions' });
+        res.end();
+      } else if (req.url === '/away/chat/completions') {
+        // Another origin: the raw server of the tests above.
+        res.writeHead(307, { location: `${rawURL}/chat/completions` });
+        res.end();
+      } else {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`data: ${chunk({ content: 'moved along' }, 'stop')}\n\ndata: [DONE]\n\n`);
+      }
+    });
+    await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+    hopURL = `http://127.0.0.1:${(hop.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => hop.close(() => resolve())));
+
+  const stream = async (baseURL: string) => {
+    const model = leanChatModel('hop', 'm', 'compatible', { baseURL, apiKey: 'sk-secret' });
+    const parts: StreamPart[] = [];
+    await streamModel(model, await callOptions(model, { system: 's', messages: [{ role: 'user', content: 'hi' }] }), (p) => parts.push(p));
+    return parts;
+  };
+
+  it('follows a same-origin 307/308 with the same request and key', async () => {
+    seen.length = 0;
+    expect(text(await stream(`${hopURL}/v1`))).toBe('moved along');
+    expect(seen).toEqual([
+      { path: '/v1/chat/completions', auth: 'Bearer sk-secret' },
+      { path: '/moved/v1/chat/completions', auth: 'Bearer sk-secret' },
+    ]);
+  });
+
+  it('does not take the key to another origin: it says where the endpoint points instead', async () => {
+    pieces = [`data: ${chunk({ content: 'should not be reached' }, 'stop')}\n\n`];
+    const rawHits: string[] = [];
+    const onRaw = (req: { headers: { authorization?: string } }) => rawHits.push(req.headers.authorization ?? '');
+    raw.on('request', onRaw);
+    try {
+      await expect(stream(`${hopURL}/away`)).rejects.toThrow(/points to http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions; set that as the base URL/);
+    } finally {
+      raw.off('request', onRaw);
+    }
+    expect(rawHits).toEqual([]);
+  });
+});

@@ -60,20 +60,33 @@ function errorText(body: string): string | undefined {
  * every wire alike: a status with the body's message, or no status when the connection failed.
  */
 export function postStream(endpoint: WireEndpoint, path: string, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
-  const url = `${endpoint.baseURL}${path}`;
   const payload = JSON.stringify(body);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',
+    'user-agent': 'keel',
     'content-length': String(Buffer.byteLength(payload)),
     ...endpoint.headers,
   };
   if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
+  return send(new URL(`${endpoint.baseURL}${path}`), headers, payload, body, signal, MAX_REDIRECTS);
+}
+
+const MAX_REDIRECTS = 3;
+
+function send(
+  target: URL,
+  headers: Record<string, string>,
+  payload: string,
+  body: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  redirectsLeft: number,
+): Promise<IncomingMessage> {
+  const url = target.href;
   return new Promise<IncomingMessage>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const target = new URL(url);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(target, { method: 'POST', headers, signal });
+    const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request(target, { method: 'POST', headers, signal });
     req.setTimeout(IDLE_TIMEOUT_MS, () => {
       req.destroy(Object.assign(new Error(`the model endpoint sent nothing for ${IDLE_TIMEOUT_MS / 60_000} minutes`), { code: 'ETIMEDOUT' }));
     });
@@ -84,6 +97,27 @@ export function postStream(endpoint: WireEndpoint, path: string, body: Record<st
     req.on('response', (response) => {
       const status = response.statusCode ?? 0;
       if (status >= 200 && status < 300) return resolve(response);
+      const location = status >= 300 && status < 400 ? response.headers.location : undefined;
+      if (location !== undefined) {
+        response.resume();
+        const next = new URL(location, target);
+        // Same origin only: the key goes to no origin but the one the person paired it with.
+        if ((status === 307 || status === 308) && next.origin === target.origin && redirectsLeft > 0) {
+          send(next, headers, payload, body, signal, redirectsLeft - 1).then(resolve, reject);
+          return;
+        }
+        reject(
+          new APICallError({
+            message: `The endpoint answered ${status} and points to ${next.href}; set that as the base URL (Keel does not follow this redirect with your key).`,
+            url,
+            requestBodyValues: body,
+            statusCode: status,
+            responseHeaders: headersOf(response),
+            isRetryable: false,
+          }),
+        );
+        return;
+      }
       readAll(response).then(
         (text) =>
           reject(
