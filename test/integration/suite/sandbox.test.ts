@@ -3,14 +3,35 @@
 // bubblewrap (the real one), cannot write a protected path, and the card says the sandbox
 // refused it; ordinary workspace writes still work.
 import * as assert from 'node:assert';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { useConfiguredChat } from './support/chatFixture';
 import { keelHomeForRun, setApprovalMode, setSandbox, workspaceFolder } from './support/keelSetup';
 import { lastToolResult, request } from './support/modelRequests';
+import { until } from './support/waiting';
 
 keelHomeForRun();
+
+/** Host pids whose command line holds `needle` (a sandbox's own pid namespace shows other numbers inside). */
+function processesWith(needle: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let cmdline: string;
+    let stat: string;
+    try {
+      cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch (err) {
+      if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ESRCH')) continue;
+      throw err;
+    }
+    const zombie = stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+    if (cmdline.includes(needle) && !zombie) out.push(Number(name));
+  }
+  return out;
+}
 
 describe('commands in the OS sandbox', function () {
   this.timeout(180_000);
@@ -64,5 +85,22 @@ describe('commands in the OS sandbox', function () {
     await chat.page.sendAndSettle('write it', 60_000).catch(explain);
     assert.match(lastToolResult(request(chat.server, 1)), /^Ran in the terminal/);
     assert.ok(existsSync(file), 'sandbox-ok.txt exists');
+  });
+
+  it('cancel stops a sandboxed command in the terminal, with everything in its sandbox', async () => {
+    const marker = `300.${Date.now() % 100000}`;
+    chat.server.load({ turns: [reply.tool('bash', { command: `sleep ${marker} & echo started; wait` }), reply.text('never')] });
+    const from = chat.page.events.length;
+    await chat.page.send('run it');
+    await until(() => processesWith(`sleep\0${marker}`).length > 0, 'the sandboxed sleep to run', 60_000).catch(explain);
+    await until(
+      () => (chat.page.named('toolOutput') as { output: string }[]).some((l) => l.output.includes('started')),
+      'the view to show the output of the running command',
+      20_000,
+    );
+    assert.deepStrictEqual(await chat.page.bus.request('session.cancel', {}), { cancelled: true });
+    await chat.page.runEnded(from, 60_000).catch(explain);
+    await until(() => processesWith(`sleep\0${marker}`).length === 0, 'the sandboxed sleep to be gone', 20_000);
+    assert.strictEqual(chat.page.toolCalls().at(-1)?.state, 'cancelled');
   });
 });
