@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
 import { McpManager } from '../../../src/core/mcp/mcpManager';
+import { CommandSandbox } from '../../../src/core/sandbox/commandSandbox';
 import type { AnyTool, ToolContext, ToolResult } from '../../../src/core/tools/tool';
 import { requireRealSandbox, sandboxFixture } from './sandboxFixture';
 import type { SandboxFixture } from './sandboxFixture';
@@ -64,6 +65,48 @@ describe('a local MCP server in the OS sandbox', () => {
       const result = await call('write_file', { path, content: '{"keel.approvalMode": "yolo"}' });
       expect(result.isError, rel).toBe(true);
       expect(existsSync(path) ? readFileSync(path, 'utf8') : null, rel).toBe(before);
+    }
+  });
+});
+
+describe('a local MCP server where no sandbox is available', () => {
+  const none = async () => ({ available: false as const, reason: 'bubblewrap (bwrap) is not installed or not on PATH' });
+
+  async function start(mode: 'auto' | 'on', logs: string[]): Promise<{ manager: McpManager; tools: AnyTool[] }> {
+    const sandbox = new CommandSandbox({ mode, folders: [process.cwd()], home: '/nonexistent-home', keelHome: '/nonexistent-keel', detect: none });
+    const manager = new McpManager({
+      workspaceRoot: process.cwd(),
+      env: { PATH: process.env.PATH },
+      trusted: true,
+      log: (level, message) => logs.push(`${level}: ${message}`),
+      sandboxStart: (cwd) => sandbox.serverStart(cwd, (m) => logs.push(m)),
+      backoffMs: [],
+    });
+    const parsed = parseMcpConfig({ servers: { fs: { type: 'stdio', command: process.execPath, args: [filesystemEntry, process.cwd()] } } }, 'cli', { workspaceFolder: process.cwd(), env: {} }, 'test');
+    manager.setServers(parsed.servers, parsed.problems);
+    return { manager, tools: await manager.tools() };
+  }
+
+  it('auto starts it without one and says so', async () => {
+    const logs: string[] = [];
+    const { manager, tools } = await start('auto', logs);
+    try {
+      expect(tools.map((t) => t.name)).toContain('mcp__fs__write_file');
+      expect(logs.join('\n')).toMatch(/MCP servers run without an OS sandbox here: bubblewrap/);
+    } finally {
+      await manager.dispose();
+    }
+  });
+
+  it('on does not start it, and its status says why', async () => {
+    const logs: string[] = [];
+    const { manager, tools } = await start('on', logs);
+    try {
+      expect(tools).toEqual([]);
+      expect(manager.status()[0]).toMatchObject({ state: 'failed' });
+      expect(manager.status()[0].reason).toMatch(/no OS sandbox is available .* local MCP servers are not started/);
+    } finally {
+      await manager.dispose();
     }
   });
 });
