@@ -5,6 +5,8 @@ import type { ApprovalMode } from '../core/config/configSchema';
 import { KeelError } from '../core/errors';
 import { isPresetName, presetNames } from '../core/model/providerPresets';
 import type { PresetName } from '../core/model/providerPresets';
+import { sandboxModes } from '../core/sandbox/sandboxTypes';
+import type { SandboxMode } from '../core/sandbox/sandboxTypes';
 
 export const usage = `Usage:
   keel run [options] PROMPT     run one request in a workspace and exit ("-" reads the prompt from stdin)
@@ -19,6 +21,9 @@ Options for run:
   --plan                    plan mode: read-only tools, the plan prompt and planModel
   --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,
                             whatever needs approval is denied and reported)
+  --sandbox MODE            auto | on | off: the OS sandbox for commands and local MCP servers
+                            (default auto: bubblewrap on Linux, sandbox-exec on macOS, where available;
+                            on: refuse commands without one; off: run them unconfined)
   --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)
   --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm
                             (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)
@@ -40,6 +45,7 @@ export interface RunArgs {
   addDirs: string[];
   plan: boolean;
   approval?: ApprovalMode;
+  sandbox?: SandboxMode;
   model?: string;
   provider?: PresetName;
   baseURL?: string;
@@ -77,6 +83,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'add-dir': { type: 'string', multiple: true },
         plan: { type: 'boolean' },
         approval: { type: 'string' },
+        sandbox: { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
         provider: { type: 'string' },
@@ -105,6 +112,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   if (v.approval !== undefined && !(approvalModes as readonly string[]).includes(v.approval)) {
     throw usageError(`--approval must be one of ${approvalModes.join(', ')} (got "${v.approval}").`);
   }
+  if (v.sandbox !== undefined && !(sandboxModes as readonly string[]).includes(v.sandbox)) {
+    throw usageError(`--sandbox must be one of ${sandboxModes.join(', ')} (got "${v.sandbox}").`);
+  }
   const output = v.output ?? 'text';
   if (output !== 'text' && output !== 'stream-json') throw usageError(`--output must be text or stream-json (got "${output}").`);
   let maxTurns: number | undefined;
@@ -119,6 +129,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     addDirs: (v['add-dir'] ?? []).map((dir) => resolve(cwd, dir)),
     plan: v.plan === true,
     approval: v.approval as ApprovalMode | undefined,
+    sandbox: v.sandbox as SandboxMode | undefined,
     model: v.model,
     provider: presetArg(v.provider),
     baseURL: v['base-url'],
