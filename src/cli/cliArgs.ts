@@ -34,6 +34,9 @@ Options for run:
   --max-turns N             cap on model turns (default 50)
   --output FORMAT           text | stream-json (default text)
   --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({"servers": {...}}); repeatable
+  --worktree[=NAME]         work in a new git worktree on branch keel/NAME, made from the HEAD of
+                            the --cwd checkout, which stays untouched (NAME: a time stamp if left out)
+  --worktree-dir DIR        where worktrees are made (default: under $KEEL_HOME, outside the workspace)
 
 Keel stores sessions under $KEEL_HOME (default ~/.keel).`;
 
@@ -55,6 +58,9 @@ export interface RunArgs {
   output: 'text' | 'stream-json';
   /** `--mcp-config` values as given: file paths or JSON text. */
   mcpConfigs: string[];
+  /** `--worktree`: work in a new worktree; an empty name means "make one up". */
+  worktree?: string;
+  worktreeDir?: string;
 }
 
 export interface SessionsArgs {
@@ -73,7 +79,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      // `--worktree` takes its name only as `--worktree=NAME`, so a prompt after it is never taken for one.
+      args: argv.map((a) => (a === '--worktree' ? '--worktree=' : a)),
       allowPositionals: true,
       strict: true,
       options: {
@@ -93,6 +100,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         output: { type: 'string' },
         json: { type: 'boolean' },
         'mcp-config': { type: 'string', multiple: true },
+        worktree: { type: 'string' },
+        'worktree-dir': { type: 'string' },
       },
     });
   } catch (err) {
@@ -138,6 +147,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     maxTurns,
     output,
     mcpConfigs: v['mcp-config'] ?? [],
+    ...(v.worktree !== undefined ? { worktree: v.worktree } : {}),
+    ...(v['worktree-dir'] !== undefined ? { worktreeDir: resolve(cwd, v['worktree-dir']) } : {}),
   };
 }
 
