@@ -5,6 +5,10 @@ import { patternProblem } from '../shell/commandPatterns';
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
 export type ApprovalMode = (typeof approvalModes)[number];
 
+/** The OS sandbox for commands: `auto` where one exists, `on` refuses commands without one, `off` runs them bare. */
+export const sandboxModes = ['auto', 'on', 'off'] as const;
+export type SandboxMode = (typeof sandboxModes)[number];
+
 /** `chat` speaks Chat Completions (any OpenAI-compatible server); `responses` is OpenAI's Responses API. */
 export const providerSchema = z.strictObject({
   /** Defaults for a known endpoint (base URL, key variable, API); a provider named after a preset gets it anyway. */
@@ -32,7 +36,7 @@ const commandPattern = z.string().superRefine((pattern, ctx) => {
 /**
  * Command approval rules. `allow`: a command line whose every command starts with one of these
  * prefixes runs without asking. `deny`: any match asks in every mode but yolo, and beats allow.
- * Layers add to each other; an untrusted workspace's `allow` is ignored.
+ * Layers add to each other; a workspace's `allow` is ignored (only the person's own layers widen).
  */
 export const commandRulesSchema = z.strictObject({
   allow: z.array(commandPattern).optional(),
@@ -45,6 +49,7 @@ export const configLayerSchema = z.strictObject({
   planModel: z.string().min(1).optional(),
   smallModel: z.string().min(1).optional(),
   approvalMode: z.enum(approvalModes).optional(),
+  sandbox: z.enum(sandboxModes).optional(),
   maxTurns: z.number().int().min(1).max(1000).optional(),
   autoCompact: z.boolean().optional(),
   /** Compact when a request reaches this share of the model's context window. */
@@ -62,6 +67,7 @@ export interface KeelConfig {
   planModel?: string;
   smallModel?: string;
   approvalMode: ApprovalMode;
+  sandbox: SandboxMode;
   maxTurns: number;
   autoCompact: boolean;
   compactAt: number;
@@ -75,6 +81,7 @@ export interface KeelConfig {
 
 export const defaultConfig: KeelConfig = {
   approvalMode: 'manual',
+  sandbox: 'auto',
   maxTurns: 50,
   autoCompact: true,
   compactAt: 0.8,

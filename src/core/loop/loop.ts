@@ -4,7 +4,7 @@ import { errorMessage } from '../errors';
 import { isContextOverflow, overflowSize } from '../history/contextOverflow';
 import { maxShrinkAttempts, shrinkHistory } from '../history/shrinkHistory';
 import type { ToolResult } from '../tools/tool';
-import { defaultRetryPolicy, isRetryable, retryDelayMs, sleep, statusOf } from './retry';
+import { EmptyAnswerError, defaultRetryPolicy, isEmptyAnswer, isRetryable, retryDelayMs, sleep, statusOf } from './retry';
 import type { LoopError, LoopOptions, LoopResult, LoopStatus, LoopToolCall, LoopToolSpec, RetryPolicy } from './loopTypes';
 import { toDisplayText, toModelOutput } from './toolOutput';
 
@@ -129,6 +129,7 @@ async function streamTurnWithRetry(
     const out: TurnOutput = { text: '', reasoning: '', calls: [], inputTokens: 0, outputTokens: 0, aborted: false };
     try {
       await streamTurn(opts, tools, messages, out);
+      if (!out.aborted && !opts.signal.aborted && isEmptyAnswer(out)) throw new EmptyAnswerError();
       return out;
     } catch (err) {
       if (opts.signal.aborted) {
