@@ -136,7 +136,7 @@ export class CoreLoader {
     });
     const known = { providers: Object.keys(files.config.providers), aliases: Object.keys(files.config.modelAliases), sources: [LM_PROVIDER] };
     const { layer } = settingsLayer(read.settings, known);
-    const personal = personalSettingsLayer(read, layer);
+    const personal = personalSettingsLayer(read, known);
     // Where each provider sends, by the person's own layers: the origin its stored key must belong to.
     const endpoints = mergeLayers(files.personal, personal).providers;
 

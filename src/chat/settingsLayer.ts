@@ -40,12 +40,16 @@ export interface SettingsRead {
   /** What is in effect as far as settings go: personal-only settings from the user settings alone. */
   settings: KeelSettings;
   /** Model settings whose value came from the workspace's settings, and the file it came from. */
-  fromWorkspace: Partial<Record<'model' | 'planModel' | 'smallModel', string>>;
+  fromWorkspace: Partial<Record<ModelSetting, string>>;
+  /** The user's own value of each model setting the workspace overrode: what applies if the workspace's is ignored. */
+  userModels: Partial<Record<ModelSetting, string>>;
   /** Approval and sandbox modes the workspace's settings ask for: honoured only where stricter than the person's. */
   narrowing: WorkspaceSettingValue[];
   /** Values that were ignored and why: wrong type, or a workspace setting that may only come from the person. */
   problems: string[];
 }
+
+type ModelSetting = 'model' | 'planModel' | 'smallModel';
 
 type Kind = 'string' | 'approvalMode' | 'sandbox' | 'turns' | 'boolean' | 'diffReveal' | 'preset' | 'fraction';
 
@@ -76,6 +80,7 @@ export const personalSettings: ReadonlySet<string> = new Set(personalOnlySetting
 export function readKeelSettings(section: SettingsSection, where?: WorkspaceSettingsFiles): SettingsRead {
   const settings: KeelSettings = {};
   const fromWorkspace: SettingsRead['fromWorkspace'] = {};
+  const userModels: SettingsRead['userModels'] = {};
   const problems: string[] = [];
   const found: WorkspaceSettingValue[] = [];
   if (where) {
@@ -96,6 +101,8 @@ export function readKeelSettings(section: SettingsSection, where?: WorkspaceSett
       if (field.key === 'model' || field.key === 'planModel' || field.key === 'smallModel') {
         if (inspected.workspaceFolderValue !== undefined) fromWorkspace[field.key] = folderFile;
         else if (inspected.workspaceValue !== undefined) fromWorkspace[field.key] = workspaceFile;
+        const own = typeof inspected.globalValue === 'string' ? inspected.globalValue.trim() : '';
+        if (fromWorkspace[field.key] && own) userModels[field.key] = own;
       }
     }
     if (raw === undefined || raw === null) continue;
@@ -129,7 +136,7 @@ export function readKeelSettings(section: SettingsSection, where?: WorkspaceSett
   const commands = readCommandSettings(section, problems);
   if (commands.allow.length > 0) settings.commandsAllow = commands.allow;
   if (commands.deny.length > 0) settings.commandsDeny = commands.deny;
-  return { settings, fromWorkspace, narrowing, problems };
+  return { settings, fromWorkspace, userModels, narrowing, problems };
 }
 
 const whyPersonal: Record<'commands.allow' | 'baseUrl' | 'provider', string> = {
@@ -164,11 +171,18 @@ export function workspaceSettingsLayers(read: SettingsRead, layer: ConfigLayer):
   return [...byOrigin].map(([origin, l]) => ({ origin, layer: l, keyPrefix: 'keel.' }));
 }
 
-/** The person's part of a settings layer: without the model names that came from the workspace. */
-export function personalSettingsLayer(read: SettingsRead, layer: ConfigLayer): ConfigLayer {
-  const out = { ...layer };
-  for (const key of Object.keys(read.fromWorkspace) as (keyof SettingsRead['fromWorkspace'])[]) delete out[key];
-  return out;
+/**
+ * The person's part of the settings as a config layer: their own model names where the
+ * workspace set others (so an ignored workspace model falls back to the person's).
+ */
+export function personalSettingsLayer(read: SettingsRead, known: Parameters<typeof settingsLayer>[1] = {}): ConfigLayer {
+  const mine: KeelSettings = { ...read.settings };
+  for (const key of Object.keys(read.fromWorkspace) as ModelSetting[]) {
+    delete mine[key];
+    const own = read.userModels[key];
+    if (own) mine[key] = own;
+  }
+  return settingsLayer(mine, known).layer;
 }
 
 function parse(kind: Kind, raw: unknown): string | number | boolean | undefined {

@@ -43,7 +43,7 @@ describe('workspace settings files', () => {
     ]);
     // The core judges the mode against the person's: yolo is wider than autoEdit, so it is said and dropped.
     const { layer } = settingsLayer(read.settings);
-    const resolved = resolveConfig({ overrides: [personalSettingsLayer(read, layer)], workspaceOverrides: workspaceSettingsLayers(read, layer) });
+    const resolved = resolveConfig({ overrides: [personalSettingsLayer(read)], workspaceOverrides: workspaceSettingsLayers(read, layer) });
     expect(resolved.config.approvalMode).toBe('autoEdit');
     expect(resolved.warnings).toEqual([expect.stringContaining(`${file}: "keel.approvalMode": "yolo" is ignored`)]);
   });
@@ -60,11 +60,20 @@ describe('workspace settings files', () => {
     );
     expect(read.fromWorkspace).toEqual({ model: join(dir, '.vscode', 'settings.json') });
     const { layer } = settingsLayer(read.settings);
-    const resolved = resolveConfig({ overrides: [personalSettingsLayer(read, layer)], workspaceOverrides: workspaceSettingsLayers(read, layer) });
+    const resolved = resolveConfig({ overrides: [personalSettingsLayer(read)], workspaceOverrides: workspaceSettingsLayers(read, layer) });
     expect(resolved.config.approvalMode).toBe('manual');
     expect(resolved.config.model).toBe('custom/qwen-big');
-    expect(resolved.personal.model).toBeUndefined();
+    expect(resolved.personal.model).toBe('custom/qwen');
     expect(resolved.warnings).toEqual([]);
+  });
+
+  it('fall back to the person’s own model when the workspace names one on a provider they did not set up', () => {
+    const read = readKeelSettings(section({ model: { globalValue: 'gpt-4.1', workspaceValue: 'deepseek/deepseek-chat' } }), { folders: [dir] });
+    expect(read.settings.model).toBe('deepseek/deepseek-chat');
+    const { layer } = settingsLayer(read.settings);
+    const resolved = resolveConfig({ overrides: [personalSettingsLayer(read)], workspaceOverrides: workspaceSettingsLayers(read, layer), keyProviders: ['openai'] });
+    expect(resolved.config.model).toBe('gpt-4.1');
+    expect(resolved.warnings).toEqual([expect.stringContaining('"keel.model": "deepseek/deepseek-chat" is ignored')]);
   });
 
   it('read the settings of a .code-workspace file too', () => {
