@@ -30,7 +30,9 @@ Options for run:
   --output FORMAT           text | stream-json (default text)
   --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({"servers": {...}}); repeatable
 
-Keel stores sessions under $KEEL_HOME (default ~/.keel).`;
+Keel stores sessions under $KEEL_HOME (default ~/.keel). Config: $KEEL_HOME/config.json is yours;
+a workspace's .keel/config.json may only narrow it (a stricter mode, deny rules), never allow
+more or choose where your key goes: what it tries is ignored with a warning.`;
 
 export interface RunArgs {
   command: 'run';
