@@ -12,7 +12,7 @@ import type { LogFn } from '../protocol/log';
 import type { SettingsRead } from './settingsLayer';
 import { personalSettingsLayer, settingsLayer, workspaceSettingsLayers } from './settingsLayer';
 import { providerOrigin } from '../core/model/keyOrigin';
-import { isPresetName } from '../core/model/providerPresets';
+import { isPresetName, presetNames } from '../core/model/providerPresets';
 import type { PairedKey } from '../core/model/keyOrigin';
 
 /** What building the core needs from the editor, read fresh on every build. */
@@ -140,7 +140,8 @@ export class CoreLoader {
     // Where each provider sends, by the person's own layers: the origin its stored key must belong to.
     const endpoints = mergeLayers(files.personal, personal).providers;
 
-    const providers = new Set(['openai', CUSTOM_PROVIDER, ...known.providers, ...Object.keys(layer.providers ?? {})]);
+    // Presets too: `keel.provider` names one without configuring it, and "Set API Key" stores its key.
+    const providers = new Set([...presetNames, CUSTOM_PROVIDER, ...known.providers, ...Object.keys(layer.providers ?? {})]);
     const apiKeys: Record<string, PairedKey | undefined> = {};
     const secrets: string[] = [];
     for (const provider of providers) {
