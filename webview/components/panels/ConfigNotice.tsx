@@ -12,7 +12,7 @@ export function ConfigNotice() {
   const problem = useMeta((meta) => (meta.config.modelConfigured ? meta.config.problem : null));
   if (!problem) return null;
   return (
-    <div className="banner banner-warning" role="status" data-testid="config-notice">
+    <div className="banner banner-warning config-notice" role="status" data-testid="config-notice">
       <Icon name="shield" />
       <span className="banner-text">{problem}</span>
       <Button appearance="secondary" onClick={() => void bridge.openSettings('keel')}>
