@@ -39,6 +39,9 @@ export function strictestSandbox(modes: readonly SandboxMode[]): SandboxMode {
   return modes.reduce((a, b) => (sandboxStrictness[b] > sandboxStrictness[a] ? b : a));
 }
 
+/** Layer keys that neither widen what Keel may do nor route a request. */
+const harmlessKeys: ReadonlySet<string> = new Set(['maxTurns', 'autoCompact', 'compactAt', 'mcpToolTimeout']);
+
 /** Provider fields that only describe models; everything else routes requests or keys. */
 const descriptiveProviderKeys: ReadonlySet<string> = new Set(['contextWindow', 'models']);
 
@@ -63,7 +66,13 @@ export function narrowWorkspaceLayer(ws: WorkspaceLayer, person: PersonalView): 
   const ignore = (key: string, value: unknown, why: string) =>
     warnings.push(`${ws.origin}: "${prefix}${key}": ${JSON.stringify(value)} is ignored: ${why}.`);
   const { approvalMode, sandbox, commands, providers, modelAliases, model, planModel, smallModel, ...rest } = ws.layer;
-  const out: ConfigLayer = { ...rest };
+  const out: ConfigLayer = {};
+  // Keys that only shape a run are taken as they are; any other key (one added later, such as a
+  // network allow list) is the person's alone until it is judged here.
+  for (const [key, value] of Object.entries(rest)) {
+    if (harmlessKeys.has(key)) Object.assign(out, { [key]: value });
+    else ignore(key, value, 'a workspace may not set it; set it in ~/.keel/config.json');
+  }
 
   if (approvalMode !== undefined) {
     const mine = person.config.approvalMode;

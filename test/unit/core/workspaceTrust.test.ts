@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/core/config/configSchema';
+import type { ConfigLayer } from '../../../src/core/config/configSchema';
+import { narrowWorkspaceLayer } from '../../../src/core/config/workspaceNarrowing';
 import { resolveConfig, userConfigPath, workspaceConfigPath } from '../../../src/core/config/loadConfig';
 import { Context } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
@@ -100,6 +102,13 @@ describe('a workspace layer narrows, never widens', () => {
     expect(without.config.smallModel).toBe('vscode-lm/copilot');
     const withKey = resolveConfig({ workspaceFile: workspaceConfigPath(root), keyProviders: ['deepseek'], sources: ['vscode-lm'] });
     expect(withKey.config.model).toBe('deepseek/deepseek-chat');
+  });
+
+  it('takes run settings as they are and ignores any key it does not know to be harmless', () => {
+    const layer = { maxTurns: 7, compactAt: 0.5, sandboxNetwork: ['curl'] } as unknown as ConfigLayer;
+    const { layer: kept, warnings } = narrowWorkspaceLayer({ origin: 'ws.json', layer }, { config: defaultConfig, providers: new Set(), sources: [] });
+    expect(kept).toEqual({ maxTurns: 7, compactAt: 0.5 });
+    expect(warnings).toEqual(['ws.json: "sandboxNetwork": ["curl"] is ignored: a workspace may not set it; set it in ~/.keel/config.json.']);
   });
 
   it('judges the workspace’s host layers (its VS Code settings) the same way, naming the setting', () => {
