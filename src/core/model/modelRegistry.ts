@@ -1,5 +1,3 @@
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
 import type { KeelConfig, ProviderConfig } from '../config/configSchema';
@@ -8,6 +6,9 @@ import { knownContextWindow } from './contextWindows';
 import { fetchEndpointModels } from './endpointModels';
 import type { EndpointModels, ProviderEndpoint } from './endpointModels';
 import { effectiveProvider } from './providerPresets';
+import { OPENAI_BASE_URL, originOf, presetOrigin, providerOrigin } from './keyOrigin';
+import type { PairedKey } from './keyOrigin';
+import { leanChatModel, leanResponsesModel } from './wire/leanModels';
 
 export type ModelPurpose = 'model' | 'planModel' | 'smallModel';
 
@@ -42,13 +43,17 @@ export interface ProviderFactory {
   defaultModel?(): string | undefined;
 }
 
-const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 export interface ModelRegistryOptions {
   config: KeelConfig;
+  /**
+   * The config of the person's own layers (no workspace's): a key from the environment goes
+   * only to the endpoint these give its provider, or to its preset's own. Default: `config`.
+   */
+  personal?: KeelConfig;
   env: Record<string, string | undefined>;
-  /** Keys from the host's secret storage, by provider name; looked up before the environment. */
-  apiKeys?: Record<string, string | undefined>;
+  /** Keys the person gave (secret storage, flags), by provider name, each only for its origin; looked up before the environment. */
+  apiKeys?: Record<string, PairedKey | undefined>;
   factories?: ProviderFactory[];
 }
 
@@ -114,9 +119,11 @@ export class ModelRegistry {
     }
     const apiKey = this.apiKey(provider, pconf);
     if (!apiKey && pconf.needsKey) {
+      const held = this.opts.apiKeys?.[provider];
+      const elsewhere = held?.key ? ` The key you gave for "${provider}" belongs to ${held.origin}, and this provider now sends to ${requestOrigin(pconf)}; Keel sends a key only where you paired it.` : '';
       throw new KeelError(
         'api_key_missing',
-        `No API key for provider "${provider}". Set ${this.keyEnvName(provider, pconf)} or use "Keel: Set API Key" in VS Code.`,
+        `No API key for provider "${provider}".${elsewhere} Set ${this.keyEnvName(provider, pconf)} or use "Keel: Set API Key" in VS Code.`,
       );
     }
     const api = pconf.api ?? 'chat';
@@ -162,14 +169,32 @@ export class ModelRegistry {
     return provider === 'openai' ? 'OPENAI_API_KEY' : `KEEL_${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
   }
 
+  /**
+   * The key for a request to this provider's endpoint, only where the person paired it: a
+   * given key with its origin; an environment key with the endpoint of the person's own
+   * layers or the preset's own.
+   */
   private apiKey(provider: string, pconf: ProviderConfig | undefined): string | undefined {
-    return this.opts.apiKeys?.[provider] || this.opts.env[this.keyEnvName(provider, pconf)] || undefined;
+    const origin = requestOrigin(pconf);
+    const held = this.opts.apiKeys?.[provider];
+    if (held?.key && held.origin === origin) return held.key;
+    const fromEnv = this.opts.env[this.keyEnvName(provider, pconf)];
+    if (!fromEnv) return undefined;
+    const personal = this.opts.personal ?? this.opts.config;
+    const paired = [providerOrigin(provider, personal.providers[provider]), presetOrigin(provider)];
+    return paired.includes(origin) ? fromEnv : undefined;
   }
 }
 
+function requestOrigin(pconf: ProviderConfig | undefined): string {
+  return originOf(pconf?.baseURL ?? OPENAI_BASE_URL);
+}
+
 /**
- * Endpoints given by base URL go through the OpenAI-compatible provider, which also reads the
- * `reasoning_content` deltas that DeepSeek, vLLM and Ollama send; OpenAI itself gets its own provider.
+ * Both OpenAI wires run on Keel's own lean parser (src/core/model/wire): the AI SDK's
+ * providers cost far more CPU per streamed token. Endpoints given by base URL speak
+ * Chat Completions the OpenAI-compatible way (`max_tokens`; `reasoning_content` or
+ * `reasoning` deltas, as DeepSeek, vLLM and Ollama send them, are read either way).
  */
 function createModel(
   provider: string,
@@ -178,9 +203,7 @@ function createModel(
   pconf: ProviderConfig | undefined,
   apiKey: string | undefined,
 ): LanguageModel {
-  if (pconf?.baseURL && api === 'chat') {
-    return createOpenAICompatible({ name: provider, baseURL: pconf.baseURL, apiKey, headers: pconf.headers, includeUsage: true }).chatModel(modelId);
-  }
-  const sdk = createOpenAI({ name: provider, baseURL: pconf?.baseURL, apiKey, headers: pconf?.headers });
-  return api === 'responses' ? sdk.responses(modelId) : sdk.chat(modelId);
+  const endpoint = { baseURL: pconf?.baseURL ?? OPENAI_BASE_URL, apiKey, headers: pconf?.headers };
+  if (api === 'responses') return leanResponsesModel(provider, modelId, endpoint);
+  return leanChatModel(provider, modelId, pconf?.baseURL ? 'compatible' : 'openai', endpoint);
 }
