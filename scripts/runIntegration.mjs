@@ -46,8 +46,25 @@ export function parseEnvPairs(pairs) {
   return env;
 }
 
-export function keelEnvFromProcess() {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('KEEL_')));
+// The runner's own controls: the rig sets them for each run, so the caller's never leak in (a
+// KEEL_TEST_GREP left in a shell must not silently narrow `npm test`; only --grep narrows).
+const RUNNER_CONTROLS = new Set(['KEEL_TEST_GREP', 'KEEL_TEST_REPORT_FILE', 'KEEL_TEST_SUITES_DIR', 'KEEL_TEST_COLOR']);
+
+export function keelEnvFromProcess(env = process.env) {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith('KEEL_') && !RUNNER_CONTROLS.has(key)));
+}
+
+/**
+ * The run's outcome from the runner's summary line (`integration: N passed, M failed`): a run
+ * with no summary, or one where no test ran, fails whatever exit code the workbench reported.
+ */
+export function reportOutcome(report, exitCode) {
+  const match = /^integration: (\d+) passed, (\d+) failed$/m.exec(report);
+  if (!match) return { code: exitCode === 0 ? 1 : exitCode, problem: 'the runner wrote no summary' };
+  const passed = Number(match[1]);
+  const failed = Number(match[2]);
+  if (passed + failed === 0) return { code: 1, problem: 'no integration test ran' };
+  return { code: failed > 0 && exitCode === 0 ? 1 : exitCode, problem: undefined };
 }
 
 // Copies new bytes of a growing file to stdout until stopped.
@@ -155,6 +172,9 @@ export async function runIntegration(options = {}) {
       return 1;
     });
     stopFollowing();
+    const outcome = reportOutcome(existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : '', code);
+    if (outcome.problem && code === 0) log(PREFIX, `failing the run: ${outcome.problem}`);
+    code = outcome.code;
     if (code !== 0) {
       if (!existsSync(reportFile)) log(PREFIX, `the test runner wrote nothing: it probably failed to load\n${tail(server.logFile)}`);
       // Errors of the extension host (an extension that fails to activate, a rejected

@@ -18,12 +18,13 @@ import type { CoreAccess } from './coreAccess';
 import { listModels } from './coreQueries';
 import { ConfigSync } from './configSync';
 import { ProjectSlot } from './projectSlot';
+import { readOnlyMessage } from './readOnlyMessage';
 import { PlanControl } from './planControl';
 import type { PlanAction, PlanFiles } from './planRuns';
 import { uiErrorOf } from './runContext';
 import { RunQueue } from './runQueue';
 import { SendRun } from './sendRun';
-import type { SendParams, SendRunContext } from './sendRun';
+import type { ModelForRun, SendParams, SendRunContext } from './sendRun';
 import { SessionActions } from './sessionActions';
 import type { ExportFormat, SessionUi } from './sessionUi';
 import { SessionTitler } from './sessionTitler';
@@ -121,7 +122,6 @@ export class ChatController {
       approvals: this.approvals,
       waiting: () => this.queue.length,
       activity: () => this.activity(),
-      savedAs: new Map(),
       titler: new SessionTitler(opts.log),
       generateTitles: opts.generateTitles,
       onSessionChange: opts.onSessionChange,
@@ -143,12 +143,11 @@ export class ChatController {
       state: this.state,
       slot: this.slot,
       view: this.view,
-      savedAs: this.runs.savedAs,
       sessionUi: opts.sessionUi,
       onSessionChange: opts.onSessionChange,
       stopAndWait: () => this.stopAndWait(),
-      refreshProjects: (ctx) => this.refreshProjects(ctx),
-      send: (params) => this.send(params),
+      refreshWorkspaceProjects: (ctx) => this.refreshWorkspaceProjects(ctx),
+      send: (params, model) => this.sendWith(params, model),
     });
   }
 
@@ -185,30 +184,38 @@ export class ChatController {
 
   // ---- runs ----
 
-  async send(params: SendParams): Promise<RequestResult<'session.send'>> {
+  send(params: SendParams): Promise<RequestResult<'session.send'>> {
+    return this.sendWith(params, undefined);
+  }
+
+  /** `checked`: the model the caller resolved for this message already (edit and resend). */
+  private async sendWith(params: SendParams, checked: ModelForRun | undefined): Promise<RequestResult<'session.send'>> {
     const readOnly = this.project?.session.readOnly ? this.state.session.readOnly : undefined;
     if (readOnly !== undefined) throw new BusError('session_read_only', readOnlyMessage(readOnly));
     const mode = params.mode ?? this.state.run.mode;
     if (mode !== this.state.run.mode) this.state.setRun({ mode });
-    // Checked before the message is taken, so a missing model leaves the text in the composer.
-    try {
-      const { ctx } = await this.opts.core.get();
-      ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model');
-    } catch (err) {
-      const error = uiErrorOf(this.opts.core, err);
-      this.state.error(error);
-      void this.refreshConfig();
-      throw new BusError(error.code, error.message);
+    // Checked before the message is taken, so a missing model leaves the text in the composer;
+    // the run uses this model unless the settings change before its turn.
+    if (!checked) {
+      try {
+        const { ctx } = await this.opts.core.get();
+        checked = { ctx, model: ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model') };
+      } catch (err) {
+        const error = uiErrorOf(this.opts.core, err);
+        this.state.error(error);
+        void this.refreshConfig();
+        throw new BusError(error.code, error.message);
+      }
     }
-    return this.enqueue(params, mode);
+    return this.enqueue(params, mode, undefined, checked);
   }
 
   /** Puts a message (or a plan action, shown as `params.text`) in the queue. */
-  private enqueue(params: SendParams, mode: AgentMode, plan?: PlanAction): RequestResult<'session.send'> {
+  private enqueue(params: SendParams, mode: AgentMode, plan?: PlanAction, model?: ModelForRun): RequestResult<'session.send'> {
     const id = this.state.newMessageId('user');
     const queued = this.queue.busy;
     this.state.add(userUiMessage(id, params, Date.now(), queued ? 'queued' : 'done'));
-    this.queue.add(new SendRun(this.runs, id, params, mode, plan));
+    this.queue.add(new SendRun(this.runs, { id, params, mode, plan, model }));
     this.state.setRun({ queued: this.queue.length - (this.queue.isRunning ? 0 : 1) });
     this.queue.start();
     return { messageId: id, queued };
@@ -265,7 +272,7 @@ export class ChatController {
   }
 
   /** "Edit and resend": the branch goes back to before that prompt and the edited text is sent from there. */
-  editAndResend(params: RequestParams<'session.editResend'>): Promise<RequestResult<'session.editResend'>> {
+  editAndResend(params: RequestParams<'session.editAndResend'>): Promise<RequestResult<'session.editAndResend'>> {
     return this.sessions.editAndResend(params);
   }
 
@@ -279,7 +286,7 @@ export class ChatController {
   }
 
   /** Makes a workspace folder the current project: of this conversation (recorded in its log), or of the next. */
-  async selectProject(name: string): Promise<RequestResult<'project.select'>> {
+  async selectWorkspaceProject(name: string): Promise<RequestResult<'workspaceProject.select'>> {
     if (this.queue.isRunning) {
       throw new BusError('busy', 'Keel is working in this conversation: stop it or let it finish, then switch the project.');
     }
@@ -289,7 +296,7 @@ export class ChatController {
     } catch (err) {
       throw new BusError('invalid_params', errorMessage(err));
     }
-    return this.refreshProjects(ctx);
+    return this.refreshWorkspaceProjects(ctx);
   }
 
   async listModels(): Promise<RequestResult<'models.list'>> {
@@ -380,16 +387,11 @@ export class ChatController {
     return this.config.refresh();
   }
 
-  private refreshProjects(ctx: Context): Promise<RequestResult<'project.select'>> {
+  private refreshWorkspaceProjects(ctx: Context): Promise<RequestResult<'workspaceProject.select'>> {
     return this.config.projects(ctx);
   }
 
   private activity(): void {
     this.opts.onActivity?.({ running: this.queue.isRunning, approvals: this.approvals.size });
   }
-}
-
-/** What the person reads when a conversation is open for writing in another window. */
-export function readOnlyMessage(reason: string): string {
-  return `This conversation is read-only in this window: ${reason}. Two windows writing one conversation would corrupt it; continue it in that window, or start a new chat here.`;
 }

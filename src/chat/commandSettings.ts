@@ -1,5 +1,5 @@
 import { patternProblem } from '../core/shell/commandPatterns';
-import type { SettingsSection } from './settingsLayer';
+import type { SettingsSection } from './settingsSection';
 
 export interface CommandSettings {
   allow: string[];

@@ -6,7 +6,7 @@ import type { ConfigSummary } from '../protocol/sessionState';
 import type { ConversationState } from './conversationState';
 import type { CoreAccess } from './coreAccess';
 import { configSummaryOf } from './coreQueries';
-import { projectsFor } from './projectChoice';
+import { workspaceProjectsFor } from './workspaceProjectChoice';
 import type { ProjectSlot } from './projectSlot';
 import { uiErrorOf } from './runContext';
 
@@ -44,9 +44,9 @@ export class ConfigSync {
   }
 
   /** Reads the folders' types and branches again and tells the view if anything changed. */
-  async projects(ctx: Context): Promise<RequestResult<'project.select'>> {
-    const projects = await projectsFor(ctx, this.deps.slot.choice.currentName(ctx, this.deps.slot.current));
-    this.deps.state.setProjects(projects);
+  async projects(ctx: Context): Promise<RequestResult<'workspaceProject.select'>> {
+    const projects = await workspaceProjectsFor(ctx, this.deps.slot.choice.currentName(ctx, this.deps.slot.current));
+    this.deps.state.setWorkspaceProjects(projects);
     return projects;
   }
 

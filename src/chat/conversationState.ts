@@ -2,21 +2,15 @@ import type { JournalEntry } from '../core/journal/changeJournal';
 import type { RuleInEffect } from '../core/llmsContext/contextTypes';
 import type { ProjectEvent } from '../core/projectTypes';
 import type { RulesRecord } from '../core/session/sessionRecords';
-import type { HostEventName, HostSide } from '../protocol/catalogue';
 import type { PlanInfo } from '../protocol/planState';
-import type { ConfigSummary, Projects, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
-import type { EventIn } from '../protocol/side';
+import type { ConfigSummary, WorkspaceProjects, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';
 import type { MessageStatus, UiMessage, UiPart } from '../protocol/uiMessage';
 import { withChange } from './appliedChange';
+import type { EventSink } from './eventSink';
 import { firedRuleInfos, ruleAnchor, withRules } from './firedRules';
 import { MessageList } from './messageList';
 import { RunProjection } from './runProjection';
-
-/** Where the state's changes go: the attached view's outbox, or nowhere while no view is open. */
-export interface EventSink {
-  emit<E extends HostEventName>(event: E, data: EventIn<HostSide, E>): void;
-}
 
 export interface ConversationStateOptions {
   now?: () => number;
@@ -52,7 +46,7 @@ export class ConversationState {
   /** The rules files of the latest request in this conversation. */
   private rules: RuleInEffectInfo[] | undefined;
   /** The workspace's projects and the current one; kept across conversations (the folders are the window's). */
-  private projects: Projects | undefined;
+  private projects: WorkspaceProjects | undefined;
 
   constructor(sink: EventSink, opts: ConversationStateOptions = {}) {
     this.sink = sink;
@@ -79,16 +73,16 @@ export class ConversationState {
       todos: [...this.todos],
       config: { ...this.config },
       ...(this.rules ? { rules: [...this.rules] } : {}),
-      ...(this.projects ? { projects: structuredClone(this.projects) } : {}),
+      ...(this.projects ? { workspaceProjects: structuredClone(this.projects) } : {}),
       ...(this.plan ? { plan: { ...this.plan } } : {}),
     };
   }
 
   /** The project list or the current project changed: the view hears it unless nothing did. */
-  setProjects(projects: Projects): void {
+  setWorkspaceProjects(projects: WorkspaceProjects): void {
     if (this.projects && JSON.stringify(this.projects) === JSON.stringify(projects)) return;
     this.projects = structuredClone(projects);
-    this.sink.emit('projects', structuredClone(projects));
+    this.sink.emit('workspaceProjects', structuredClone(projects));
   }
 
   /** Replaces the conversation (new or resumed session); the caller sends a snapshot. */

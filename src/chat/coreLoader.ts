@@ -12,7 +12,7 @@ import type { LogFn } from '../protocol/log';
 import type { SettingsRead } from './settingsLayer';
 import { personalSettingsLayer, settingsLayer, workspaceSettingsLayers } from './settingsLayer';
 import { providerOrigin } from '../core/model/keyOrigin';
-import { isPresetName, presetNames } from '../core/model/providerPresets';
+import { isPresetName, presetNames } from '../core/model/presetNames';
 import type { PairedKey } from '../core/model/keyOrigin';
 
 /** What building the core needs from the editor, read fresh on every build. */

@@ -1,6 +1,6 @@
 import { insertionIndex } from '../protocol/messageOrder';
 import type { UiMessage } from '../protocol/uiMessage';
-import type { EventSink } from './conversationState';
+import type { EventSink } from './eventSink';
 
 /**
  * The conversation's messages in view order. Messages waiting in the queue stay at the end;

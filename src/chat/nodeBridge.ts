@@ -75,13 +75,13 @@ function registerHandlers(bus: HostBus, controller: ChatController, services: Ed
   bus.handle('sessions.rename', ({ id, title }) => controller.renameSession(id, title));
   bus.handle('sessions.delete', ({ id }) => controller.deleteSession(id));
   bus.handle('sessions.export', ({ id, format }) => controller.exportSession(id, format));
-  bus.handle('session.editResend', (params) => controller.editAndResend(params));
+  bus.handle('session.editAndResend', (params) => controller.editAndResend(params));
   bus.handle('session.switchBranch', (params) => controller.switchBranch(params));
   bus.handle('session.loadEarlier', () => controller.loadEarlier());
   bus.handle('config.get', () => services.configGet());
   bus.handle('config.set', (params) => services.configSet(params));
   bus.handle('models.list', () => controller.listModels());
-  bus.handle('project.select', ({ name }) => controller.selectProject(name));
+  bus.handle('workspaceProject.select', ({ name }) => controller.selectWorkspaceProject(name));
   bus.handle('files.search', async ({ query, limit }, { signal }) => ({
     results: await services.searchFiles(query, limit ?? 50, signal),
   }));

@@ -3,7 +3,7 @@ import { errorMessage } from '../core/errors';
 import { Project } from '../core/project';
 import type { LogFn } from '../protocol/log';
 import type { TodoItem } from '../protocol/sessionState';
-import { ProjectChoice } from './projectChoice';
+import { WorkspaceProjectChoice } from './workspaceProjectChoice';
 
 /**
  * The conversation in view (one Project at a time): made when the first message needs it,
@@ -12,7 +12,7 @@ import { ProjectChoice } from './projectChoice';
 export class ProjectSlot {
   private project: Project | undefined;
   /** The workspace folder chosen for a conversation that does not exist yet. */
-  readonly choice = new ProjectChoice();
+  readonly choice = new WorkspaceProjectChoice();
   private unsubscribeTodos: (() => void) | undefined;
   private readonly log: LogFn;
   private readonly onTodos: (items: TodoItem[]) => void;
@@ -33,7 +33,7 @@ export class ProjectSlot {
     if (current && current.ctx.sessions.key === ctx.sessions.key) {
       // The settings changed between runs: same conversation, new configuration.
       // Background commands started in this conversation stay reachable under the new Project.
-      const next = new Project(ctx, current.session, { jobs: current.jobs });
+      const next = new Project(ctx, current.session, { jobs: current.jobs, queuedByHost: true });
       next.todos.set(current.todos.get());
       this.set(next);
       return next;
@@ -42,7 +42,7 @@ export class ProjectSlot {
       this.log('info', 'The workspace changed; the next message starts a new conversation.');
       this.close();
     }
-    const project = new Project(ctx, ctx.sessions.create());
+    const project = new Project(ctx, ctx.sessions.create(), { queuedByHost: true });
     this.choice.applyTo(project);
     this.set(project);
     return project;

@@ -5,7 +5,7 @@ import type { UiError } from '../protocol/sessionState';
 import { appendDelta } from '../protocol/uiMessage';
 import type { FiredRuleInfo, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
 import { withChange } from './appliedChange';
-import type { EventSink } from './conversationState';
+import type { EventSink } from './eventSink';
 import { firedRuleInfos, withRules } from './firedRules';
 import { LiveToolOutput } from './liveToolOutput';
 import type { MessageList } from './messageList';

@@ -1,3 +1,4 @@
+import type { Context } from '../core/context';
 import type { ResolvedModel } from '../core/model/modelRegistry';
 import type { Project } from '../core/project';
 import type { ProjectEvent, RunOptions, RunResult } from '../core/projectTypes';
@@ -14,9 +15,23 @@ import { userContent } from './uiMessages';
 
 export type SendParams = RequestParams<'session.send'>;
 
+/** A message's model, resolved once when it was sent, with the core it came from. */
+export interface ModelForRun {
+  ctx: Context;
+  model: ResolvedModel;
+}
+
+export interface QueuedSend {
+  /** The view's id of the user message. */
+  id: string;
+  params: SendParams;
+  mode: AgentMode;
+  /** Execute or refine a plan instead of sending `params.text` as typed. */
+  plan?: PlanAction;
+  model?: ModelForRun;
+}
+
 export interface SendRunContext extends RunContext {
-  /** Live user messages carry view ids: the session id each one was saved under. */
-  savedAs: Map<string, string>;
   titler: SessionTitler;
   generateTitles?(): boolean;
   onSessionChange?(id: string | null): void;
@@ -24,15 +39,22 @@ export interface SendRunContext extends RunContext {
 
 /** The person's message (or a plan action) in the queue, and its run when its turn comes. */
 export class SendRun implements QueuedRun {
+  readonly id: string;
+  readonly params: SendParams;
+  readonly mode: AgentMode;
+  readonly plan: PlanAction | undefined;
+  private readonly model: ModelForRun | undefined;
+
   constructor(
     private readonly rc: SendRunContext,
-    /** The view's id of the user message. */
-    readonly id: string,
-    readonly params: SendParams,
-    readonly mode: AgentMode,
-    /** Execute or refine a plan instead of sending `params.text` as typed. */
-    readonly plan?: PlanAction,
-  ) {}
+    item: QueuedSend,
+  ) {
+    this.id = item.id;
+    this.params = item.params;
+    this.mode = item.mode;
+    this.plan = item.plan;
+    this.model = item.model;
+  }
 
   dropped(): void {
     this.rc.state.setStatus(this.id, 'cancelled');
@@ -50,7 +72,8 @@ export class SendRun implements QueuedRun {
       const built = await rc.core.get();
       secrets = built.secrets;
       const project = rc.slot.for(built.ctx);
-      const model = built.ctx.models.resolve(this.mode === 'plan' ? 'planModel' : 'model');
+      // Resolved again only when the core was rebuilt (new settings) while the message waited.
+      const model = this.model?.ctx === built.ctx ? this.model.model : built.ctx.models.resolve(this.mode === 'plan' ? 'planModel' : 'model');
       state.beginRun(model.id);
       state.setRun({ model: model.id, approvalMode: project.approvalMode });
       const plan = this.plan;
@@ -61,14 +84,15 @@ export class SendRun implements QueuedRun {
           : project.send.bind(project);
       const result = await run(userContent(this.params), {
         signal,
+        resolvedModel: model,
+        messageId: this.id,
         ...(this.params.mentions?.length ? { mentions: this.params.mentions } : {}),
         onEvent: (event) => {
           if (event.type === 'message' && event.message.role === 'user') {
             recorded = true;
             // The plan was settled (executed, refined) as its run began: the view's plan actions go.
             if (plan) state.setPlan(latestPlanInfo(project));
-            rc.savedAs.set(this.id, event.id);
-            this.markBranch(event.id, project);
+            this.markBranch(project);
           }
           this.onProjectEvent(event, project, model, signal);
         },
@@ -131,8 +155,8 @@ export class SendRun implements QueuedRun {
   }
 
   /** A prompt sent after an edit shows which version it is. */
-  private markBranch(savedId: string, project: Project): void {
-    const point = project.session.branchPoints().get(savedId);
+  private markBranch(project: Project): void {
+    const point = project.session.branchPoints().get(this.id);
     const message = this.rc.state.message(this.id);
     if (point && message) this.rc.state.add({ ...message, branch: { index: point.index, count: point.count } });
   }

@@ -11,7 +11,7 @@ import { sessionsPage } from './coreQueries';
 import { latestPlanInfo } from './planRuns';
 import type { ProjectSlot } from './projectSlot';
 import { uiErrorOf } from './runContext';
-import type { SendParams } from './sendRun';
+import type { ModelForRun, SendParams } from './sendRun';
 import type { ExportFormat, SessionUi } from './sessionUi';
 import { RESUME_WINDOW, conversationView } from './sessionView';
 import { todosFromEntries } from './uiSessions';
@@ -23,14 +23,13 @@ export interface SessionActionsDeps {
   state: ConversationState;
   slot: ProjectSlot;
   view: ViewSync;
-  /** Live user messages carry view ids until a resume: the session id each one was saved under. */
-  savedAs: Map<string, string>;
   sessionUi?: SessionUi;
   onSessionChange?(id: string | null): void;
   /** Stops the run and drops the queue, resolving once nothing runs. */
   stopAndWait(): Promise<void>;
-  refreshProjects(ctx: Context): Promise<unknown>;
-  send(params: SendParams): Promise<RequestResult<'session.send'>>;
+  refreshWorkspaceProjects(ctx: Context): Promise<unknown>;
+  /** Sends as the person does, with the model resolved for it already. */
+  send(params: SendParams, model: ModelForRun): Promise<RequestResult<'session.send'>>;
 }
 
 /**
@@ -65,14 +64,13 @@ export class SessionActions {
     const session = ctx.sessions.open(id);
     for (const warning of session.warnings) deps.log('warn', `session ${id}: ${warning}`);
     deps.slot.close();
-    const project = new Project(ctx, session);
+    const project = new Project(ctx, session, { queuedByHost: true });
     const entries = session.entries();
     project.todos.set(todosFromEntries(entries));
     deps.slot.set(project);
     const view = conversationView(session, RESUME_WINDOW);
     const info: SessionInfo = view.info;
     if (session.recovered) deps.log('warn', `session ${id}: ${session.recovered}`);
-    deps.savedAs.clear();
     deps.view.hiddenEarlier = view.earlier;
     state.replace(view.messages, info, view.usage, project.todos.get());
     state.attachChanges(project.journal?.entries() ?? []);
@@ -80,7 +78,7 @@ export class SessionActions {
     state.setRun({ approvalMode: project.approvalMode });
     state.setPlan(latestPlanInfo(project));
     deps.onSessionChange?.(session.id);
-    await deps.refreshProjects(ctx);
+    await deps.refreshWorkspaceProjects(ctx);
     deps.view.sendSnapshot();
     return { session: info };
   }
@@ -130,27 +128,28 @@ export class SessionActions {
   }
 
   /** "Edit and resend": the branch goes back to before that prompt and the edited text is sent from there. */
-  async editAndResend(params: RequestParams<'session.editResend'>): Promise<RequestResult<'session.editResend'>> {
+  async editAndResend(params: RequestParams<'session.editAndResend'>): Promise<RequestResult<'session.editAndResend'>> {
     const { deps } = this;
     await deps.stopAndWait();
     const session = this.writableSession();
     // Without a usable model the branch would be cut and nothing sent: refuse first, fork nothing.
+    let model: ModelForRun;
     try {
-      (await deps.core.get()).ctx.models.resolve(deps.state.run.mode === 'plan' ? 'planModel' : 'model');
+      const { ctx } = await deps.core.get();
+      model = { ctx, model: ctx.models.resolve(deps.state.run.mode === 'plan' ? 'planModel' : 'model') };
     } catch (err) {
       const error = uiErrorOf(deps.core, err);
       throw new BusError(error.code, error.message);
     }
-    const messageId = deps.savedAs.get(params.messageId) ?? params.messageId;
-    session.fork(session.parentOf(messageId));
+    session.fork(session.parentOf(params.messageId));
     this.showSession();
-    return deps.send({ text: params.text });
+    return deps.send({ text: params.text }, model);
   }
 
   async switchBranch(params: RequestParams<'session.switchBranch'>): Promise<RequestResult<'session.switchBranch'>> {
     await this.deps.stopAndWait();
     const session = this.writableSession();
-    const messageId = this.deps.savedAs.get(params.messageId) ?? params.messageId;
+    const { messageId } = params;
     const point = session.branchPoints().get(messageId);
     const target = point?.siblings[params.index - 1];
     if (!point || !target) throw new BusError('invalid_params', `That message has no version ${params.index}.`);
@@ -175,7 +174,6 @@ export class SessionActions {
     if (!project) return;
     const view = conversationView(project.session, window);
     deps.view.hiddenEarlier = view.earlier;
-    deps.savedAs.clear();
     deps.state.replace(view.messages, view.info, view.usage, project.todos.get());
     deps.state.attachChanges(project.journal?.entries() ?? []);
     deps.state.attachRules(project.session.rulesFired());

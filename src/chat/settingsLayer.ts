@@ -2,20 +2,16 @@ import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode, ConfigLayer } from '../core/config/configSchema';
 import type { WorkspaceLayer } from '../core/config/workspaceNarrowing';
 import { CUSTOM_PROVIDER, endpointLayer } from '../core/config/endpointLayer';
-import { isPresetName, providerPresets } from '../core/model/providerPresets';
-import type { PresetName } from '../core/model/providerPresets';
+import { isPresetName } from '../core/model/presetNames';
+import type { PresetName } from '../core/model/presetNames';
+import { providerPresets } from '../core/model/providerPresets';
 import { sandboxModes } from '../core/sandbox/sandboxTypes';
 import type { SandboxMode } from '../core/sandbox/sandboxTypes';
 import { readCommandSettings } from './commandSettings';
+import type { SettingsSection } from './settingsSection';
 import { personalOnlySettings, scanWorkspaceSettings, workspaceSettingsFile } from './workspaceSettingsScan';
 import type { WorkspaceSettingValue, WorkspaceSettingsFiles } from './workspaceSettingsScan';
 
-/** The `keel` section, as far as reading it goes (a vscode.WorkspaceConfiguration fits). */
-export interface SettingsSection {
-  inspect<T>(key: string):
-    | { defaultValue?: T; globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T }
-    | undefined;
-}
 
 export const diffRevealModes = ['focus', 'background', 'none'] as const;
 export type DiffReveal = (typeof diffRevealModes)[number];

@@ -1,6 +1,6 @@
 import type { DeltaCoalescer } from '../protocol/deltaCoalescer';
 import type { Snapshot } from '../protocol/sessionState';
-import type { EventSink } from './conversationState';
+import type { EventSink } from './eventSink';
 
 /** The attached chat view, as the controller talks to it. */
 export interface ViewLink {

@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode } from '../core/config/configSchema';
 import { KeelError } from '../core/errors';
-import { isPresetName, presetNames } from '../core/model/providerPresets';
-import type { PresetName } from '../core/model/providerPresets';
+import { isPresetName, presetNames } from '../core/model/presetNames';
+import type { PresetName } from '../core/model/presetNames';
 import { sandboxModes } from '../core/sandbox/sandboxTypes';
 import type { SandboxMode } from '../core/sandbox/sandboxTypes';
 

@@ -2,7 +2,7 @@ import { KeelError, errorMessage } from '../core/errors';
 import { batchedOutput } from './batchedOutput';
 import { parseCliArgs, usage } from './cliArgs';
 import { runCommand } from './runCommand';
-import type { CliIo } from './runCommand';
+import type { CliIo } from './cliIo';
 import { sessionsCommand } from './sessionsCommand';
 
 declare const KEEL_VERSION: string;

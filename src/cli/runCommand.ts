@@ -12,13 +12,8 @@ import { readMcpConfigArgs } from './mcpConfigArg';
 import { streamJsonPrinter, textPrinter } from './eventPrinter';
 import { worktreeFor } from './worktreeRun';
 import { removeWorktree } from '../core/worktrees/gitWorktree';
+import type { CliIo } from './cliIo';
 import type { Printer } from './eventPrinter';
-
-export interface CliIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  env: Record<string, string | undefined>;
-}
 
 /**
  * The model flags as a config layer: a preset names its endpoint, a bare base URL becomes the

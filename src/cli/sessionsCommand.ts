@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { SessionStore } from '../core/session/sessionStore';
 import { keelHome } from '../core/paths';
 import type { SessionsArgs } from './cliArgs';
-import type { CliIo } from './runCommand';
+import type { CliIo } from './cliIo';
 
 export function sessionsCommand(a: SessionsArgs, io: CliIo): number {
   const store = new SessionStore({

@@ -3,7 +3,7 @@ import { keelHome } from '../core/paths';
 import { createWorktree, defaultWorktreeName, defaultWorktreeRoot, repoRoot } from '../core/worktrees/gitWorktree';
 import type { Worktree } from '../core/worktrees/gitWorktree';
 import type { RunArgs } from './cliArgs';
-import type { CliIo } from './runCommand';
+import type { CliIo } from './cliIo';
 
 /**
  * `--worktree`: makes the run's worktree and returns the folder the run works in. The person's

@@ -3,7 +3,7 @@ import type { CompactionOutcome } from './compaction/compactor';
 import { textTokens } from './compaction/tokenEstimate';
 import type { ApprovalMode } from './config/configSchema';
 import type { Context } from './context';
-import { errorMessage } from './errors';
+import { KeelError, errorMessage } from './errors';
 import { sessionHistoryOf } from './history/sessionHistoryOf';
 import type { SessionHistory } from './history/sessionHistory';
 import { ConversationContext } from './llmsContext/conversationContext';
@@ -29,7 +29,8 @@ import type { Workspace, WorkspaceFolder } from './workspace/workspace';
 
 /**
  * One conversation: `send()` runs with all tools and the approval rules, `plan()` with the
- * read-only tools, the plan prompt and the plan model. Runs of one Project are queued.
+ * read-only tools, the plan prompt and the plan model. Runs of one Project never overlap: they
+ * are queued here, or by the host when it keeps the queue itself (`queuedByHost`).
  */
 export class Project {
   readonly ctx: Context;
@@ -44,6 +45,9 @@ export class Project {
   readonly context: ConversationContext;
   private readonly history: SessionHistory;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The host runs one message at a time itself (the chat's run queue): no second queue here. */
+  private readonly queuedByHost: boolean;
+  private running = false;
   /** Commands started with run_in_background: they outlive a run and stop with dispose(). */
   readonly jobs: BackgroundJobs;
   /** Event rules: reminders, context and notices on the conversation's events. */
@@ -56,10 +60,13 @@ export class Project {
   /**
    * `jobs`: the background commands of the Project this one replaces for the same session
    * (a host rebuilding its core after a settings change), so they stay reachable.
+   * `queuedByHost`: the host queues the person's messages itself, so this Project runs each at
+   * once and refuses one that would overlap the run in progress instead of queueing it.
    */
-  constructor(ctx: Context, session: Session, opts: { jobs?: BackgroundJobs } = {}) {
+  constructor(ctx: Context, session: Session, opts: { jobs?: BackgroundJobs; queuedByHost?: boolean } = {}) {
     this.ctx = ctx;
     this.session = session;
+    this.queuedByHost = opts.queuedByHost ?? false;
     this.jobs =
       opts.jobs ?? new BackgroundJobs({ onError: (err) => ctx.host.log('error', `Could not stop a background command: ${err.message}`) });
     const recorded = recordedProject(ctx.workspace, session.config().currentProject);
@@ -120,7 +127,7 @@ export class Project {
   }
 
   /** The conversation's current project: relative tool paths, ls/glob/grep, git and README context start there. */
-  get currentProject(): WorkspaceFolder {
+  get currentWorkspaceProject(): WorkspaceFolder {
     return this.scoped.current;
   }
 
@@ -133,7 +140,7 @@ export class Project {
    * Makes another workspace folder (by name or real path) the current project, recorded in
    * the session so a resume comes back to it. Applies from the next tool call on.
    */
-  selectProject(nameOrPath: string): WorkspaceFolder {
+  selectWorkspaceProject(nameOrPath: string): WorkspaceFolder {
     const next = this.ctx.workspace.withCurrent(nameOrPath);
     if (next.current === this.scoped.current) return next.current;
     if (!this.session.readOnly) this.session.appendConfig('currentProject', next.current.path);
@@ -198,15 +205,26 @@ export class Project {
   }
 
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    if (this.queuedByHost) return this.exclusive(job);
     const next = this.queue.then(job, job);
     this.queue = next.catch(() => undefined);
     return next;
   }
 
+  private async exclusive<T>(job: () => Promise<T>): Promise<T> {
+    if (this.running) throw new KeelError('session', 'A run is going on in this conversation already; the host queues the next one.');
+    this.running = true;
+    try {
+      return await job();
+    } finally {
+      this.running = false;
+    }
+  }
+
   private async run(mode: RunMode, input: UserInput, opts: RunOptions): Promise<RunResult> {
     const signal = opts.signal ?? new AbortController().signal;
     const emit = (e: ProjectEvent) => opts.onEvent?.(e);
-    const model: ResolvedModel = this.ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
+    const model: ResolvedModel = opts.resolvedModel ?? this.ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
     checkImages(model, input);
     const offered = new Map((await offeredTools(this.ctx, mode)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
@@ -221,7 +239,7 @@ export class Project {
     this.session.startRun();
     const multiRoot = this.ctx.workspace.folders.length > 1;
     if (multiRoot) user.meta.projectName = this.scoped.current.name;
-    const userId = this.session.appendMessage(user.message, user.meta);
+    const userId = this.session.appendMessage(user.message, user.meta, opts.messageId);
     emit({ type: 'message', id: userId, message: user.message });
     this.rules.beginRun(mode, promptText(input), emit);
 

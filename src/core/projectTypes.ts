@@ -4,6 +4,7 @@ import type { JournalEntry } from './journal/changeJournal';
 import type { RuleInEffect } from './llmsContext/contextTypes';
 import type { LoopError, LoopEvent, LoopStatus } from './loop/loopTypes';
 import type { Mention, MentionOutcome } from './mentions/mentionTypes';
+import type { ResolvedModel } from './model/modelRegistry';
 import type { RuleEventName } from './rules/ruleSchema';
 import type { FiredRule } from './rules/ruleTypes';
 import type { RunMode } from './plugins/pluginTypes';
@@ -107,6 +108,10 @@ export interface RunOptions {
   onToolApprove?(request: ApprovalRequest): Promise<ApprovalAnswer>;
   /** A model id for this run instead of the configured one. */
   model?: string;
+  /** The model the host resolved for this message already (used as is; `model` is then ignored). */
+  resolvedModel?: ResolvedModel;
+  /** The id the host gave the person's message: the log keeps it, so view and log name the message alike. */
+  messageId?: string;
   maxTurns?: number;
   /**
    * The person's @-mentions: expanded into a text part of the user message (so the session

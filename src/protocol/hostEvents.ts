@@ -5,7 +5,7 @@ import {
   agentModeSchema,
   configSummarySchema,
   contextTrimmedSchema,
-  projectsSchema,
+  workspaceProjectsSchema,
   ruleInEffectSchema,
   runStateSchema,
   sessionInfoSchema,
@@ -86,8 +86,8 @@ export const hostEvents = {
     mentions: z.array(mentionSchema).optional(),
     mode: agentModeSchema.optional(),
   }),
-  /** The projects (workspace folders) or the conversation's current project changed. */
-  projects: projectsSchema,
+  /** The workspace projects (folders) or the conversation's current one changed. */
+  workspaceProjects: workspaceProjectsSchema,
   /** Show one of the chat view's panels (from a view-title command such as "Show History"). */
   'view.show': z.strictObject({ panel: z.enum(['chat', 'sessions']) }),
   /** The conversation's newest plan changed (made, edited, executed, refined, discarded); null: none. */

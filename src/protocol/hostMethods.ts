@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from './limits';
 import { planMethods } from './planState';
 import type { MethodSpec } from './side';
-import { agentModeSchema, projectsSchema, sessionInfoSchema, sessionSummarySchema } from './sessionState';
+import { agentModeSchema, workspaceProjectsSchema, sessionInfoSchema, sessionSummarySchema } from './sessionState';
 import { configSetParamsSchema, modelInfoSchema, uiConfigSchema } from './uiConfig';
 import { imageAttachmentSchema, lineRangeSchema, mentionSchema } from './uiMessage';
 
@@ -75,7 +75,7 @@ export const hostMethods = {
     result: z.strictObject({ exported: z.boolean() }),
   },
   /** "Edit and resend": a new branch from before an earlier user message, with the edited text; a `snapshot` event follows. */
-  'session.editResend': {
+  'session.editAndResend': {
     params: z.strictObject({ messageId: z.string().min(1), text: z.string().min(1) }),
     result: z.strictObject({ messageId: z.string().min(1), queued: z.boolean() }),
   },
@@ -129,7 +129,7 @@ export const hostMethods = {
   /** Open the Settings editor filtered by a query (the host defaults it to Keel's settings). */
   'settings.open': { params: z.strictObject({ query: z.string().max(200).optional() }), result: opened },
   /** Make a workspace folder the conversation's current project (multi-root); refused while a run is going. */
-  'project.select': { params: z.strictObject({ name: z.string().min(1).max(500) }), result: projectsSchema },
+  'workspaceProject.select': { params: z.strictObject({ name: z.string().min(1).max(500) }), result: workspaceProjectsSchema },
   /** Run one allow-listed editor command (e.g. "Keel: Set API Key" from the first-run panel). */
   /** An MCP server's prompt filled with the person's arguments, as the text of a message to send. */
   'mcp.prompt': {

@@ -87,7 +87,7 @@ export const contextTrimmedSchema = z.strictObject({
 });
 
 /** One workspace folder as a project of the conversation (multi-root): what its files and git say. */
-export const projectInfoSchema = z.strictObject({
+export const workspaceProjectInfoSchema = z.strictObject({
   name: z.string().min(1),
   path: z.string().min(1),
   /** "TypeScript (Node.js)", "Go", "Python + Go"; null when nothing was recognised. */
@@ -97,8 +97,8 @@ export const projectInfoSchema = z.strictObject({
 });
 
 /** The workspace's projects and the conversation's current one (by name). */
-export const projectsSchema = z.strictObject({
-  projects: z.array(projectInfoSchema),
+export const workspaceProjectsSchema = z.strictObject({
+  projects: z.array(workspaceProjectInfoSchema),
   current: z.string().min(1),
 });
 
@@ -113,7 +113,7 @@ export const snapshotSchema = z.strictObject({
   /** The rules files of the latest request; absent until one ran. */
   rules: z.array(ruleInEffectSchema).optional(),
   /** The workspace folders as projects and the current one; absent until the core started. */
-  projects: projectsSchema.optional(),
+  workspaceProjects: workspaceProjectsSchema.optional(),
   /** The conversation's newest plan; absent when it has none. */
   plan: planInfoSchema.optional(),
   /** A long conversation comes with its recent part: how many earlier messages `session.loadEarlier` would add. */
@@ -153,7 +153,7 @@ export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 export type Snapshot = z.infer<typeof snapshotSchema>;
 export type RuleInEffectInfo = z.infer<typeof ruleInEffectSchema>;
 export type ContextTrimmed = z.infer<typeof contextTrimmedSchema>;
-export type ProjectInfoUi = z.infer<typeof projectInfoSchema>;
-export type Projects = z.infer<typeof projectsSchema>;
+export type WorkspaceProjectInfo = z.infer<typeof workspaceProjectInfoSchema>;
+export type WorkspaceProjects = z.infer<typeof workspaceProjectsSchema>;
 export type UiErrorCode = z.infer<typeof uiErrorCodeSchema>;
 export type UiError = z.infer<typeof uiErrorSchema>;

@@ -1,12 +1,18 @@
 import * as vscode from 'vscode';
 import type { Mention } from '../protocol/uiMessage';
-import type { KeelRuntime } from './keelRuntime';
+import type { ChatController } from '../chat/chatController';
 
 /** Plan mode's palette commands; the extension shell registers the ids and the runtime runs them. */
 export const planCommandIds = ['keel.plan', 'keel.togglePlanMode', 'keel.openPlan', 'keel.executePlan'] as const;
 export type PlanCommandId = (typeof planCommandIds)[number];
 
-export async function runPlanCommand(runtime: KeelRuntime, id: PlanCommandId, args: readonly unknown[]): Promise<void> {
+/** What the plan commands use of the runtime: the conversation, and the chat view to show. */
+export interface PlanCommandHost {
+  readonly controller: ChatController;
+  revealView(): Promise<void>;
+}
+
+export async function runPlanCommand(runtime: PlanCommandHost, id: PlanCommandId, args: readonly unknown[]): Promise<void> {
   const controller = runtime.controller;
   switch (id) {
     case 'keel.plan': {

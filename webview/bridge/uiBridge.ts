@@ -44,7 +44,7 @@ export interface UiBridge {
   deleteSession(id: string): Promise<boolean>;
   exportSession(id: string, format: 'markdown' | 'json'): Promise<void>;
   /** "Edit and resend" an earlier prompt: a new branch from before it. */
-  editResend(messageId: string, text: string): Promise<void>;
+  editAndResend(messageId: string, text: string): Promise<void>;
   /** Show version `index` (1-based) of an edited prompt. */
   switchBranch(messageId: string, index: number): Promise<void>;
   /** The whole of a long conversation that opened with its recent part. */
@@ -74,7 +74,7 @@ export interface UiBridge {
   reportProblem(message: string): void;
   showPanel(panel: Panel): void;
   /** Makes a workspace folder the current project (multi-root). */
-  selectProject(name: string): Promise<void>;
+  selectWorkspaceProject(name: string): Promise<void>;
   /** Plan mode: the mode for the next messages, and the plan's actions. */
   setMode(mode: AgentMode): Promise<void>;
   openPlan(planId: string): Promise<void>;
@@ -97,8 +97,8 @@ const SESSIONS_PAGE = 50;
 export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): UiBridge {
   const unsubscribe = [
     bus.on('snapshot', (snapshot) => store.replace(snapshot)),
-    bus.on('textDelta', ({ messageId, delta }) => store.appendDelta(messageId, 'text', delta)),
-    bus.on('reasoningDelta', ({ messageId, delta }) => store.appendDelta(messageId, 'reasoning', delta)),
+    bus.on('textDelta', ({ messageId, delta }) => store.textDelta(messageId, delta)),
+    bus.on('reasoningDelta', ({ messageId, delta }) => store.reasoningDelta(messageId, delta)),
     bus.on('message', ({ message }) => store.upsertMessage(message)),
     bus.on('toolUse', (event) => store.addToolUse(event)),
     bus.on('toolState', (event) => store.setToolState(event)),
@@ -116,7 +116,7 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     bus.on('config', (config) => store.setConfig(config)),
     bus.on('composer', (prefill) => store.prefillComposer(prefill)),
     bus.on('view.show', ({ panel }) => store.showPanel(panel)),
-    bus.on('projects', (projects) => store.setProjects(projects)),
+    bus.on('workspaceProjects', (projects) => store.setWorkspaceProjects(projects)),
     bus.on('plan', (event) => store.setPlan(event)),
     bus.handle('toolApproval', (request, { signal }) => store.openApproval(request, signal)),
   ];
@@ -175,8 +175,8 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     async exportSession(id, format) {
       await call('sessions.export', { id, format }, format === 'json' ? 'Exporting the chat to JSON' : 'Exporting the chat to Markdown');
     },
-    async editResend(messageId, text) {
-      await call('session.editResend', { messageId, text }, 'Sending the edited message');
+    async editAndResend(messageId, text) {
+      await call('session.editAndResend', { messageId, text }, 'Sending the edited message');
     },
     async switchBranch(messageId, index) {
       await call('session.switchBranch', { messageId, index }, 'Switching to the other version');
@@ -246,9 +246,9 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
       store.addError({ code: 'internal', message, retryable: false });
     },
     showPanel: (panel) => store.showPanel(panel),
-    async selectProject(name) {
-      const projects = await call('project.select', { name }, `Switching to the project ${name}`);
-      if (projects) store.setProjects(projects);
+    async selectWorkspaceProject(name) {
+      const projects = await call('workspaceProject.select', { name }, `Switching to the project ${name}`);
+      if (projects) store.setWorkspaceProjects(projects);
     },
     async setMode(mode) {
       await call('mode.set', { mode }, 'Switching mode');

@@ -2,7 +2,7 @@ import type {
   AgentMode,
   ConfigSummary,
   ContextTrimmed,
-  Projects,
+  WorkspaceProjects,
   RuleInEffectInfo,
   RunState,
   SessionInfo,
@@ -61,7 +61,7 @@ export interface ChatMeta {
   panel: Panel;
   prefill: ComposerPrefill | null;
   /** The workspace folders as projects and the current one (multi-root); null until the host says. */
-  projects: Projects | null;
+  workspaceProjects: WorkspaceProjects | null;
   /** MCP servers' states and their prompts (slash commands). */
   mcp: McpStatusView;
   /** The conversation's newest plan, or null. */
@@ -86,7 +86,7 @@ export function initialMeta(): ChatMeta {
     panel: 'chat',
     earlierMessages: 0,
     prefill: null,
-    projects: null,
+    workspaceProjects: null,
     mcp: { servers: [], prompts: [] },
     plan: null,
   };

@@ -1,5 +1,5 @@
 import type { EventData } from '../../src/protocol/catalogue';
-import type { ContextTrimmed, Projects, RuleInEffectInfo, RunState, Snapshot, UiError } from '../../src/protocol/sessionState';
+import type { ContextTrimmed, WorkspaceProjects, RuleInEffectInfo, RunState, Snapshot, UiError } from '../../src/protocol/sessionState';
 import type { ToolApprovalRequest, ToolApprovalResult } from '../../src/protocol/toolApproval';
 import { appendDelta } from '../../src/protocol/uiMessage';
 import type { ToolCallPart, UiMessage, UiPart } from '../../src/protocol/uiMessage';
@@ -86,7 +86,7 @@ export class ChatStore {
       retry: null,
       rules: snapshot.rules ?? [],
       trimmed: null,
-      projects: snapshot.projects ?? this.meta.projects,
+      workspaceProjects: snapshot.workspaceProjects ?? this.meta.workspaceProjects,
       plan: snapshot.plan ?? null,
       earlierMessages: snapshot.earlierMessages ?? 0,
     };
@@ -110,8 +110,17 @@ export class ChatStore {
     this.messageListeners.get(message.id)?.notify();
   }
 
-  /** Extends the streaming message only: its own subscribers are the only ones told. */
-  appendDelta(messageId: string, type: 'text' | 'reasoning', delta: string): void {
+  /** The bus's `textDelta`: extends the streaming message only (its own subscribers are the only ones told). */
+  textDelta(messageId: string, delta: string): void {
+    this.extend(messageId, 'text', delta);
+  }
+
+  /** The bus's `reasoningDelta`, as `textDelta`. */
+  reasoningDelta(messageId: string, delta: string): void {
+    this.extend(messageId, 'reasoning', delta);
+  }
+
+  private extend(messageId: string, type: 'text' | 'reasoning', delta: string): void {
     const message = this.messages.get(messageId) ?? this.startAssistantMessage(messageId);
     this.putMessage({ ...message, parts: appendDelta(message.parts, type, delta) });
     this.clearRetry();
@@ -167,8 +176,8 @@ export class ChatStore {
     this.setMeta({ rules });
   }
 
-  setProjects(projects: Projects): void {
-    this.setMeta({ projects });
+  setWorkspaceProjects(projects: WorkspaceProjects): void {
+    this.setMeta({ workspaceProjects: projects });
   }
 
   setTrimmed(trimmed: ContextTrimmed): void {

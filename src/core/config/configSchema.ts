@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { presetNames } from '../model/providerPresets';
+import { presetNames } from '../model/presetNames';
 import { sandboxModes } from '../sandbox/sandboxTypes';
 import type { SandboxMode } from '../sandbox/sandboxTypes';
 import { patternProblem } from '../shell/commandPatterns';

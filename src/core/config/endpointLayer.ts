@@ -1,6 +1,6 @@
 import { KeelError } from '../errors';
 import type { ConfigLayer } from './configSchema';
-import type { PresetName } from '../model/providerPresets';
+import type { PresetName } from '../model/presetNames';
 
 /** The provider a bare base URL (a VS Code setting, a CLI flag, OPENAI_BASE_URL) becomes. */
 export const CUSTOM_PROVIDER = 'custom';

@@ -1,6 +1,13 @@
 import * as z from 'zod';
 import { errorMessage } from '../errors';
-import type { ProviderEndpoint } from './modelRegistry';
+
+/** Where a provider's OpenAI-compatible endpoint is, and how to authenticate to it. */
+export interface ProviderEndpoint {
+  provider: string;
+  baseURL: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
 
 const modelsBody = z.object({ data: z.array(z.object({ id: z.string().min(1) })) });
 

@@ -1,5 +1,6 @@
 import type { ProviderConfig } from '../config/configSchema';
-import { effectiveProvider, isPresetName, providerPresets } from './providerPresets';
+import { isPresetName } from './presetNames';
+import { effectiveProvider, providerPresets } from './providerPresets';
 
 /** Where OpenAI's SDK sends requests when no base URL is set. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';

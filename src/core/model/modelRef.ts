@@ -1,6 +1,6 @@
 import { KeelError } from '../errors';
 import type { KeelConfig } from '../config/configSchema';
-import { presetNames } from './providerPresets';
+import { presetNames } from './presetNames';
 
 export interface ModelRef {
   provider: string;

@@ -4,7 +4,7 @@ import type { KeelConfig, ProviderConfig } from '../config/configSchema';
 import { parseModelRef } from './modelRef';
 import { knownContextWindow } from './contextWindows';
 import { fetchEndpointModels } from './endpointModels';
-import type { EndpointModels } from './endpointModels';
+import type { EndpointModels, ProviderEndpoint } from './endpointModels';
 import { effectiveProvider } from './providerPresets';
 import { OPENAI_BASE_URL, originOf, presetOrigin, providerOrigin } from './keyOrigin';
 import type { PairedKey } from './keyOrigin';
@@ -43,12 +43,6 @@ export interface ProviderFactory {
   defaultModel?(): string | undefined;
 }
 
-export interface ProviderEndpoint {
-  provider: string;
-  baseURL: string;
-  apiKey?: string;
-  headers?: Record<string, string>;
-}
 
 export interface ModelRegistryOptions {
   config: KeelConfig;

@@ -1,7 +1,7 @@
 import type { ProviderConfig } from '../config/configSchema';
+import { isPresetName } from './presetNames';
+import type { PresetName } from './presetNames';
 
-export const presetNames = ['openai', 'deepseek', 'openrouter', 'ollama', 'lmstudio', 'vllm'] as const;
-export type PresetName = (typeof presetNames)[number];
 
 export interface ProviderPreset {
   label: string;
@@ -26,9 +26,6 @@ export const providerPresets: Record<PresetName, ProviderPreset> = {
   vllm: { label: 'vLLM', baseURL: 'http://127.0.0.1:8000/v1', api: 'chat', apiKeyEnv: 'VLLM_API_KEY', needsKey: false },
 };
 
-export function isPresetName(name: string): name is PresetName {
-  return (presetNames as readonly string[]).includes(name);
-}
 
 /** A provider as the registry uses it: its preset's defaults under what the config says. */
 export interface EffectiveProvider extends ProviderConfig {

@@ -93,9 +93,12 @@ export class Session {
     return this.state.leafId;
   }
 
-  /** Appends a message under the current leaf and makes it the leaf. Returns its id. */
-  appendMessage(message: ModelMessage, meta?: MessageMeta): string {
-    const id = newMessageId();
+  /**
+   * Appends a message under the current leaf and makes it the leaf. Returns its id: `id` when
+   * given (the host's id for the person's message, so the view and the log name it alike).
+   */
+  appendMessage(message: ModelMessage, meta?: MessageMeta, id: string = newMessageId()): string {
+    if (this.state.nodes.has(id)) throw new Error(`session ${this.id} has a message ${id} already`);
     const record: Record<string, unknown> = { type: 'message', ts: now(), id, parentId: this.state.leafId, message };
     if (meta !== undefined) record.meta = meta;
     this.append(record);

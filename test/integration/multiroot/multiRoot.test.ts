@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { sessionsDir, workspaceKey } from '../../../src/core/paths';
-import type { Projects } from '../../../src/protocol/sessionState';
+import type { WorkspaceProjects } from '../../../src/protocol/sessionState';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { useConfiguredChat } from '../suite/support/chatFixture';
 import { keelHomeForRun } from '../suite/support/keelSetup';
@@ -36,17 +36,17 @@ function sessionsOfWorkspace(): string {
 
 describe('a multi-root workspace', () => {
   const chat = useConfiguredChat();
-  let latestProjects: Projects | undefined;
+  let latestProjects: WorkspaceProjects | undefined;
 
   before(() => {
-    chat.page.bus.on('projects', (projects) => {
+    chat.page.bus.on('workspaceProjects', (projects) => {
       latestProjects = projects;
     });
   });
 
   after(async () => {
     // Leave the first folder current for whatever runs next in this extension host.
-    await chat.page?.bus.request('project.select', { name: 'web' }).catch(() => undefined);
+    await chat.page?.bus.request('workspaceProject.select', { name: 'web' }).catch(() => undefined);
   });
 
   it('opens the .code-workspace with both folders, and the view lists them as projects with web current', async () => {
@@ -55,7 +55,7 @@ describe('a multi-root workspace', () => {
       vscode.workspace.workspaceFolders?.map((f) => f.name),
       ['web', 'api'],
     );
-    const projects = chat.page.snapshots.at(-1)?.projects;
+    const projects = chat.page.snapshots.at(-1)?.workspaceProjects;
     assert.ok(projects, 'the snapshot carries the projects');
     assert.strictEqual(projects.current, 'web');
     assert.deepStrictEqual(
@@ -125,7 +125,7 @@ describe('a multi-root workspace', () => {
   });
 
   it('switches the current project: relative paths follow it, the session records it, and a resume comes back to it', async () => {
-    const selected = await chat.page.bus.request('project.select', { name: 'api' });
+    const selected = await chat.page.bus.request('workspaceProject.select', { name: 'api' });
     assert.strictEqual(selected.current, 'api');
     await chat.page.waitFor(() => latestProjects?.current === 'api', 'the projects event naming api current');
 
@@ -140,16 +140,16 @@ describe('a multi-root workspace', () => {
     assert.ok(log.includes(JSON.stringify(folderPath('api'))) && log.includes('"currentProject"'), 'the choice is in the session log');
 
     await chat.page.newChat();
-    assert.strictEqual(chat.page.snapshots.at(-1)?.projects?.current, 'api', 'a new chat starts in the same project');
-    await chat.page.bus.request('project.select', { name: 'web' });
+    assert.strictEqual(chat.page.snapshots.at(-1)?.workspaceProjects?.current, 'api', 'a new chat starts in the same project');
+    await chat.page.bus.request('workspaceProject.select', { name: 'web' });
     const from = chat.page.snapshots.length;
     await chat.page.bus.request('sessions.resume', { id: sessionId });
     await chat.page.waitFor(() => chat.page.snapshots.length > from, 'the resumed snapshot');
-    assert.strictEqual(chat.page.snapshots.at(-1)?.projects?.current, 'api', 'the resumed conversation is back in api');
+    assert.strictEqual(chat.page.snapshots.at(-1)?.workspaceProjects?.current, 'api', 'the resumed conversation is back in api');
   });
 
   it('refuses an unknown project, naming the folders that exist', async () => {
-    await assert.rejects(chat.page.bus.request('project.select', { name: 'docs' }), (err: Error) => {
+    await assert.rejects(chat.page.bus.request('workspaceProject.select', { name: 'docs' }), (err: Error) => {
       assert.match(err.message, /no workspace folder "docs"/);
       assert.ok(err.message.includes(`web (${folderPath('web')}`) && err.message.includes(`api (${folderPath('api')}`), err.message);
       return true;

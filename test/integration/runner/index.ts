@@ -6,6 +6,7 @@ import { appendFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
+import { countRun, runVerdict } from './runCount.ts';
 import { reportFileFromEnv, suitesDirFromEnv } from './runnerEnv.ts';
 import { sourceMappedStack } from './sourceMappedStack.ts';
 
@@ -50,11 +51,13 @@ function runSuites(reportFile: string | undefined): Promise<void> {
   // Suites are bundled with inline source maps: failures should point at the .ts lines.
   process.setSourceMapsEnabled(true);
   routeReporterOutput(reportFile);
+  // Only the rig's --grep sets it (scripts/runIntegration.mjs drops one inherited from its caller).
+  const grep = process.env.KEEL_TEST_GREP || undefined;
   const mocha = new Mocha({
     ui: 'bdd',
     color: Boolean(reportFile) && process.env.KEEL_TEST_COLOR === '1',
     timeout: Number(process.env.KEEL_TEST_TIMEOUT_MS ?? 20_000),
-    grep: process.env.KEEL_TEST_GREP || undefined,
+    grep,
   });
   // Suites may use either describe/it or VS Code's suite/test style.
   Mocha.interfaces.tdd(mocha.suite);
@@ -67,14 +70,17 @@ function runSuites(reportFile: string | undefined): Promise<void> {
   for (const file of files) mocha.addFile(file);
 
   return new Promise<void>((resolvePromise, reject) => {
-    const runner = mocha.run((failures) => {
-      const total = mocha.suite.total();
-      const summary = `integration: ${total - failures} passed, ${failures} failed`;
+    const runner = mocha.run(() => {
+      const passed = counted.passed();
+      const failed = counted.failed();
+      const summary = `integration: ${passed} passed, ${failed} failed`;
       if (reportFile) appendFileSync(reportFile, `${summary}\n`);
       console.log(summary);
-      if (failures > 0) reject(new TestsFailed(`${failures} of ${total} integration tests failed`));
-      else resolvePromise();
+      const problem = runVerdict(passed, failed, grep);
+      if (problem === undefined) resolvePromise();
+      else reject(failed > 0 ? new TestsFailed(problem) : new Error(problem));
     });
+    const counted = countRun(runner);
     // The spec reporter prints stacks at the end, so rewriting them on 'fail' is in time.
     runner.on('fail', (_test, error: unknown) => {
       if (error instanceof Error && error.stack) error.stack = sourceMappedStack(error.stack);

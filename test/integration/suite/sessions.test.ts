@@ -101,7 +101,7 @@ describe('sessions', () => {
     const before = chat.server.requests.length;
 
     const from = chat.page.events.length;
-    await chat.page.bus.request('session.editResend', { messageId, text: 'tell me about green' });
+    await chat.page.bus.request('session.editAndResend', { messageId, text: 'tell me about green' });
     await chat.page.runEnded(from);
     const sent = request(chat.server, before);
     assert.deepStrictEqual(userTexts(sent), ['first question', 'tell me about green']);

@@ -89,11 +89,10 @@ describe('lineDiffStats', () => {
     expect(lineDiffStats('1\n2\n3\n4\n', '2\n3\n4\n1\n')).toEqual({ added: 1, removed: 1 });
   });
 
-  it('stays fast on a rewrite of a large file', () => {
+  // Its cost is measured in test/bench/chatHost.bench.ts; unbounded, this count would outlast the test timeout.
+  it('counts a rewrite of a large file as every line changed', () => {
     const a = Array.from({ length: 50_000 }, (_, i) => `line ${i}`).join('\n');
     const b = Array.from({ length: 50_000 }, (_, i) => `other ${i}`).join('\n');
-    const started = performance.now();
     expect(lineDiffStats(a, b)).toEqual({ added: 50_000, removed: 50_000 });
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

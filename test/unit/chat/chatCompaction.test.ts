@@ -1,29 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../../../src/core/session/sessionStore';
 import { isBusError } from '../../../src/protocol/busError';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
-import { createChatRig, settle, until } from './chatHarness';
+import { settle, until } from './chatHarness';
+import { useChatRig } from './chatSuite';
 import type { ChatRig } from './chatHarness';
 
-let server: ScriptedServer;
+const rigs = useChatRig();
 let rig: ChatRig | undefined;
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await rig?.dispose();
-  rig = undefined;
-});
 
 const SUMMARY = '## Goal\nThe person asked about apples.';
 
 describe('compaction and read-only sessions in the chat controller', () => {
   it('session.compact puts a divider in the view; the page built from events equals the host; the next request carries the summary', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
-    server.load({
+    rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
+    rigs.server.load({
       turns: [
         reply.text('Apples are red.', { match: { lastUserIncludes: 'apples-q' } }),
         reply.text(SUMMARY, { match: { systemIncludes: 'You summarize a conversation' } }),
@@ -48,7 +39,7 @@ describe('compaction and read-only sessions in the chat controller', () => {
 
     await page.bus.request('session.send', { text: 'pears-q' });
     await until(() => !rig!.controller.isRunning && rig!.controller.messages().length === 5, 'second answer');
-    const sent = JSON.stringify(server.requests[2]!.body.messages);
+    const sent = JSON.stringify(rigs.server.requests[2]!.body.messages);
     expect(sent).toContain('The person asked about apples.');
     expect(sent).not.toContain('apples-q');
 
@@ -61,8 +52,8 @@ describe('compaction and read-only sessions in the chat controller', () => {
   });
 
   it('a conversation another process is writing opens read-only: the snapshot says why, sends and /compact are refused', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
-    server.load({ turns: [] });
+    rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
+    rigs.server.load({ turns: [] });
     const other = new SessionStore({ home: rig.home, workspace: { root: rig.workspace } });
     const held = other.create();
     held.appendMessage({ role: 'user', content: 'held elsewhere' });
@@ -78,7 +69,7 @@ describe('compaction and read-only sessions in the chat controller', () => {
       const compacted = await page.bus.request('session.compact', {});
       expect(compacted.status).toBe('failed');
       expect(compacted.message).toMatch(/read-only in this window/);
-      expect(server.requests).toHaveLength(0);
+      expect(rigs.server.requests).toHaveLength(0);
       expect(held.history()).toEqual([{ role: 'user', content: 'held elsewhere' }]);
       // A new chat leaves read-only mode.
       await page.bus.request('session.new', {});

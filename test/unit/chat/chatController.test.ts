@@ -1,27 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isBusError } from '../../../src/protocol/busError';
 import type { ToolCallPart } from '../../../src/protocol/uiMessage';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
-import { createChatRig, settle, until } from './chatHarness';
+import { settle, until } from './chatHarness';
+import { useChatRig } from './chatSuite';
 import type { ChatRig } from './chatHarness';
 
-let server: ScriptedServer;
+const rigs = useChatRig();
 let rig: ChatRig | undefined;
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await rig?.dispose();
-  rig = undefined;
-});
 
 function configured(): ChatRig {
-  rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
+  rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
   return rig;
 }
 
@@ -29,7 +20,7 @@ const toolCalls = (parts: readonly { type: string }[]) => parts.filter((p): p is
 
 describe('chat controller over the bus', () => {
   it('without a model: the snapshot says so and a send is refused with model_not_configured', async () => {
-    rig = createChatRig({});
+    rig = rigs.open({});
     const page = rig.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     expect(page.store.snapshot!.config).toMatchObject({ modelConfigured: false, workspaceTrusted: true });
@@ -42,7 +33,7 @@ describe('chat controller over the bus', () => {
 
   it('streams an answer; the page built from events equals the host state; the session resumes the same', async () => {
     const chat = configured();
-    server.load({ turns: [reply.text('Hello from the scripted model.', { chunkSize: 4, usage: { prompt_tokens: 20, completion_tokens: 7 } })] });
+    rigs.server.load({ turns: [reply.text('Hello from the scripted model.', { chunkSize: 4, usage: { prompt_tokens: 20, completion_tokens: 7 } })] });
     const page = chat.openPage();
     await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');
     const { messageId, queued } = await page.bus.request('session.send', { text: 'Say hello' });
@@ -76,7 +67,7 @@ describe('chat controller over the bus', () => {
 
   it('asks for approval, survives a reload while waiting, and applies the answer', async () => {
     const chat = configured();
-    server.load({
+    rigs.server.load({
       turns: [
         reply.tool('write', { file_path: 'notes.md', content: '# Notes\n' }),
         reply.text('Wrote the notes.'),
@@ -109,7 +100,7 @@ describe('chat controller over the bus', () => {
 
   it('stop: the waiting approval is rejected, the run cancelled, queued messages dropped', async () => {
     const chat = configured();
-    server.load({ turns: [reply.tool('bash', { command: 'echo hi' })], fallback: { text: 'never' } });
+    rigs.server.load({ turns: [reply.tool('bash', { command: 'echo hi' })], fallback: { text: 'never' } });
     const page = chat.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     await page.bus.request('session.send', { text: 'run it' });
@@ -126,18 +117,18 @@ describe('chat controller over the bus', () => {
     expect(calls.map((c) => c.state)).toEqual(['rejected']);
     expect(page.store.messages.find((m) => m.id === second.messageId)?.status).toBe('cancelled');
     expect(page.store.messages).toEqual(chat.controller.messages());
-    expect(server.requests).toHaveLength(1);
+    expect(rigs.server.requests).toHaveLength(1);
   });
 
   it('runs queued messages in order', async () => {
     const chat = configured();
-    server.load({ turns: [reply.text('one', { delayMs: 150 }), reply.text('two')] });
+    rigs.server.load({ turns: [reply.text('one', { delayMs: 150 }), reply.text('two')] });
     const page = chat.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     const a = await page.bus.request('session.send', { text: 'first' });
     const b = await page.bus.request('session.send', { text: 'second' });
     expect([a.queued, b.queued]).toEqual([false, true]);
-    await until(() => server.requests.length === 2 && !chat.controller.isRunning, 'both runs');
+    await until(() => rigs.server.requests.length === 2 && !chat.controller.isRunning, 'both runs');
     await settle();
     expect(page.store.messages.map((m) => [m.role, m.parts[0] && 'text' in m.parts[0] ? m.parts[0].text : ''])).toEqual([
       ['user', 'first'],
@@ -149,7 +140,7 @@ describe('chat controller over the bus', () => {
 
   it('a failing model shows an error event and keeps the message in the session', async () => {
     const chat = configured();
-    server.load({ turns: [reply.status(401)] });
+    rigs.server.load({ turns: [reply.status(401)] });
     const page = chat.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     await page.bus.request('session.send', { text: 'hello?' });
@@ -162,7 +153,7 @@ describe('chat controller over the bus', () => {
 
   it('a hidden view posts nothing; the next page gets the whole state mid-stream', async () => {
     const chat = configured();
-    server.load({ turns: [{ text: { lorem: 400 }, chunkSize: 3, tokensPerSecond: 2000 }] });
+    rigs.server.load({ turns: [{ text: { lorem: 400 }, chunkSize: 3, tokensPerSecond: 2000 }] });
     const page = chat.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     await page.bus.request('session.send', { text: 'write a lot' });

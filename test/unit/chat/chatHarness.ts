@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFsHost } from '../../../src/core/fsHost';
@@ -69,7 +69,7 @@ export class MirrorStore {
       this.updateCall(d.toolCallId, (p) => ({ ...p, state: d.state, result: { output: d.output, isError: d.isError, truncated: d.truncated } }));
       this.record('toolResult', d);
     });
-    for (const name of ['usage', 'retry', 'error', 'state', 'todos', 'session', 'config', 'view.show', 'projects'] as const) {
+    for (const name of ['usage', 'retry', 'error', 'state', 'todos', 'session', 'config', 'view.show', 'workspaceProjects'] as const) {
       bus.on(name, (data: EventData<typeof name>) => this.record(name, data));
     }
   }
@@ -249,4 +249,14 @@ export function createChatRig(
       rmSync(root, { recursive: true, force: true });
     },
   }) as ChatRig;
+}
+
+/** The records of the session the page shows last, as its log holds them (one workspace per rig). */
+export function loggedRecords<R>(rig: ChatRig, page: Page): R[] {
+  const session = (page.store.named('session').at(-1) as { id: string }).id;
+  const [key] = readdirSync(join(rig.home, 'projects'));
+  return readFileSync(join(rig.home, 'projects', key!, 'sessions', `${session}.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as R);
 }

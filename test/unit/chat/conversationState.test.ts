@@ -4,7 +4,7 @@ import { hostEvents } from '../../../src/protocol/hostEvents';
 import { snapshotSchema } from '../../../src/protocol/sessionState';
 import type { ToolCallPart } from '../../../src/protocol/uiMessage';
 import { ConversationState } from '../../../src/chat/conversationState';
-import type { EventSink } from '../../../src/chat/conversationState';
+import type { EventSink } from '../../../src/chat/eventSink';
 import { userUiMessage } from '../../../src/chat/uiMessages';
 
 interface Sent {

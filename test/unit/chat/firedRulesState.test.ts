@@ -5,7 +5,7 @@ import { hostEvents } from '../../../src/protocol/hostEvents';
 import { snapshotSchema } from '../../../src/protocol/sessionState';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
 import { ConversationState } from '../../../src/chat/conversationState';
-import type { EventSink } from '../../../src/chat/conversationState';
+import type { EventSink } from '../../../src/chat/eventSink';
 
 function setup() {
   const sent: { event: string; data: unknown }[] = [];

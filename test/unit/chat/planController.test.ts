@@ -1,22 +1,12 @@
 import { writeFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PlanInfo } from '../../../src/protocol/planState';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
-import { createChatRig, settle, until } from './chatHarness';
+import { settle, until } from './chatHarness';
+import { useChatRig } from './chatSuite';
 import type { ChatRig, Page } from './chatHarness';
 
-let server: ScriptedServer;
-let rig: ChatRig | undefined;
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await rig?.dispose();
-  rig = undefined;
-});
+const rigs = useChatRig();
 
 const PLAN = '## Goal\nGreet.\n\n## Steps\n1. Read hello.txt\n2. Say hello\n\n## Risks\nNone.\n\n## Verification\nLook.';
 
@@ -32,9 +22,8 @@ async function idle(chat: ChatRig): Promise<void> {
 }
 
 async function planned(turns = [reply.text(PLAN)]) {
-  const chat = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
-  rig = chat;
-  server.load({ turns });
+  const chat = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
+  rigs.server.load({ turns });
   const page = chat.openPage();
   const plans = planEvents(page);
   await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');
@@ -66,7 +55,7 @@ describe('plan mode in the chat controller', () => {
     await idle(chat);
     const states = page.store.named('state') as { mode: string }[];
     expect(states.at(-1)!.mode).toBe('act');
-    expect(JSON.stringify(server.requests.at(-1)!.body.messages.at(-1))).toContain('Say hello loudly');
+    expect(JSON.stringify(rigs.server.requests.at(-1)!.body.messages.at(-1))).toContain('Say hello loudly');
     expect(page.store.named('todos')[0]).toEqual({
       items: [
         { id: 'step-1', content: 'Read hello.txt', status: 'pending' },
@@ -89,7 +78,7 @@ describe('plan mode in the chat controller', () => {
     await idle(chat);
     expect(chat.controller.mode).toBe('plan');
     expect(plans.at(-1)).toEqual({ id: 'plan-2', status: 'proposed', steps: 3 });
-    const tools = (server.requests.at(-1)!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    const tools = (rigs.server.requests.at(-1)!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
     expect(tools).not.toContain('write');
     const { plan } = await page.bus.request('plan.discard', { planId: 'plan-2' });
     expect(plan.status).toBe('discarded');
@@ -97,15 +86,14 @@ describe('plan mode in the chat controller', () => {
   });
 
   it('mode.set switches the mode for the next message', async () => {
-    const chat = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
-    rig = chat;
-    server.load({ turns: [reply.text(PLAN)] });
+    const chat = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
+      rigs.server.load({ turns: [reply.text(PLAN)] });
     const page = chat.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     expect(await page.bus.request('mode.set', { mode: 'plan' })).toEqual({ mode: 'plan' });
     await page.bus.request('session.send', { text: 'what would you do?' });
     await idle(chat);
-    expect(JSON.stringify(server.requests[0]!.body.messages[0])).toContain('plan mode');
+    expect(JSON.stringify(rigs.server.requests[0]!.body.messages[0])).toContain('plan mode');
     expect(page.store.named('state').some((s) => (s as { mode: string }).mode === 'plan')).toBe(true);
   });
 });

@@ -1,25 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExportSource } from '../../../src/core/session/sessionExport';
 import { sessionToMarkdown } from '../../../src/core/session/sessionExport';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
 import type { ExportFormat, SessionUi } from '../../../src/chat/sessionUi';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { userTexts, assistantTexts } from '../../integration/suite/support/modelRequests';
-import { createChatRig, settle, until } from './chatHarness';
+import { settle, until } from './chatHarness';
+import { useChatRig } from './chatSuite';
 import type { ChatRig, Page } from './chatHarness';
 
-let server: ScriptedServer;
+const rigs = useChatRig();
 let rig: ChatRig | undefined;
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await rig?.dispose();
-  rig = undefined;
-});
 
 class RecordingUi implements SessionUi {
   confirm = true;
@@ -47,9 +38,9 @@ async function sendAndWait(chat: ChatRig, page: Page, message: string): Promise<
 
 describe('Edit and resend, and branches', () => {
   it('sends the edited branch to the model (not the abandoned one), shows "2/2", and switches back', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
+    rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
     const chat = rig;
-    server.load({ turns: [reply.text('first answer'), reply.text('it is blue'), reply.text('it is green'), reply.text('bigger blue')] });
+    rigs.server.load({ turns: [reply.text('first answer'), reply.text('it is blue'), reply.text('it is green'), reply.text('bigger blue')] });
     const page = chat.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     await sendAndWait(chat, page, 'first question');
@@ -57,12 +48,12 @@ describe('Edit and resend, and branches', () => {
 
     // The live message id (not yet a session id) is enough to edit it.
     const from = page.store.named('snapshot').length;
-    await page.bus.request('session.editResend', { messageId: blueId, text: 'make it green' });
+    await page.bus.request('session.editAndResend', { messageId: blueId, text: 'make it green' });
     await until(() => page.store.named('snapshot').length > from, 'the snapshot of the branch point');
     await until(() => !chat.controller.isRunning && page.store.messages.at(-1)?.status === 'done' && text(page.store.messages.at(-1)!) === 'it is green', 'the green reply');
     await settle();
 
-    const sent = server.requests[2]!;
+    const sent = rigs.server.requests[2]!;
     expect(userTexts(sent)).toEqual(['first question', 'make it green']);
     expect(assistantTexts(sent)).toEqual(['first answer']);
     expect(shown(page)).toEqual([
@@ -86,8 +77,8 @@ describe('Edit and resend, and branches', () => {
     ]);
     expect(page.store.messages[2]!.branch).toEqual({ index: 1, count: 2 });
     await sendAndWait(chat, page, 'and bigger');
-    expect(userTexts(server.requests[3]!)).toEqual(['first question', 'make it blue', 'and bigger']);
-    expect(assistantTexts(server.requests[3]!)).toEqual(['first answer', 'it is blue']);
+    expect(userTexts(rigs.server.requests[3]!)).toEqual(['first question', 'make it blue', 'and bigger']);
+    expect(assistantTexts(rigs.server.requests[3]!)).toEqual(['first answer', 'it is blue']);
 
     // A resume shows the branch chosen last.
     const id = (page.store.named('session').at(-1) as { id: string }).id;
@@ -99,8 +90,8 @@ describe('Edit and resend, and branches', () => {
   });
 
   it('refuses a version that does not exist', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
-    server.load({ turns: [reply.text('only answer')] });
+    rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
+    rigs.server.load({ turns: [reply.text('only answer')] });
     const page = rig.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     const q = await sendAndWait(rig, page, 'only question');
@@ -111,9 +102,9 @@ describe('Edit and resend, and branches', () => {
 describe('the sessions list actions', () => {
   it('renames, exports and deletes (after confirmation) through the bus', async () => {
     const ui = new RecordingUi();
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' }, { controller: { sessionUi: ui } });
+    rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' }, { controller: { sessionUi: ui } });
     const chat = rig;
-    server.load({ turns: [reply.text('old answer'), reply.text('new answer')] });
+    rigs.server.load({ turns: [reply.text('old answer'), reply.text('new answer')] });
     const page = chat.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     await sendAndWait(chat, page, 'the old question');
@@ -157,14 +148,14 @@ describe('the sessions list actions', () => {
 
 describe('generated titles', () => {
   it('names the conversation with the small model after the first reply, without holding the reply up', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model', smallModel: 'scripted-small' }, { controller: { generateTitles: () => true } });
+    rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model', smallModel: 'scripted-small' }, { controller: { generateTitles: () => true } });
     const chat = rig;
-    server.load({ turns: [reply.text('Use CSS variables for the palette.'), reply.text('"Dark theme palette."')] });
+    rigs.server.load({ turns: [reply.text('Use CSS variables for the palette.'), reply.text('"Dark theme palette."')] });
     const page = chat.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     await sendAndWait(chat, page, 'How do I add a dark theme?');
     await until(() => (page.store.named('session').at(-1) as { title: string | null }).title === 'Dark theme palette', 'the generated title');
-    const titleRequest = server.requests[1]!;
+    const titleRequest = rigs.server.requests[1]!;
     expect(titleRequest.body.model).toBe('scripted-small');
     expect(JSON.stringify(titleRequest.body.messages)).toContain('How do I add a dark theme?');
     const list = await page.bus.request('sessions.list', {});
@@ -172,13 +163,13 @@ describe('generated titles', () => {
   });
 
   it('keeps the first prompt as the title when the model fails, and never replaces a title the person set', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' }, { controller: { generateTitles: () => true } });
+    rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' }, { controller: { generateTitles: () => true } });
     const chat = rig;
-    server.load({ turns: [reply.text('answer one'), reply.status(500)] });
+    rigs.server.load({ turns: [reply.text('answer one'), reply.status(500)] });
     const page = chat.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     await sendAndWait(chat, page, 'Why is CI red?');
-    await until(() => server.requests.length === 2, 'the title request');
+    await until(() => rigs.server.requests.length === 2, 'the title request');
     await until(() => chat.logs.some((l) => l.includes('no generated title')), 'the failure logged');
     expect((await page.bus.request('sessions.list', {})).sessions[0]!.title).toBe('Why is CI red?');
   });
@@ -186,7 +177,7 @@ describe('generated titles', () => {
 
 describe('long conversations', () => {
   it('open with their recent part, starting at a prompt; "Show all" brings the rest', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
+    rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
     const chat = rig;
     const { SessionStore } = await import('../../../src/core/session/sessionStore');
     const store = new SessionStore({ home: chat.home, workspace: { root: chat.workspace } });

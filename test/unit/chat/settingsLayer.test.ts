@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KeelError } from '../../../src/core/errors';
 import { endpointLayer } from '../../../src/core/config/endpointLayer';
 import { keyEnvName, keyProvider, readKeelSettings, settingsLayer } from '../../../src/chat/settingsLayer';
-import type { SettingsSection } from '../../../src/chat/settingsLayer';
+import type { SettingsSection } from '../../../src/chat/settingsSection';
 
 interface Scopes {
   globalValue?: unknown;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/core/config/loadConfig';
 import { personalSettingsLayer, readKeelSettings, settingsLayer, workspaceSettingsLayers } from '../../../src/chat/settingsLayer';
-import type { SettingsSection } from '../../../src/chat/settingsLayer';
+import type { SettingsSection } from '../../../src/chat/settingsSection';
 import { ApiKeyStore } from '../../../src/vscode/apiKeyStore';
 
 let dir: string;

@@ -110,7 +110,7 @@ describe('a conversation over a multi-root workspace', () => {
     expect(systemOf(0)).toContain(`- web (current project): ${web} — TypeScript (Node.js); not in git`);
     expect(systemOf(0)).toContain(`- api: ${api} — Go; git branch api-branch`);
 
-    project.selectProject('api');
+    project.selectWorkspaceProject('api');
     await project.send('again', {});
     expect(systemOf(1)).toContain(`- web: ${web} — TypeScript (Node.js)`);
     expect(systemOf(1)).toContain(`- api (current project): ${api} — Go; git branch api-branch`);
@@ -119,24 +119,24 @@ describe('a conversation over a multi-root workspace', () => {
   it('switches the current project, keeps the choice in the session and comes back to it on resume', async () => {
     const ctx = await context([reply.tool('read', { file_path: 'src/server.go' }), reply.text('read it')]);
     const first = new Project(ctx, ctx.sessions.create());
-    expect(first.currentProject.name).toBe('web');
-    expect(first.selectProject('api')).toMatchObject({ name: 'api', path: api });
+    expect(first.currentWorkspaceProject.name).toBe('web');
+    expect(first.selectWorkspaceProject('api')).toMatchObject({ name: 'api', path: api });
     await first.send('read the server', {});
     expect(JSON.stringify(server.requests[1].body.messages.at(-1))).toContain('the api server');
     const id = first.session.id;
     first.session.close();
 
     const resumed = track(new Project(ctx, ctx.sessions.open(id)));
-    expect(resumed.currentProject.name).toBe('api');
+    expect(resumed.currentWorkspaceProject.name).toBe('api');
     expect(resumed.workspace.root).toBe(api);
-    expect(() => resumed.selectProject('docs')).toThrow(/no workspace folder "docs".*web \(.*api \(/s);
-    expect(resumed.currentProject.name).toBe('api');
+    expect(() => resumed.selectWorkspaceProject('docs')).toThrow(/no workspace folder "docs".*web \(.*api \(/s);
+    expect(resumed.currentWorkspaceProject.name).toBe('api');
   });
 
   it('falls back to the first folder, saying so, when the recorded project left the workspace', async () => {
     const ctx = await context([]);
     const first = new Project(ctx, ctx.sessions.create());
-    first.selectProject('api');
+    first.selectWorkspaceProject('api');
     const id = first.session.id;
     first.session.close();
     const logs: string[] = [];
@@ -147,14 +147,14 @@ describe('a conversation over a multi-root workspace', () => {
       env: { KEEL_HOME: home },
     });
     const resumed = track(new Project(webOnly, webOnly.sessions.open(id)));
-    expect(resumed.currentProject.name).toBe('web');
+    expect(resumed.currentWorkspaceProject.name).toBe('web');
     expect(logs.join('\n')).toMatch(new RegExp(`warn: session ${id}: .*${api}.* not a folder of this workspace`));
   });
 
   it('keeps the current project when its folder is renamed in the workspace file (recorded by path)', async () => {
     const ctx = await context([]);
     const first = new Project(ctx, ctx.sessions.create());
-    first.selectProject('api');
+    first.selectWorkspaceProject('api');
     const id = first.session.id;
     first.session.close();
     const renamed = await Context.create({
@@ -164,7 +164,7 @@ describe('a conversation over a multi-root workspace', () => {
       env: { KEEL_HOME: home },
     });
     const resumed = track(new Project(renamed, renamed.sessions.open(id)));
-    expect(resumed.currentProject).toMatchObject({ name: 'backend', path: api });
+    expect(resumed.currentWorkspaceProject).toMatchObject({ name: 'backend', path: api });
   });
 
   it('asks before writing a protected file of the second folder, even in yolo mode', async () => {

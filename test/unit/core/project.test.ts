@@ -186,6 +186,16 @@ describe('Project.send', () => {
     // The second request carries the whole first exchange: it really ran after it.
     expect(JSON.stringify(server.requests[1].body)).toContain('first answer');
   });
+
+  it('with a host that keeps the queue (the chat): runs each message at once, refuses one that would overlap, logs nothing for it', async () => {
+    const { ctx, session } = await project([reply.text('first answer', { delayMs: 50 }), reply.text('second answer')]);
+    const p = new Project(ctx, session, { queuedByHost: true });
+    const first = p.send('first');
+    await expect(p.send('overlapping')).rejects.toThrow(/A run is going on in this conversation already/);
+    expect((await first).text).toBe('first answer');
+    expect((await p.send('second')).text).toBe('second answer');
+    expect(session.history().filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first', 'second']);
+  });
 });
 
 describe('plugins in a conversation', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionLog } from '../../../src/core/session/logReader';
 import { sandbox, TempDirs, user } from './sessionFixtures';
-import { bundleWorker, exited, firstLine, startWorker } from './workerProcess';
+import { bundleWorker, exited, firstLine, grownTo, startWorker } from './workerProcess';
 
 const dirs = new TempDirs();
 const scriptDirs = new TempDirs();
@@ -89,8 +89,8 @@ describe('a process killed mid-run', () => {
     const { store, home, root } = sandbox(dirs);
     const child = startWorker(worker, ['flood', home, root, '200000']);
     const id = await firstLine(child);
-    // Let it write for a while (a few dozen 200 KB lines), then kill it wherever it is.
-    await new Promise((r) => setTimeout(r, 300));
+    // Let it write a few 200 KB lines (only the last can be torn), then kill it wherever it is.
+    await grownTo(store.logPath(id), 5 * 200_000);
     await killed(child);
 
     const text = readFileSync(store.logPath(id), 'utf8');

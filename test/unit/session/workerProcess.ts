@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -42,4 +43,20 @@ export async function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   const [code] = (await once(child, 'exit')) as [number | null];
   return code;
+}
+
+/** Resolves once the file at `path` holds at least `bytes` (a worker writing it got that far). */
+export async function grownTo(path: string, bytes: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let size = 0;
+    try {
+      size = statSync(path).size;
+    } catch {
+      // Not created yet.
+    }
+    if (size >= bytes) return;
+    if (Date.now() > deadline) throw new Error(`${path} did not reach ${bytes} bytes (it has ${size})`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }

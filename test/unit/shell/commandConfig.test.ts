@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig, userConfigPath, workspaceConfigPath } from '../../../src/core/config/loadConfig';
 import { readKeelSettings, settingsLayer } from '../../../src/chat/settingsLayer';
-import type { SettingsSection } from '../../../src/chat/settingsLayer';
+import type { SettingsSection } from '../../../src/chat/settingsSection';
 
 let dir: string;
 let home: string;

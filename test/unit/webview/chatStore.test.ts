@@ -36,8 +36,8 @@ describe('ChatStore', () => {
     store.subscribeMeta(onMeta);
     const userBefore = store.getMessage('u1');
 
-    store.appendDelta('a1', 'text', 'lo');
-    store.appendDelta('a1', 'text', ' world');
+    store.textDelta('a1', 'lo');
+    store.textDelta('a1', ' world');
 
     expect(onAssistant).toHaveBeenCalledTimes(2);
     expect(onUser).not.toHaveBeenCalled();
@@ -49,9 +49,9 @@ describe('ChatStore', () => {
 
   it('starts a new part when the delta type changes (text after reasoning or a tool call)', () => {
     const store = storeWith({ id: 'a1', role: 'assistant', parts: [], status: 'streaming', createdAt: 1 });
-    store.appendDelta('a1', 'reasoning', 'Let me look');
-    store.appendDelta('a1', 'text', 'Found it');
-    store.appendDelta('a1', 'text', '.');
+    store.reasoningDelta('a1', 'Let me look');
+    store.textDelta('a1', 'Found it');
+    store.textDelta('a1', '.');
     expect(store.getMessage('a1')?.parts).toEqual([
       { type: 'reasoning', text: 'Let me look' },
       { type: 'text', text: 'Found it.' },
@@ -60,7 +60,7 @@ describe('ChatStore', () => {
 
   it('shows a delta for a message it has not seen instead of dropping the text', () => {
     const store = storeWith();
-    store.appendDelta('late', 'text', 'partial');
+    store.textDelta('late', 'partial');
     expect(store.getIds()).toEqual(['late']);
     expect(store.getMessage('late')).toMatchObject({ role: 'assistant', status: 'streaming' });
   });
@@ -135,7 +135,7 @@ describe('ChatStore', () => {
     const store = storeWith(assistantMessage('a1', '', 'streaming'));
     store.setRetry({ attempt: 2, maxAttempts: 5, error: '429' });
     expect(store.getMeta().retry).toMatchObject({ attempt: 2 });
-    store.appendDelta('a1', 'text', 'ok');
+    store.textDelta('a1', 'ok');
     expect(store.getMeta().retry).toBeNull();
   });
 
@@ -201,7 +201,7 @@ describe('message order with a queue', () => {
     store.upsertMessage(msg('q1', 'queued'));
     store.upsertMessage(msg('q2', 'queued'));
     store.upsertMessage(msg('a1', 'streaming', 'assistant'));
-    store.appendDelta('a2', 'text', 'more');
+    store.textDelta('a2', 'more');
     expect(store.getIds()).toEqual(['u1', 'a1', 'a2', 'q1', 'q2']);
   });
 });

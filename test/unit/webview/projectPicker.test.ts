@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Projects } from '../../../src/protocol/sessionState';
+import type { WorkspaceProjects } from '../../../src/protocol/sessionState';
 import { mountApp, settle, snapshot } from './webviewHarness';
 import type { MountedApp } from './webviewHarness';
 
@@ -12,7 +12,7 @@ afterEach(async () => {
   app = undefined;
 });
 
-const twoProjects: Projects = {
+const twoProjects: WorkspaceProjects = {
   projects: [
     { name: 'web', path: '/ws/web', type: 'TypeScript (Node.js)', branch: 'main' },
     { name: 'api', path: '/ws/api', type: 'Go', branch: null },
@@ -25,16 +25,16 @@ type Picker = HTMLElement & { value: string };
 describe('the project picker', () => {
   it('is not there for a single folder', async () => {
     app = await mountApp();
-    app.host.emit('snapshot', snapshot({ projects: { projects: [twoProjects.projects[0]!], current: 'web' } }));
+    app.host.emit('snapshot', snapshot({ workspaceProjects: { projects: [twoProjects.projects[0]!], current: 'web' } }));
     await settle();
     expect(app.queryByTestId('project-picker')).toBeNull();
   });
 
   it('shows the projects with their branch, asks the host to switch, and follows the projects event', async () => {
     app = await mountApp();
-    const select = vi.fn(({ name }: { name: string }): Projects => ({ ...twoProjects, current: name }));
-    app.host.handle('project.select', select);
-    app.host.emit('snapshot', snapshot({ projects: twoProjects }));
+    const select = vi.fn(({ name }: { name: string }): WorkspaceProjects => ({ ...twoProjects, current: name }));
+    app.host.handle('workspaceProject.select', select);
+    app.host.emit('snapshot', snapshot({ workspaceProjects: twoProjects }));
     await settle();
 
     const picker = app.byTestId('project-picker') as Picker;
@@ -46,16 +46,16 @@ describe('the project picker', () => {
     });
     await settle();
     expect(select).toHaveBeenCalledWith({ name: 'api' }, expect.anything());
-    expect(app.store.getMeta().projects?.current).toBe('api');
+    expect(app.store.getMeta().workspaceProjects?.current).toBe('api');
 
-    app.host.emit('projects', { ...twoProjects, current: 'web' });
+    app.host.emit('workspaceProjects', { ...twoProjects, current: 'web' });
     await settle();
     expect((app.byTestId('project-picker') as Picker).value).toBe('web');
   });
 
   it('is disabled while a run is going', async () => {
     app = await mountApp();
-    app.host.emit('snapshot', snapshot({ projects: twoProjects, state: { running: true, mode: 'act', approvalMode: 'manual', model: 'gpt-x', queued: 0 } }));
+    app.host.emit('snapshot', snapshot({ workspaceProjects: twoProjects, state: { running: true, mode: 'act', approvalMode: 'manual', model: 'gpt-x', queued: 0 } }));
     await settle();
     expect(app.byTestId('project-picker').hasAttribute('disabled')).toBe(true);
   });

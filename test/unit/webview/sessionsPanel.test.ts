@@ -22,6 +22,17 @@ function rows(total: number): SessionSummary[] {
   }));
 }
 
+/** Lets React's timers and updates run (inside act) until `check` holds. */
+async function untilInAct(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    });
+  }
+}
+
 async function openSessions(all: SessionSummary[]) {
   app = await mountApp();
   const mounted = app;
@@ -65,9 +76,8 @@ describe('the sessions panel', () => {
   it('searches after a pause in typing, with the query sent to the host', async () => {
     const { mounted, list } = await openSessions(rows(30));
     await setField(mounted.byTestId('sessions-search'), 'Chat 2');
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    });
+    // The search goes out after the typing pause: wait for the request itself.
+    await untilInAct(() => list.mock.calls.some(([params]) => params.query === 'Chat 2'), 'the search to reach the host');
     await settle();
     expect(list).toHaveBeenLastCalledWith({ query: 'Chat 2', limit: 50, offset: 0 }, expect.anything());
     expect(mounted.allByTestId('session-item').map((el) => el.querySelector('.session-title')?.textContent)).toEqual([
@@ -125,7 +135,7 @@ describe('Edit and resend, and branches, on a prompt', () => {
     app = await mountApp();
     const mounted = app;
     const resend = vi.fn(() => ({ messageId: 'u9', queued: false }));
-    mounted.host.handle('session.editResend', resend);
+    mounted.host.handle('session.editAndResend', resend);
     mounted.host.emit('snapshot', snapshot({ messages: [userMessage('u1', 'make it blue'), assistantMessage('a1', 'blue it is')] }));
     await settle();
     await click(mounted.byTestId('edit-resend'));

@@ -5,7 +5,7 @@ import { Select } from '../../ui/Select';
 /** The current project of a multi-root workspace; hidden when there is only one folder. */
 export function ProjectPicker() {
   const bridge = useBridge();
-  const projects = useMeta((meta) => meta.projects);
+  const projects = useMeta((meta) => meta.workspaceProjects);
   const running = useMeta((meta) => meta.run.running);
   if (!projects || projects.projects.length < 2) return null;
   const options = projects.projects.map((p) => ({ value: p.name, label: p.branch ? `${p.name} (${p.branch})` : p.name }));
@@ -17,7 +17,7 @@ export function ProjectPicker() {
       testId="project-picker"
       disabled={running}
       onChange={(name) => {
-        if (name !== projects.current) void bridge.selectProject(name);
+        if (name !== projects.current) void bridge.selectWorkspaceProject(name);
       }}
     />
   );

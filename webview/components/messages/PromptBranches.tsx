@@ -38,7 +38,7 @@ export function EditResendBox({ message, onDone }: { message: UiMessage; onDone:
   const send = (): void => {
     if (!text.trim()) return;
     onDone();
-    void bridge.editResend(message.id, text);
+    void bridge.editAndResend(message.id, text);
   };
   return (
     <div className="edit-resend" data-testid="edit-resend-box">
