@@ -40,7 +40,7 @@ export async function listModels(ctx: Context, fetchImpl?: typeof fetch): Promis
   const models: ModelInfo[] = [];
   const seen = new Set<string>();
   const offered = ctx.models.sourceModels();
-  const add = (id: string | undefined, label = offered.find((m) => m.id === id)?.label, window = true): void => {
+  const add = (id: string | undefined, label = offered.find((m) => m.id === id)?.label ?? customName(id), window = true): void => {
     if (!id || seen.has(id)) return;
     seen.add(id);
     const info: ModelInfo = { id };
@@ -71,6 +71,12 @@ export async function listModels(ctx: Context, fetchImpl?: typeof fetch): Promis
     for (const id of result.ids) add(`${provider}/${id}`, provider === CUSTOM_PROVIDER ? id : undefined, false);
   }
   return { models, current: ctx.models.configuredId('model') ?? null };
+}
+
+/** The name the person configured for a custom endpoint's model: `custom/` is Keel's, not theirs. */
+function customName(id: string | undefined): string | undefined {
+  const prefix = `${CUSTOM_PROVIDER}/`;
+  return id?.startsWith(prefix) ? id.slice(prefix.length) : undefined;
 }
 
 function providerOf(ctx: Context, id: string | undefined): string | undefined {

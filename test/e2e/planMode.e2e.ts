@@ -89,6 +89,13 @@ describe('plan mode in code-server', () => {
     await card.waitFor({ timeout: TIMEOUT });
     assert.match(lastUserText(rig.server), /Execute this plan[\s\S]*3\. Tell the person about callers/);
     assert.ok(JSON.stringify(rig.server.requests.at(-1)?.body.tools).includes('"write"'), 'act mode offers write');
+    // The person's bubble names the plan and folds it; Keel's instructions stay with the model.
+    const bubble = rig.chat.byRole('user').last();
+    await bubble.getByTestId('plan-execution').waitFor({ timeout: TIMEOUT });
+    const shown = await bubble.innerText();
+    assert.match(shown, /Executing plan: Make average\(\) safe for empty lists\./);
+    assert.doesNotMatch(shown, /<plan>|Execute this plan/);
+    assert.strictEqual(await bubble.locator('details').getAttribute('open'), null, 'the plan is folded');
     await rig.chat.frame.getByTestId('plan-banner').waitFor({ state: 'detached', timeout: TIMEOUT });
 
     // While the agent works, the plan's steps are an open checklist.
