@@ -38,6 +38,8 @@ export interface BuiltCore {
   secrets: string[];
   /** The plugins it was built with. */
   plugins: KeelPlugin[];
+  /** The provider the settings point models at (a preset, `custom` for a base URL, else `openai`). */
+  provider?: string;
 }
 
 /**
@@ -132,7 +134,7 @@ export class CoreLoader {
       workspaceTrusted: trusted,
     });
     const known = { providers: Object.keys(files.config.providers), aliases: Object.keys(files.config.modelAliases), sources: [LM_PROVIDER] };
-    const { layer } = settingsLayer(read.settings, known);
+    const { layer, provider } = settingsLayer(read.settings, known);
 
     const providers = new Set(['openai', CUSTOM_PROVIDER, ...known.providers, ...Object.keys(layer.providers ?? {})]);
     const apiKeys: Record<string, string | undefined> = {};
@@ -161,6 +163,6 @@ export class CoreLoader {
     });
     this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'}, approvals: ${ctx.config.approvalMode})`);
     for (const problem of read.problems) this.log('warn', problem);
-    return { ctx, problems: read.problems, secrets, plugins };
+    return { ctx, problems: read.problems, secrets, plugins, provider };
   }
 }

@@ -5,6 +5,7 @@ import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { ConfigSummary } from '../protocol/sessionState';
 import type { ModelInfo } from '../protocol/uiConfig';
 import type { BuiltCore } from './coreLoader';
+import { chosenEndpoint } from './chosenEndpoint';
 import { thrownError } from './runErrors';
 import { toUiSummary } from './uiSessions';
 
@@ -19,7 +20,12 @@ export function configSummaryOf(built: BuiltCore): ConfigSummary {
     // "No model" is what the first-run panel explains; other reasons are problems to name.
     if (!(err instanceof KeelError && err.code === 'model_not_configured')) problems.unshift(thrownError(err, built.secrets).message);
   }
-  return { modelConfigured, workspaceTrusted: built.ctx.workspaceTrusted, problem: problems.length > 0 ? problems.join(' ') : null };
+  return {
+    modelConfigured,
+    workspaceTrusted: built.ctx.workspaceTrusted,
+    problem: problems.length > 0 ? problems.join(' ') : null,
+    endpoint: chosenEndpoint(built.ctx.config, built.provider),
+  };
 }
 
 /** One page of this workspace's conversations; sessions that never got a message are left out. */

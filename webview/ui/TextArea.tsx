@@ -56,8 +56,16 @@ export function TextArea({
     const element = own.current;
     if (!element) return;
     element.style.height = 'auto';
-    element.style.height = `${element.scrollHeight}px`;
-  }, [value]);
+    // Empty, it is as tall as its placeholder (which wraps in a narrow view); the placeholder
+    // itself does not count in scrollHeight, so measure it as if it were the text.
+    if (value === '' && placeholder) {
+      element.value = placeholder;
+      element.style.height = `${element.scrollHeight}px`;
+      element.value = '';
+    } else {
+      element.style.height = `${element.scrollHeight}px`;
+    }
+  }, [value, placeholder]);
 
   return (
     <textarea
