@@ -3,10 +3,11 @@
 // chat without taking the cursor out of the composer, Accept in the chat writes the file,
 // Reject leaves it byte for byte as it was.
 import * as assert from 'node:assert';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
+import { untilFile } from './support/diskFiles.ts';
 import { useChatRig } from './support/useChatRig.ts';
 
 const TIMEOUT = 30_000;
@@ -17,24 +18,11 @@ function diffTab(page: Page, name: string) {
   return page.locator('.tabs-container .tab', { hasText: `${name} (Keel: proposed)` });
 }
 
-async function untilFile(path: string, expected: string): Promise<void> {
-  const deadline = Date.now() + TIMEOUT;
-  while (readFileSync(path, 'utf8') !== expected) {
-    if (Date.now() > deadline) throw new Error(`${path} never became the accepted content; it holds:\n${readFileSync(path, 'utf8')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('diff approvals in code-server', () => {
-  const rig = useChatRig({ newChatEachTest: true, cleanup: () => rmSync(folder, { recursive: true, force: true }) });
-  const folder = join(rig.workspace, 'diff-e2e');
-
-  beforeEach(() => {
-    mkdirSync(folder, { recursive: true });
-  });
+  const rig = useChatRig({ newChatEachTest: true, scratchDir: 'diff-e2e' });
 
   it('opens the diff while the cursor stays in the composer; Accept in the chat writes the file', async () => {
-    const path = join(folder, 'accept.txt');
+    const path = join(rig.scratch, 'accept.txt');
     writeFileSync(path, TEN);
     rig.server.load({
       turns: [
@@ -65,7 +53,7 @@ describe('diff approvals in code-server', () => {
   });
 
   it('Reject in the chat leaves the file byte for byte as it was', async () => {
-    const path = join(folder, 'reject.txt');
+    const path = join(rig.scratch, 'reject.txt');
     const original = Buffer.from('\uFEFFkeep\r\nthese bytes\r\nexactly', 'utf8');
     writeFileSync(path, original);
     rig.server.load({

@@ -4,30 +4,18 @@
 // that hunk, and the file on disk gets exactly the accepted hunks. A new file opens as
 // itself (no diff against an empty side) and its controls are drawn there too.
 import * as assert from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
+import { untilFile } from './support/diskFiles.ts';
 import { useChatRig } from './support/useChatRig.ts';
 
 const TIMEOUT = 30_000;
 const TEN = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'].map((l) => `${l}\n`).join('');
 
-async function untilFile(path: string, expected: string): Promise<void> {
-  const deadline = Date.now() + TIMEOUT;
-  while (!existsSync(path) || readFileSync(path, 'utf8') !== expected) {
-    if (Date.now() > deadline) throw new Error(`${path} never became the expected content; it holds:\n${existsSync(path) ? readFileSync(path, 'utf8') : '(nothing)'}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('hunk by hunk review in code-server, default settings', () => {
-  const rig = useChatRig({ newChatEachTest: true, cleanup: () => rmSync(folder, { recursive: true, force: true }) });
-  const folder = join(rig.workspace, 'hunk-e2e');
-
-  beforeEach(() => {
-    mkdirSync(folder, { recursive: true });
-  });
+  const rig = useChatRig({ newChatEachTest: true, scratchDir: 'hunk-e2e' });
 
   /** A CodeLens drawn in the editor area, by its text (a link when it has a command, plain text otherwise). */
   function lens(scope: Locator, text: string): Locator {
@@ -35,7 +23,7 @@ describe('hunk by hunk review in code-server, default settings', () => {
   }
 
   it('draws Accept/Reject above each hunk; one accepted and one rejected hunk write exactly the accepted one', async () => {
-    const path = join(folder, 'hunks.txt');
+    const path = join(rig.scratch, 'hunks.txt');
     writeFileSync(path, TEN);
     rig.server.load({
       turns: [
@@ -63,7 +51,7 @@ describe('hunk by hunk review in code-server, default settings', () => {
   });
 
   it('opens a new file as itself, without a removed empty line, and Accept above it creates the file', async () => {
-    const path = join(folder, 'fresh.txt');
+    const path = join(rig.scratch, 'fresh.txt');
     rmSync(path, { force: true });
     rig.server.load({
       turns: [

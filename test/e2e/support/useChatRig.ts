@@ -4,6 +4,8 @@
 // snapshot already has a model), the workbench in Chromium, and, unless a test opens it
 // itself, Keel's chat view. Afterwards the browser closes, the server stops and the run's
 // stored conversations go.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer, ScriptedServerOptions } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -23,6 +25,8 @@ export interface ChatRigOptions {
   openChat?: boolean;
   /** Start every test on a new, empty chat (the view stays open between tests). */
   newChatEachTest?: boolean;
+  /** A folder of the workspace (by name) that exists before every test and is removed at the end: `rig.scratch`. */
+  scratchDir?: string;
   /** Undo what prepare() did; runs after the browser closed, before the server stops. */
   cleanup?: (rig: { workspace: string }) => void | Promise<void>;
 }
@@ -32,6 +36,8 @@ export interface ChatRig {
   readonly page: Page;
   readonly server: ScriptedServer;
   readonly chat: ChatView;
+  /** The absolute path of options.scratchDir. */
+  readonly scratch: string;
 }
 
 export function useChatRig(options: ChatRigOptions = {}): ChatRig {
@@ -61,7 +67,15 @@ export function useChatRig(options: ChatRigOptions = {}): ChatRig {
     });
   }
 
+  const scratch = join(workspace, options.scratchDir ?? '');
+  if (options.scratchDir) {
+    beforeEach(() => {
+      mkdirSync(scratch, { recursive: true });
+    });
+  }
+
   after(async () => {
+    if (options.scratchDir) rmSync(scratch, { recursive: true, force: true });
     await options.cleanup?.({ workspace });
     await server?.close();
     removeStoredConversations(workspace);
@@ -69,6 +83,10 @@ export function useChatRig(options: ChatRigOptions = {}): ChatRig {
 
   const rig: ChatRig = {
     workspace,
+    get scratch(): string {
+      if (!options.scratchDir) throw new Error('useChatRig({ scratchDir }) names the folder');
+      return scratch;
+    },
     get page(): Page {
       return wb.page;
     },
