@@ -134,6 +134,21 @@ describe('how the chat looks in code-server', () => {
     });
   }
 
+  it('shows each past chat\'s details whole at 220 px', async () => {
+    await setSidebarWidth(rig.page, frame, 220);
+    await rig.chat.frame.getByTestId('show-sessions').click();
+    await rig.chat.frame.getByTestId('session-item').first().waitFor({ timeout: TIMEOUT });
+    const cut = await frame.evaluate(() =>
+      [...document.querySelectorAll('.session-meta')]
+        .filter((meta) => meta.scrollWidth > meta.clientWidth + 1 || meta.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((meta) => meta.textContent ?? ''),
+    );
+    assert.deepStrictEqual(cut, []);
+    assert.match(await rig.chat.frame.locator('.session-meta').first().innerText(), /messages/);
+    await rig.chat.frame.getByTestId('show-sessions').click();
+    await rig.chat.composer().waitFor({ timeout: TIMEOUT });
+  });
+
   for (const [theme, kind] of THEMES) {
     it(`has no serious or critical accessibility problem in ${theme}, and Act/Plan differ`, async () => {
       await useTheme(rig.workspace, frame, theme, kind);
