@@ -134,6 +134,21 @@ describe('how the chat looks in code-server', () => {
     });
   }
 
+  it('keeps the plan banner whole and above the messages at 220 px', async () => {
+    await setSidebarWidth(rig.page, frame, 220);
+    await rig.chat.frame.getByTestId('mode-plan').click();
+    await rig.chat.frame.getByTestId('plan-banner').waitFor({ timeout: TIMEOUT });
+    const layout = await frame.evaluate(() => {
+      const banner = document.querySelector('[data-testid="plan-banner"]')!;
+      const list = document.querySelector('.virtual-list-frame')!;
+      return { squeezed: banner.scrollHeight > banner.clientHeight + 1, bannerBottom: banner.getBoundingClientRect().bottom, listTop: list.getBoundingClientRect().top };
+    });
+    await rig.chat.frame.getByTestId('mode-act').click();
+    await rig.chat.frame.getByTestId('plan-banner').waitFor({ state: 'detached', timeout: TIMEOUT });
+    assert.strictEqual(layout.squeezed, false, 'the banner has the height of its text');
+    assert.ok(layout.bannerBottom <= layout.listTop + 1, `the banner (bottom ${layout.bannerBottom}) covers the messages (top ${layout.listTop})`);
+  });
+
   it('shows each past chat\'s details whole at 220 px', async () => {
     await setSidebarWidth(rig.page, frame, 220);
     await rig.chat.frame.getByTestId('show-sessions').click();
