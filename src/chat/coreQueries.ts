@@ -9,7 +9,7 @@ import { chosenEndpoint } from './chosenEndpoint';
 import { thrownError } from './runErrors';
 import { toUiSummary } from './uiSessions';
 
-/** What the view's first-run panel and problem banner need, from a built core. */
+/** What the view's first-run panel and problem banner need, from a built core (one problem a line). */
 export function configSummaryOf(built: BuiltCore): ConfigSummary {
   const problems = [...built.problems];
   let modelConfigured = false;
@@ -23,7 +23,7 @@ export function configSummaryOf(built: BuiltCore): ConfigSummary {
   return {
     modelConfigured,
     workspaceTrusted: built.ctx.workspaceTrusted,
-    problem: problems.length > 0 ? problems.join(' ') : null,
+    problem: problems.length > 0 ? problems.join('\n') : null,
     endpoint: chosenEndpoint(built.ctx.config, built.provider),
   };
 }

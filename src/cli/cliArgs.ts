@@ -38,7 +38,9 @@ Options for run:
                             the --cwd checkout, which stays untouched (NAME: a time stamp if left out)
   --worktree-dir DIR        where worktrees are made (default: under $KEEL_HOME, outside the workspace)
 
-Keel stores sessions under $KEEL_HOME (default ~/.keel).`;
+Keel stores sessions under $KEEL_HOME (default ~/.keel). Config: $KEEL_HOME/config.json is yours;
+a workspace's .keel/config.json may only narrow it (a stricter mode, deny rules), never allow
+more or choose where your key goes: what it tries is ignored with a warning.`;
 
 export interface RunArgs {
   command: 'run';

@@ -3,6 +3,7 @@
 // follows the settings once they are made.
 import * as assert from 'node:assert';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
+import { reloadWindow } from './harness/workbench.ts';
 import { setModelSettings } from './support/workspaceSettings.ts';
 import { useChatRig } from './support/useChatRig.ts';
 
@@ -19,8 +20,12 @@ describe('Keel before a model is configured', () => {
     await panel.getByTestId('set-api-key').waitFor();
     await panel.getByTestId('open-settings').waitFor();
 
+    // The endpoint is a user setting (a workspace may not set it); code-server reads its user
+    // settings file when a window opens, so the window is reloaded as after editing it by hand.
     setModelSettings(rig.workspace, { baseURL: rig.server.baseURL });
-    await panel.waitFor({ state: 'detached', timeout: 30_000 });
+    await reloadWindow(rig.page);
+    await rig.chat.open();
+    await rig.chat.frame.getByTestId('first-run').waitFor({ state: 'detached', timeout: 30_000 });
     await rig.chat.send('hello');
     assert.strictEqual(await rig.chat.finishedAnswer(), 'Configured and answering.');
   });
