@@ -48,7 +48,10 @@ export async function packageVsix(extensionDir, { out, build = false } = {}) {
   const args = ['package', '--no-dependencies', '--out', vsix];
   // vsce asks on stdin about a missing repository or LICENSE; stdin is closed here, so
   // answer with flags instead of hanging, and only when the manifest lacks them.
-  if (!manifest.repository) args.push('--allow-missing-repository');
+  // Without a repository vsce cannot turn the README's relative image links into URLs and
+  // refuses them; left as they are, they resolve inside the installed extension (the
+  // screenshots ship in the .vsix, see .vscodeignore).
+  if (!manifest.repository) args.push('--allow-missing-repository', '--no-rewrite-relative-links');
   if (!existsSync(join(dir, 'LICENSE')) && !existsSync(join(dir, 'LICENSE.md')) && !existsSync(join(dir, 'LICENSE.txt'))) args.push('--skip-license');
   await step(PREFIX, `vsce ${args.join(' ')}`, () => run(vsce, args, { cwd: dir, quiet: true, timeoutMs: 5 * 60_000 }));
   return vsix;

@@ -10,11 +10,11 @@ import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import Mocha from 'mocha';
 import { ensureAptPackages } from './lib/apt.mjs';
 import { bundleTests, collectFiles } from './lib/bundle.mjs';
 import { chromiumPath } from './lib/chromium.mjs';
 import { repoRoot } from './lib/paths.mjs';
+import { mochaVerdict, runMochaFiles } from './lib/mochaRun.mjs';
 import { log, seconds, step, withTimeout } from './lib/steps.mjs';
 import { copyWorkspace, launchServer, makeRunDir } from './codeServer/launch.mjs';
 import { buildExtension, extensionIdOf, packageVsix } from './packageVsix.mjs';
@@ -24,15 +24,10 @@ const PREFIX = 'e2e';
 const defaultTests = join(repoRoot, 'test', 'e2e');
 const defaultWorkspace = join(repoRoot, 'test', 'fixtures', 'workspaces', 'sample');
 
-function runMocha(files, { grep, timeoutMs }) {
+function runMochaWithSourceMaps(files, options) {
   // The tests are bundled with inline source maps: failures should point at the .ts lines.
   process.setSourceMapsEnabled(true);
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: timeoutMs, grep, color: Boolean(process.stdout.isTTY) });
-  Mocha.interfaces.tdd(mocha.suite);
-  for (const file of files) mocha.addFile(file);
-  return new Promise((resolvePromise) => {
-    const runner = mocha.run((failures) => resolvePromise({ failures, total: runner.total }));
-  });
+  return runMochaFiles(files, options);
 }
 
 /**
@@ -91,12 +86,13 @@ export async function runE2e(options = {}) {
       KEEL_E2E_EXTENSION_ID: extensionIdOf(extensionDir),
     });
     const remaining = Math.max((options.timeoutMs ?? 20 * 60_000) - (Date.now() - started), 10_000);
-    const { failures, total } = await withTimeout(
-      runMocha(bundled, { grep: options.grep, timeoutMs: options.testTimeoutMs ?? 60_000 }),
+    const { failures, passed, skipped } = await withTimeout(
+      runMochaWithSourceMaps(bundled, { grep: options.grep, timeoutMs: options.testTimeoutMs ?? 60_000 }),
       remaining, 'the e2e tests');
-    console.log(`e2e: ${total - failures} passed, ${failures} failed`);
-    if (total === 0) log(PREFIX, 'no test ran');
-    code = failures === 0 && total > 0 ? 0 : 1;
+    console.log(`e2e: ${passed} passed, ${failures} failed, ${skipped} skipped`);
+    const verdict = mochaVerdict({ failures, passed, skipped });
+    if (verdict.problem) log(PREFIX, `${verdict.problem}: the run fails`);
+    code = verdict.code;
     return code;
   } finally {
     if (server) {

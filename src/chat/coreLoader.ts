@@ -42,6 +42,8 @@ export interface BuiltCore {
   secrets: string[];
   /** The plugins it was built with. */
   plugins: KeelPlugin[];
+  /** The provider the settings point models at (a preset, `custom` for a base URL, else `openai`). */
+  provider?: string;
 }
 
 /**
@@ -135,7 +137,7 @@ export class CoreLoader {
       workspaceFile: workspaceConfigPath(folders[0]!.path),
     });
     const known = { providers: Object.keys(files.config.providers), aliases: Object.keys(files.config.modelAliases), sources: [LM_PROVIDER] };
-    const { layer } = settingsLayer(read.settings, known);
+    const { layer, provider } = settingsLayer(read.settings, known);
     const personal = personalSettingsLayer(read, known);
     // Where each provider sends, by the person's own layers: the origin its stored key must belong to.
     const endpoints = mergeLayers(files.personal, personal).providers;
@@ -173,6 +175,6 @@ export class CoreLoader {
     this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'}, approvals: ${ctx.config.approvalMode})`);
     for (const problem of read.problems) this.log('warn', problem);
     // The Context logged its own warnings (the workspace's config that was ignored); the view shows both.
-    return { ctx, problems: [...read.problems, ...ctx.warnings], secrets, plugins };
+    return { ctx, problems: [...read.problems, ...ctx.warnings], secrets, plugins, provider };
   }
 }

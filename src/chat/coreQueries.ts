@@ -5,6 +5,7 @@ import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { ConfigSummary } from '../protocol/sessionState';
 import type { ModelInfo } from '../protocol/uiConfig';
 import type { BuiltCore } from './coreLoader';
+import { chosenEndpoint } from './chosenEndpoint';
 import { thrownError } from './runErrors';
 import { toUiSummary } from './uiSessions';
 
@@ -19,7 +20,12 @@ export function configSummaryOf(built: BuiltCore): ConfigSummary {
     // "No model" is what the first-run panel explains; other reasons are problems to name.
     if (!(err instanceof KeelError && err.code === 'model_not_configured')) problems.unshift(thrownError(err, built.secrets).message);
   }
-  return { modelConfigured, workspaceTrusted: built.ctx.workspaceTrusted, problem: problems.length > 0 ? problems.join('\n') : null };
+  return {
+    modelConfigured,
+    workspaceTrusted: built.ctx.workspaceTrusted,
+    problem: problems.length > 0 ? problems.join('\n') : null,
+    endpoint: chosenEndpoint(built.ctx.config, built.provider),
+  };
 }
 
 /** One page of this workspace's conversations; sessions that never got a message are left out. */
@@ -40,7 +46,7 @@ export async function listModels(ctx: Context, fetchImpl?: typeof fetch): Promis
   const models: ModelInfo[] = [];
   const seen = new Set<string>();
   const offered = ctx.models.sourceModels();
-  const add = (id: string | undefined, label = offered.find((m) => m.id === id)?.label, window = true): void => {
+  const add = (id: string | undefined, label = offered.find((m) => m.id === id)?.label ?? customName(id), window = true): void => {
     if (!id || seen.has(id)) return;
     seen.add(id);
     const info: ModelInfo = { id };
@@ -71,6 +77,12 @@ export async function listModels(ctx: Context, fetchImpl?: typeof fetch): Promis
     for (const id of result.ids) add(`${provider}/${id}`, provider === CUSTOM_PROVIDER ? id : undefined, false);
   }
   return { models, current: ctx.models.configuredId('model') ?? null };
+}
+
+/** The name the person configured for a custom endpoint's model: `custom/` is Keel's, not theirs. */
+function customName(id: string | undefined): string | undefined {
+  const prefix = `${CUSTOM_PROVIDER}/`;
+  return id?.startsWith(prefix) ? id.slice(prefix.length) : undefined;
 }
 
 function providerOf(ctx: Context, id: string | undefined): string | undefined {

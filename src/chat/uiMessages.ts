@@ -17,6 +17,7 @@ import type {
 import { toJsonValue } from './jsonValue';
 import { parseMentions } from './mentionText';
 import { withMentionNotes } from './mentionNotes';
+import { personTextPart } from './personText';
 import { toolSummary } from './toolSummary';
 
 /**
@@ -59,14 +60,14 @@ export function userUiMessage(
   status: UiMessage['status'],
 ): UiMessage {
   const parts: UiPart[] = [];
-  if (input.text.trim() !== '') parts.push({ type: 'text', text: input.text });
+  if (input.text.trim() !== '') parts.push(personTextPart(input.text));
   for (const image of input.images ?? []) parts.push({ type: 'image', mediaType: image.mediaType, data: image.data });
   for (const mention of input.mentions ?? []) parts.push({ type: 'mention', mention });
   return { id, role: 'user', parts, status, createdAt };
 }
 
 export function userParts(content: UserContent, opts: ConversionOptions = {}): UiPart[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  if (typeof content === 'string') return content === '' ? [] : [personTextPart(content)];
   const parts: UiPart[] = [];
   for (const part of content) {
     if (part.type === 'text') {
@@ -88,7 +89,7 @@ export function assistantParts(
   content: AssistantModelMessage['content'],
   stateOf: (toolCallId: string) => ToolCallState,
 ): UiPart[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  if (typeof content === 'string') return content === '' ? [] : [personTextPart(content)];
   const parts: UiPart[] = [];
   for (const part of content) {
     switch (part.type) {

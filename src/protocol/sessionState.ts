@@ -35,11 +35,20 @@ export const todoItemSchema = z.strictObject({
 });
 
 /** Enough for the UI to show an empty state that tells the person what to do. */
+/** Where requests would go before a model is chosen, and whether that endpoint wants a key. */
+export const endpointSummarySchema = z.strictObject({
+  label: z.string(),
+  baseURL: z.string().optional(),
+  needsKey: z.boolean(),
+});
+
 export const configSummarySchema = z.strictObject({
   modelConfigured: z.boolean(),
   workspaceTrusted: z.boolean(),
   /** A configuration problem in words (bad settings file, missing key), or null. */
   problem: z.string().nullable(),
+  /** Absent when the core could not start (the problem says why). */
+  endpoint: endpointSummarySchema.optional(),
 });
 
 /** The conversation in view; id null before the first message of a new session. */
@@ -148,6 +157,7 @@ export type RunState = z.infer<typeof runStateSchema>;
 export type Usage = z.infer<typeof usageSchema>;
 export type TodoItem = z.infer<typeof todoItemSchema>;
 export type ConfigSummary = z.infer<typeof configSummarySchema>;
+export type EndpointSummary = z.infer<typeof endpointSummarySchema>;
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 export type Snapshot = z.infer<typeof snapshotSchema>;

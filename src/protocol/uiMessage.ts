@@ -142,6 +142,9 @@ export const compactionPartSchema = z.strictObject({
 /** Keel stopped mid-run here (the editor or the CLI was closed): what was cut. */
 export const interruptionPartSchema = z.strictObject({ type: z.literal('interruption'), text: z.string() });
 
+/** The person executed a plan: the chat shows its title and the plan, folded, not the instructions the model got. */
+export const planExecutionPartSchema = z.strictObject({ type: z.literal('planExecution'), title: z.string(), plan: z.string() });
+
 export const uiPartSchema = z.discriminatedUnion('type', [
   textPartSchema,
   reasoningPartSchema,
@@ -151,6 +154,7 @@ export const uiPartSchema = z.discriminatedUnion('type', [
   toolResultPartSchema,
   compactionPartSchema,
   interruptionPartSchema,
+  planExecutionPartSchema,
 ]);
 
 /** An event rule that fired on this turn (the view's "2 rules" marker); texts are capped for display. */
@@ -198,6 +202,7 @@ export type ToolCallPart = z.infer<typeof toolCallPartSchema>;
 export type ToolResultPart = z.infer<typeof toolResultPartSchema>;
 export type CompactionPart = z.infer<typeof compactionPartSchema>;
 export type InterruptionPart = z.infer<typeof interruptionPartSchema>;
+export type PlanExecutionPart = z.infer<typeof planExecutionPartSchema>;
 export type UiPart = z.infer<typeof uiPartSchema>;
 export type UiMessage = z.infer<typeof uiMessageSchema>;
 export type FiredRuleInfo = z.infer<typeof firedRuleSchema>;

@@ -6,16 +6,11 @@ import * as assert from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
-import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
 import { keelHome } from '../../src/core/paths';
 import type { Session } from '../../src/core/session/session';
 import { SessionStore } from '../../src/core/session/sessionStore';
-import { e2eEnv } from './harness/e2eEnv.ts';
-import { useWorkbench } from './harness/useWorkbench.ts';
 import { reloadWindow } from './harness/workbench.ts';
-import { ChatView } from './support/chatView.ts';
-import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
+import { useChatRig } from './support/useChatRig.ts';
 
 /**
  * The pid of this run's extension host: the process with VS Code's extension-host flag whose
@@ -52,127 +47,106 @@ const SUMMARY = '## Goal\nThe person is naming the release "Blue Heron".\n## Ope
 const TIMEOUT = 60_000;
 
 describe('Keel long conversations in code-server', () => {
-  const { workspace } = e2eEnv();
-  let server: ScriptedServer;
-  let chat: ChatView;
   let held: Session | undefined;
-
-  before(async () => {
-    server = await startScriptedServer();
-    setModelSettings(workspace, { baseURL: server.baseURL });
-  });
-
-  const wb = useWorkbench();
-
-  before(async function () {
-    this.timeout(90_000);
-    chat = new ChatView(wb.page);
-    await chat.open();
-  });
-
-  after(async () => {
-    held?.close();
-    await server?.close();
-    removeStoredConversations(workspace);
-  });
+  const rig = useChatRig({ cleanup: () => held?.close() });
 
   it('/compact shows a divider with the summary, and the next request carries the summary instead of the old messages', async function () {
     this.timeout(180_000);
-    server.load({
+    rig.server.load({
       turns: [
         reply.text('Noted: the codename is Blue Heron.', { match: { lastUserIncludes: 'codename-alpha' } }),
         reply.text(SUMMARY, { match: { systemIncludes: 'You summarize a conversation' } }),
         reply.text('The changelog comes next.', { match: { lastUserIncludes: 'what-next-beta' } }),
       ],
     });
-    await chat.send('The codename-alpha of the release is Blue Heron.');
-    assert.strictEqual(await chat.finishedAnswer(), 'Noted: the codename is Blue Heron.');
+    await rig.chat.send('The codename-alpha of the release is Blue Heron.');
+    assert.strictEqual(await rig.chat.finishedAnswer(), 'Noted: the codename is Blue Heron.');
 
-    const input = chat.composer();
+    const input = rig.chat.composer();
     await input.click();
     await input.fill('/compact');
     await input.press('Enter');
-    const divider = chat.frame.locator('[data-testid="compaction-divider"][data-status="done"]');
+    const divider = rig.chat.frame.locator('[data-testid="compaction-divider"][data-status="done"]');
     await divider.waitFor({ timeout: TIMEOUT });
     assert.match(await divider.innerText(), /Conversation compacted: 2 earlier messages summarized/);
     // The summary opens from the divider.
     await divider.locator('summary').click();
     await divider.getByTestId('compaction-summary').getByText('Write the changelog.').waitFor({ timeout: TIMEOUT });
     // The summarization request carried the conversation.
-    assert.match(JSON.stringify(server.requests[1]?.body.messages), /codename-alpha of the release is Blue Heron/);
+    assert.match(JSON.stringify(rig.server.requests[1]?.body.messages), /codename-alpha of the release is Blue Heron/);
 
-    await chat.send('what-next-beta?');
-    assert.strictEqual(await chat.finishedAnswer(), 'The changelog comes next.');
-    const sent = JSON.stringify(server.requests[2]?.body.messages);
+    await rig.chat.send('what-next-beta?');
+    assert.strictEqual(await rig.chat.finishedAnswer(), 'The changelog comes next.');
+    const sent = JSON.stringify(rig.server.requests[2]?.body.messages);
     assert.match(sent, /Write the changelog\./, 'the request carries the summary');
     assert.doesNotMatch(sent, /codename-alpha/, 'the request no longer carries the compacted messages');
     assert.match(sent, /what-next-beta/);
     // The old messages are still on screen above the divider.
-    assert.strictEqual(await chat.byRole('user').filter({ hasText: 'codename-alpha' }).count(), 1);
+    assert.strictEqual(await rig.chat.byRole('user').filter({ hasText: 'codename-alpha' }).count(), 1);
   });
 
   it('opens a conversation that another process is writing read-only: banner, composer disabled with the reason', async function () {
     this.timeout(180_000);
-    await chat.newChat().catch(() => undefined);
+    await rig.chat.newChat().catch(() => undefined);
     // This test process plays the other window: it holds the session's lock while the view opens it.
-    const store = new SessionStore({ home: keelHome(process.env), workspace: { root: workspace } });
+    const store = new SessionStore({ home: keelHome(process.env), workspace: { root: rig.workspace } });
     held = store.create();
     held.appendMessage({ role: 'user', content: 'A conversation held-elsewhere-gamma' });
     held.appendMessage({ role: 'assistant', content: 'It is being written in another window.' });
 
-    await chat.frame.getByTestId('show-sessions').click();
-    await chat.frame.getByTestId('session-item').filter({ hasText: 'held-elsewhere-gamma' }).click();
-    const banner = chat.frame.getByTestId('readonly-banner');
+    await rig.chat.frame.getByTestId('show-sessions').click();
+    await rig.chat.frame.getByTestId('session-item').filter({ hasText: 'held-elsewhere-gamma' }).click();
+    const banner = rig.chat.frame.getByTestId('readonly-banner');
     await banner.waitFor({ timeout: TIMEOUT });
     assert.match(await banner.innerText(), new RegExp(`Read-only: it is open for writing in another Keel process \\(pid ${process.pid}\\)`));
-    await chat.byRole('user').filter({ hasText: 'held-elsewhere-gamma' }).waitFor({ timeout: TIMEOUT });
-    assert.strictEqual(await chat.composer().isDisabled(), true);
-    assert.match((await chat.composer().getAttribute('placeholder')) ?? '', /Read-only here/);
+    await rig.chat.byRole('user').filter({ hasText: 'held-elsewhere-gamma' }).waitFor({ timeout: TIMEOUT });
+    assert.strictEqual(await rig.chat.composer().isDisabled(), true);
+    assert.match((await rig.chat.composer().getAttribute('placeholder')) ?? '', /Read-only here/);
 
     // Nothing the view did wrote to the log: the holder can still append, and its log reads back whole.
     held.appendMessage({ role: 'user', content: 'still mine' });
-    const before = server.requests.length;
+    const before = rig.server.requests.length;
     held.close();
     held = undefined;
     const reopened = store.open(store.list().find((s) => s.title.includes('held-elsewhere-gamma'))!.id, { readOnly: true });
     assert.deepStrictEqual(reopened.warnings, []);
     assert.strictEqual(reopened.history().length, 3);
-    assert.strictEqual(server.requests.length, before);
+    assert.strictEqual(rig.server.requests.length, before);
 
     // New Chat from the banner leaves read-only mode.
     await banner.getByRole('button', { name: 'New Chat' }).click();
     await banner.waitFor({ state: 'detached', timeout: TIMEOUT });
-    assert.strictEqual(await chat.composer().isDisabled(), false);
+    assert.strictEqual(await rig.chat.composer().isDisabled(), false);
   });
 
   it('after the extension host is killed mid-stream, the conversation comes back and says the reply was cut off', async function () {
     this.timeout(240_000);
-    await chat.newChat().catch(() => undefined);
-    server.load({
+    await rig.chat.newChat().catch(() => undefined);
+    rig.server.load({
       turns: [
         { ...reply.text(`The beginning of a slow answer ${'word '.repeat(2000)}`), chunkSize: 4, tokensPerSecond: 20, match: { lastUserIncludes: 'crash-delta' } },
         reply.text('Back after the crash.', { match: { lastUserIncludes: 'after-crash-epsilon' } }),
       ],
     });
-    await chat.send('Tell me a long story crash-delta');
-    await chat.frame.locator('[data-testid="message"][data-role="assistant"][data-status="streaming"]', { hasText: 'beginning of a slow' }).waitFor({ timeout: TIMEOUT });
+    await rig.chat.send('Tell me a long story crash-delta');
+    await rig.chat.frame.locator('[data-testid="message"][data-role="assistant"][data-status="streaming"]', { hasText: 'beginning of a slow' }).waitFor({ timeout: TIMEOUT });
     process.kill(extensionHostPid(), 'SIGKILL');
 
-    await reloadWindow(wb.page);
-    await chat.open();
+    await reloadWindow(rig.page);
+    await rig.chat.open();
     // Open the conversation again (the view may already have restored it).
-    const note = chat.frame.getByTestId('interruption-note');
-    if (!(await chat.byRole('user').filter({ hasText: 'crash-delta' }).count())) {
-      await chat.frame.getByTestId('show-sessions').click();
-      await chat.frame.getByTestId('session-item').filter({ hasText: 'crash-delta' }).click();
+    const note = rig.chat.frame.getByTestId('interruption-note');
+    if (!(await rig.chat.byRole('user').filter({ hasText: 'crash-delta' }).count())) {
+      await rig.chat.frame.getByTestId('show-sessions').click();
+      await rig.chat.frame.getByTestId('session-item').filter({ hasText: 'crash-delta' }).click();
     }
     await note.waitFor({ timeout: TIMEOUT });
     assert.match(await note.innerText(), /Keel stopped before this finished.*the reply to the message above was cut off/s);
-    assert.strictEqual(await chat.frame.getByTestId('readonly-banner').count(), 0);
+    assert.strictEqual(await rig.chat.frame.getByTestId('readonly-banner').count(), 0);
 
-    await chat.send('after-crash-epsilon: are you there?');
-    assert.strictEqual(await chat.finishedAnswer(), 'Back after the crash.');
-    const sent = JSON.stringify(server.requests.at(-1)?.body.messages);
+    await rig.chat.send('after-crash-epsilon: are you there?');
+    assert.strictEqual(await rig.chat.finishedAnswer(), 'Back after the crash.');
+    const sent = JSON.stringify(rig.server.requests.at(-1)?.body.messages);
     assert.match(sent, /crash-delta/);
     assert.match(sent, /Keel stopped before the previous request finished.*after-crash-epsilon/);
   });

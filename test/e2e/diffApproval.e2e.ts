@@ -3,16 +3,12 @@
 // chat without taking the cursor out of the composer, Accept in the chat writes the file,
 // Reject leaves it byte for byte as it was.
 import * as assert from 'node:assert';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
-import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
-import { e2eEnv } from './harness/e2eEnv.ts';
-import { useWorkbench } from './harness/useWorkbench.ts';
-import { ChatView } from './support/chatView.ts';
-import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
+import { untilFile } from './support/diskFiles.ts';
+import { useChatRig } from './support/useChatRig.ts';
 
 const TIMEOUT = 30_000;
 const TEN = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'].map((l) => `${l}\n`).join('');
@@ -22,94 +18,59 @@ function diffTab(page: Page, name: string) {
   return page.locator('.tabs-container .tab', { hasText: `${name} (Keel: proposed)` });
 }
 
-async function untilFile(path: string, expected: string): Promise<void> {
-  const deadline = Date.now() + TIMEOUT;
-  while (readFileSync(path, 'utf8') !== expected) {
-    if (Date.now() > deadline) throw new Error(`${path} never became the accepted content; it holds:\n${readFileSync(path, 'utf8')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('diff approvals in code-server', () => {
-  const { workspace } = e2eEnv();
-  const folder = join(workspace, 'diff-e2e');
-  let server: ScriptedServer;
-  let chat: ChatView;
-
-  before(async () => {
-    server = await startScriptedServer();
-    setModelSettings(workspace, { baseURL: server.baseURL });
-  });
-
-  const wb = useWorkbench();
-
-  before(async function () {
-    this.timeout(90_000);
-    chat = new ChatView(wb.page);
-    await chat.open();
-  });
-
-  beforeEach(async () => {
-    mkdirSync(folder, { recursive: true });
-    if (await chat.messages().count()) await chat.newChat();
-  });
-
-  after(async () => {
-    await server?.close();
-    removeStoredConversations(workspace);
-    rmSync(folder, { recursive: true, force: true });
-  });
+  const rig = useChatRig({ newChatEachTest: true, scratchDir: 'diff-e2e' });
 
   it('opens the diff while the cursor stays in the composer; Accept in the chat writes the file', async () => {
-    const path = join(folder, 'accept.txt');
+    const path = join(rig.scratch, 'accept.txt');
     writeFileSync(path, TEN);
-    server.load({
+    rig.server.load({
       turns: [
         reply.tool('read', { file_path: 'diff-e2e/accept.txt' }),
         reply.tool('edit', { file_path: 'diff-e2e/accept.txt', old_string: 'three', new_string: 'THREE' }),
         reply.text('Edited as accepted.', { match: { lastToolResultIncludes: 'Edited diff-e2e/accept.txt' } }),
       ],
     });
-    await chat.send('shout three');
+    await rig.chat.send('shout three');
 
-    const card = chat.approvalCard();
+    const card = rig.chat.approvalCard();
     await card.waitFor({ timeout: TIMEOUT });
-    await diffTab(wb.page, 'accept.txt').waitFor({ timeout: TIMEOUT });
+    await diffTab(rig.page, 'accept.txt').waitFor({ timeout: TIMEOUT });
     // The diff editor shows both sides (the proposal's new line is there)...
-    await wb.page.locator('.monaco-diff-editor .modified', { hasText: 'THREE' }).first().waitFor({ timeout: TIMEOUT });
+    await rig.page.locator('.monaco-diff-editor .modified', { hasText: 'THREE' }).first().waitFor({ timeout: TIMEOUT });
     // ...and the keyboard still types into the composer.
-    const focused = await chat.composer().evaluate((element) => element.ownerDocument.hasFocus() && element.ownerDocument.activeElement === element);
+    const focused = await rig.chat.composer().evaluate((element) => element.ownerDocument.hasFocus() && element.ownerDocument.activeElement === element);
     assert.strictEqual(focused, true, 'the composer keeps the focus');
-    await wb.page.keyboard.type('still typing here');
-    assert.strictEqual(await chat.composer().inputValue(), 'still typing here');
+    await rig.page.keyboard.type('still typing here');
+    assert.strictEqual(await rig.chat.composer().inputValue(), 'still typing here');
     assert.strictEqual(readFileSync(path, 'utf8'), TEN, 'nothing is written before the decision');
 
     await card.getByTestId('approve').click();
     await untilFile(path, TEN.replace('three', 'THREE'));
-    await chat.byRole('assistant').filter({ hasText: 'Edited as accepted.' }).waitFor({ timeout: TIMEOUT });
-    await diffTab(wb.page, 'accept.txt').waitFor({ state: 'detached', timeout: TIMEOUT });
-    await chat.composer().fill('');
+    await rig.chat.byRole('assistant').filter({ hasText: 'Edited as accepted.' }).waitFor({ timeout: TIMEOUT });
+    await diffTab(rig.page, 'accept.txt').waitFor({ state: 'detached', timeout: TIMEOUT });
+    await rig.chat.composer().fill('');
   });
 
   it('Reject in the chat leaves the file byte for byte as it was', async () => {
-    const path = join(folder, 'reject.txt');
+    const path = join(rig.scratch, 'reject.txt');
     const original = Buffer.from('\uFEFFkeep\r\nthese bytes\r\nexactly', 'utf8');
     writeFileSync(path, original);
-    server.load({
+    rig.server.load({
       turns: [
         reply.tool('read', { file_path: 'diff-e2e/reject.txt' }),
         reply.tool('write', { file_path: 'diff-e2e/reject.txt', content: 'something else\n' }),
         reply.text('Left it alone.', { match: { lastToolResultIncludes: 'declined' } }),
       ],
     });
-    await chat.send('replace the file');
+    await rig.chat.send('replace the file');
 
-    const card = chat.approvalCard();
+    const card = rig.chat.approvalCard();
     await card.waitFor({ timeout: TIMEOUT });
-    await diffTab(wb.page, 'reject.txt').waitFor({ timeout: TIMEOUT });
+    await diffTab(rig.page, 'reject.txt').waitFor({ timeout: TIMEOUT });
     await card.getByTestId('reject').click();
-    await chat.byRole('assistant').filter({ hasText: 'Left it alone.' }).waitFor({ timeout: TIMEOUT });
-    await diffTab(wb.page, 'reject.txt').waitFor({ state: 'detached', timeout: TIMEOUT });
+    await rig.chat.byRole('assistant').filter({ hasText: 'Left it alone.' }).waitFor({ timeout: TIMEOUT });
+    await diffTab(rig.page, 'reject.txt').waitFor({ state: 'detached', timeout: TIMEOUT });
     assert.ok(readFileSync(path).equals(original), 'the file on disk is unchanged');
   });
 });

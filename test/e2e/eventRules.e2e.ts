@@ -6,77 +6,62 @@ import * as assert from 'node:assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
-import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
-import { e2eEnv } from './harness/e2eEnv.ts';
-import { useWorkbench } from './harness/useWorkbench.ts';
 import { reloadWindow } from './harness/workbench.ts';
-import { ChatView } from './support/chatView.ts';
-import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
+import { useChatRig } from './support/useChatRig.ts';
 
 const REMINDER = 'Team SQL conventions: snake_case names, one migration per change.';
 
 describe('Keel event rules in code-server', () => {
-  const { workspace } = e2eEnv();
-  let server: ScriptedServer;
-
-  before(async () => {
-    server = await startScriptedServer();
-    setModelSettings(workspace, { baseURL: server.baseURL });
-    mkdirSync(join(workspace, 'db'), { recursive: true });
-    writeFileSync(join(workspace, 'db', 'schema.sql'), 'CREATE TABLE users (id int);\n');
-    mkdirSync(join(workspace, '.keel'), { recursive: true });
-    writeFileSync(
-      join(workspace, '.keel', 'rules.json'),
-      JSON.stringify({
-        rules: [
-          {
-            id: 'sql-conventions',
-            on: 'tool_result',
-            if: 'event.tool == "read" && event.path.endsWith(".sql")',
-            actions: [
-              { type: 'reminder', text: REMINDER },
-              { type: 'notify', text: 'Keel reminded the agent of the SQL conventions.' },
-            ],
-          },
-        ],
-      }),
-    );
-  });
-
-  const wb = useWorkbench();
-
-  after(async () => {
-    await server?.close();
-    removeStoredConversations(workspace);
+  const rig = useChatRig({
+    openChat: false,
+    prepare: ({ workspace }) => {
+      mkdirSync(join(workspace, 'db'), { recursive: true });
+      writeFileSync(join(workspace, 'db', 'schema.sql'), 'CREATE TABLE users (id int);\n');
+      mkdirSync(join(workspace, '.keel'), { recursive: true });
+      writeFileSync(
+        join(workspace, '.keel', 'rules.json'),
+        JSON.stringify({
+          rules: [
+            {
+              id: 'sql-conventions',
+              on: 'tool_result',
+              if: 'event.tool == "read" && event.path.endsWith(".sql")',
+              actions: [
+                { type: 'reminder', text: REMINDER },
+                { type: 'notify', text: 'Keel reminded the agent of the SQL conventions.' },
+              ],
+            },
+          ],
+        }),
+      );
+    },
   });
 
   it('fires on the SQL file, sends the reminder with the next request, and marks the turn', async function () {
     this.timeout(120_000);
-    const chat = new ChatView(wb.page);
-    await chat.open();
-    server.load({
+    await rig.chat.open();
+    rig.server.load({
       turns: [
         reply.tool('read', { file_path: 'db/schema.sql' }),
         // Answered only when the reminder is the request's last message.
         reply.text('The schema follows the conventions.', { match: { lastUserIncludes: 'snake_case names' } }),
       ],
     });
-    await chat.send('check the schema');
-    assert.strictEqual(await chat.finishedAnswer(), 'The schema follows the conventions.');
+    await rig.chat.send('check the schema');
+    assert.strictEqual(await rig.chat.finishedAnswer(), 'The schema follows the conventions.');
 
-    const marker = chat.frame.getByTestId('rules-marker');
+    const marker = rig.chat.frame.getByTestId('rules-marker');
     await marker.waitFor({ timeout: 30_000 });
     assert.strictEqual((await marker.locator('summary').innerText()).trim(), '1 rule');
-    assert.match((await chat.frame.getByTestId('rule-notice').innerText()).trim(), /reminded the agent of the SQL conventions/);
+    assert.match((await rig.chat.frame.getByTestId('rule-notice').innerText()).trim(), /reminded the agent of the SQL conventions/);
     await marker.locator('summary').click();
-    const listed = chat.frame.getByTestId('fired-rule');
+    const listed = rig.chat.frame.getByTestId('fired-rule');
     await listed.waitFor({ timeout: 10_000 });
     assert.match(await listed.innerText(), /sql-conventions[\s\S]*reminded the agent: Team SQL conventions/);
 
-    await reloadWindow(wb.page);
-    await chat.open();
-    await chat.frame.getByTestId('rules-marker').waitFor({ timeout: 30_000 });
-    assert.strictEqual((await chat.frame.getByTestId('rules-marker').locator('summary').innerText()).trim(), '1 rule');
+    await reloadWindow(rig.page);
+    await rig.chat.open();
+    await rig.chat.frame.getByTestId('rules-marker').waitFor({ timeout: 30_000 });
+    assert.strictEqual((await rig.chat.frame.getByTestId('rules-marker').locator('summary').innerText()).trim(), '1 rule');
   });
 });

@@ -7,12 +7,8 @@ import * as assert from 'node:assert';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
-import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
-import { e2eEnv } from './harness/e2eEnv.ts';
-import { useWorkbench } from './harness/useWorkbench.ts';
-import { ChatView } from './support/chatView.ts';
-import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
+import { useChatRig } from './support/useChatRig.ts';
 
 const TIMEOUT = 30_000;
 const ADDED = '3. Tell the person about callers';
@@ -40,30 +36,10 @@ function lastUserText(server: ScriptedServer): string {
 }
 
 describe('plan mode in code-server', () => {
-  const { workspace } = e2eEnv();
-  let server: ScriptedServer;
-  let chat: ChatView;
-
-  before(async () => {
-    server = await startScriptedServer();
-    setModelSettings(workspace, { baseURL: server.baseURL });
-  });
-
-  const wb = useWorkbench();
-
-  before(async function () {
-    this.timeout(90_000);
-    chat = new ChatView(wb.page);
-    await chat.open();
-  });
-
-  after(async () => {
-    await server?.close();
-    removeStoredConversations(workspace);
-  });
+  const rig = useChatRig();
 
   it('plans from the palette, executes the plan as edited in its editor, and shows the steps as a live checklist', async () => {
-    server.load({
+    rig.server.load({
       turns: [
         reply.tool('read', { file_path: 'src/math.ts' }),
         reply.text(PLAN),
@@ -71,7 +47,7 @@ describe('plan mode in code-server', () => {
         reply.text('Stopped: the note was not approved.'),
       ],
     });
-    const page = wb.page;
+    const page = rig.page;
     const widget = page.locator('.quick-input-widget');
 
     // The palette command asks for the task in an input box.
@@ -86,16 +62,16 @@ describe('plan mode in code-server', () => {
     await widget.waitFor({ state: 'hidden', timeout: TIMEOUT });
 
     // Plan mode shows in the view (banner, switch) and in the status bar.
-    await chat.frame.getByTestId('plan-banner').waitFor({ timeout: TIMEOUT });
-    assert.strictEqual(await chat.frame.getByTestId('mode-plan').getAttribute('aria-pressed'), 'true');
+    await rig.chat.frame.getByTestId('plan-banner').waitFor({ timeout: TIMEOUT });
+    assert.strictEqual(await rig.chat.frame.getByTestId('mode-plan').getAttribute('aria-pressed'), 'true');
     await page.locator('.statusbar-item', { hasText: 'Keel: Plan mode' }).first().waitFor({ timeout: TIMEOUT });
-    const actions = chat.frame.getByTestId('plan-actions');
+    const actions = rig.chat.frame.getByTestId('plan-actions');
     await actions.waitFor({ timeout: TIMEOUT });
     await actions.getByText('2 steps').waitFor({ timeout: TIMEOUT });
-    assert.match(JSON.stringify(server.requests[0]?.body.messages[0]), /plan mode/);
+    assert.match(JSON.stringify(rig.server.requests[0]?.body.messages[0]), /plan mode/);
 
     // Open plan: a real editor tab on the plan's file; the person adds a step and does not save.
-    await chat.frame.getByTestId('plan-open').click();
+    await rig.chat.frame.getByTestId('plan-open').click();
     const tab = page.locator('.tabs-container .tab', { hasText: 'plan-1.md' });
     await tab.waitFor({ timeout: TIMEOUT });
     const editor = page.locator('.editor-instance .monaco-editor').first();
@@ -108,15 +84,22 @@ describe('plan mode in code-server', () => {
     await editor.locator('.view-lines', { hasText: ADDED }).waitFor({ timeout: TIMEOUT });
 
     // Execute plan: the edited text is the task, in act mode; the write it leads to still asks.
-    await chat.frame.getByTestId('plan-execute').click();
-    const card = chat.approvalCard();
+    await rig.chat.frame.getByTestId('plan-execute').click();
+    const card = rig.chat.approvalCard();
     await card.waitFor({ timeout: TIMEOUT });
-    assert.match(lastUserText(server), /Execute this plan[\s\S]*3\. Tell the person about callers/);
-    assert.ok(JSON.stringify(server.requests.at(-1)?.body.tools).includes('"write"'), 'act mode offers write');
-    await chat.frame.getByTestId('plan-banner').waitFor({ state: 'detached', timeout: TIMEOUT });
+    assert.match(lastUserText(rig.server), /Execute this plan[\s\S]*3\. Tell the person about callers/);
+    assert.ok(JSON.stringify(rig.server.requests.at(-1)?.body.tools).includes('"write"'), 'act mode offers write');
+    // The person's bubble names the plan and folds it; Keel's instructions stay with the model.
+    const bubble = rig.chat.byRole('user').last();
+    await bubble.getByTestId('plan-execution').waitFor({ timeout: TIMEOUT });
+    const shown = await bubble.innerText();
+    assert.match(shown, /Executing plan: Make average\(\) safe for empty lists\./);
+    assert.doesNotMatch(shown, /<plan>|Execute this plan/);
+    assert.strictEqual(await bubble.locator('details').getAttribute('open'), null, 'the plan is folded');
+    await rig.chat.frame.getByTestId('plan-banner').waitFor({ state: 'detached', timeout: TIMEOUT });
 
     // While the agent works, the plan's steps are an open checklist.
-    const todos = chat.frame.getByTestId('todo-panel');
+    const todos = rig.chat.frame.getByTestId('todo-panel');
     await todos.waitFor({ timeout: TIMEOUT });
     assert.strictEqual(await todos.getAttribute('open'), '', 'the checklist is unfolded during the run');
     assert.deepStrictEqual(
@@ -125,14 +108,14 @@ describe('plan mode in code-server', () => {
     );
 
     await card.getByTestId('reject').click();
-    assert.strictEqual(await chat.finishedAnswer(), 'Stopped: the note was not approved.');
-    assert.strictEqual(existsSync(join(workspace, 'NOTES.md')), false, 'a plan never pre-approves a write');
+    assert.strictEqual(await rig.chat.finishedAnswer(), 'Stopped: the note was not approved.');
+    assert.strictEqual(existsSync(join(rig.workspace, 'NOTES.md')), false, 'a plan never pre-approves a write');
   });
 
   it('starts the task from the editor selection, sends the selected lines along, and leaves the cursor in the editor', async () => {
-    await chat.newChat();
-    server.load({ turns: [reply.text(PLAN)] });
-    const page = wb.page;
+    await rig.chat.newChat();
+    rig.server.load({ turns: [reply.text(PLAN)] });
+    const page = rig.page;
     const widget = page.locator('.quick-input-widget');
 
     // Open src/math.ts and select its first two lines.
@@ -160,8 +143,8 @@ describe('plan mode in code-server', () => {
     await input.press('Enter');
     await widget.waitFor({ state: 'hidden', timeout: TIMEOUT });
 
-    await chat.frame.getByTestId('plan-actions').waitFor({ timeout: TIMEOUT });
-    const sent = JSON.stringify(server.requests.at(-1)?.body.messages.at(-1));
+    await rig.chat.frame.getByTestId('plan-actions').waitFor({ timeout: TIMEOUT });
+    const sent = JSON.stringify(rig.server.requests.at(-1)?.body.messages.at(-1));
     assert.match(sent, /In src\/math.ts \(lines 1-2\): explain sum/);
     assert.match(sent, /values\.reduce/, 'the selected lines went along as a mention');
     // The view showed the plan without taking the keyboard from the editor.

@@ -9,13 +9,9 @@ import { join } from 'node:path';
 import { keelHome } from '../../src/core/paths';
 import { SessionStore } from '../../src/core/session/sessionStore';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
-import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
-import { e2eEnv } from './harness/e2eEnv.ts';
-import { useWorkbench } from './harness/useWorkbench.ts';
 import { reloadWindow } from './harness/workbench.ts';
-import { ChatView } from './support/chatView.ts';
-import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
+import { useChatRig } from './support/useChatRig.ts';
 
 const TIMEOUT = 30_000;
 
@@ -31,63 +27,48 @@ function userTexts(server: ScriptedServer, index: number): string[] {
 }
 
 describe('Keel sessions in code-server', () => {
-  const { workspace } = e2eEnv();
-  let server: ScriptedServer;
-  let chat: ChatView;
   let otherRoot: string;
-
-  before(async () => {
-    server = await startScriptedServer();
-    setModelSettings(workspace, { baseURL: server.baseURL });
+  const rig = useChatRig({
     // A conversation of another folder under the same KEEL_HOME: it must never show here.
-    otherRoot = mkdtempSync(join(tmpdir(), 'keel-e2e-other-'));
-    const other = new SessionStore({ home: keelHome(process.env), workspace: { root: otherRoot } });
-    const foreign = other.create();
-    foreign.appendMessage({ role: 'user', content: 'foreign folder conversation' });
-    foreign.close();
-  });
-
-  const wb = useWorkbench();
-
-  before(async function () {
-    this.timeout(90_000);
-    chat = new ChatView(wb.page);
-    await chat.open();
-  });
-
-  after(async () => {
-    await server?.close();
-    removeStoredConversations(workspace);
-    const other = new SessionStore({ home: keelHome(process.env), workspace: { root: otherRoot } });
-    rmSync(join(other.dir, '..'), { recursive: true, force: true });
-    rmSync(otherRoot, { recursive: true, force: true });
+    prepare: () => {
+      otherRoot = mkdtempSync(join(tmpdir(), 'keel-e2e-other-'));
+      const other = new SessionStore({ home: keelHome(process.env), workspace: { root: otherRoot } });
+      const foreign = other.create();
+      foreign.appendMessage({ role: 'user', content: 'foreign folder conversation' });
+      foreign.close();
+    },
+    cleanup: () => {
+      const other = new SessionStore({ home: keelHome(process.env), workspace: { root: otherRoot } });
+      rmSync(join(other.dir, '..'), { recursive: true, force: true });
+      rmSync(otherRoot, { recursive: true, force: true });
+    },
   });
 
   async function showSessions(): Promise<void> {
-    await chat.frame.getByTestId('show-sessions').click();
-    await chat.frame.getByTestId('sessions-list').waitFor({ timeout: TIMEOUT });
+    await rig.chat.frame.getByTestId('show-sessions').click();
+    await rig.chat.frame.getByTestId('sessions-list').waitFor({ timeout: TIMEOUT });
   }
 
   it('lists only this folder’s conversations and resumes one after a window reload', async () => {
-    server.load({ turns: [reply.text('Blue is calm.'), reply.text('Green is fresh.')] });
-    await chat.send('tell me about the colour blue');
-    await chat.finishedAnswer();
-    await chat.newChat();
-    await chat.send('tell me about the colour green');
-    await chat.finishedAnswer();
+    rig.server.load({ turns: [reply.text('Blue is calm.'), reply.text('Green is fresh.')] });
+    await rig.chat.send('tell me about the colour blue');
+    await rig.chat.finishedAnswer();
+    await rig.chat.newChat();
+    await rig.chat.send('tell me about the colour green');
+    await rig.chat.finishedAnswer();
 
-    await reloadWindow(wb.page);
-    await chat.open();
+    await reloadWindow(rig.page);
+    await rig.chat.open();
     await showSessions();
-    const rows = chat.frame.getByTestId('session-item');
+    const rows = rig.chat.frame.getByTestId('session-item');
     await rows.nth(1).waitFor({ timeout: TIMEOUT });
-    const titles = (await chat.frame.locator('[data-testid="session-item"] .session-title').allInnerTexts()).map((t) => t.trim());
+    const titles = (await rig.chat.frame.locator('[data-testid="session-item"] .session-title').allInnerTexts()).map((t) => t.trim());
     assert.deepStrictEqual(titles, ['tell me about the colour green', 'tell me about the colour blue'], 'newest first, this folder only');
     assert.match(await rows.first().locator('.session-meta').innerText(), /2 messages · \d[\d,.]* tokens/);
 
     await rows.nth(1).click();
-    await chat.byRole('assistant').filter({ hasText: 'Blue is calm.' }).waitFor({ timeout: TIMEOUT });
-    assert.deepStrictEqual(await chat.transcript(), [
+    await rig.chat.byRole('assistant').filter({ hasText: 'Blue is calm.' }).waitFor({ timeout: TIMEOUT });
+    assert.deepStrictEqual(await rig.chat.transcript(), [
       ['user', 'tell me about the colour blue'],
       ['assistant', 'Blue is calm.'],
     ]);
@@ -95,13 +76,13 @@ describe('Keel sessions in code-server', () => {
 
   it('finds a conversation by the text of a reply in the panel search', async () => {
     await showSessions();
-    await chat.frame.getByTestId('session-item').nth(1).waitFor({ timeout: TIMEOUT });
-    const search = chat.frame.getByTestId('sessions-search');
+    await rig.chat.frame.getByTestId('session-item').nth(1).waitFor({ timeout: TIMEOUT });
+    const search = rig.chat.frame.getByTestId('sessions-search');
     await search.click();
-    await wb.page.keyboard.type('fresh');
+    await rig.page.keyboard.type('fresh');
     // Each keystroke may bring its own page of results (debounced): wait for the list to settle
     // on the one match rather than reading it mid-update.
-    const items = chat.frame.getByTestId('session-item');
+    const items = rig.chat.frame.getByTestId('session-item');
     let shown: string[] = [];
     for (const until = Date.now() + TIMEOUT; Date.now() < until; ) {
       shown = await items.allInnerTexts();
@@ -110,42 +91,42 @@ describe('Keel sessions in code-server', () => {
     }
     assert.strictEqual(shown.length, 1, `one conversation found, got: ${JSON.stringify(shown)}`);
     assert.match(shown[0]!, /green/);
-    await chat.frame.getByTestId('sessions-back').click();
+    await rig.chat.frame.getByTestId('sessions-back').click();
   });
 
   it('Edit and resend starts a branch: the model gets the edited history and the view switches between versions', async () => {
-    server.load({ turns: [reply.text('Red is loud.'), reply.text('Purple is royal.')] });
-    await chat.newChat();
-    await chat.send('tell me about red');
-    await chat.finishedAnswer();
-    const requestsBefore = server.requests.length;
+    rig.server.load({ turns: [reply.text('Red is loud.'), reply.text('Purple is royal.')] });
+    await rig.chat.newChat();
+    await rig.chat.send('tell me about red');
+    await rig.chat.finishedAnswer();
+    const requestsBefore = rig.server.requests.length;
 
-    const prompt = chat.byRole('user').first();
+    const prompt = rig.chat.byRole('user').first();
     await prompt.hover();
     await prompt.getByTestId('edit-resend').click();
-    const box = chat.frame.getByTestId('edit-resend-input');
+    const box = rig.chat.frame.getByTestId('edit-resend-input');
     await box.fill('tell me about purple');
-    await chat.frame.getByTestId('edit-resend-send').click();
-    await chat.byRole('assistant').filter({ hasText: 'Purple is royal.' }).waitFor({ timeout: TIMEOUT });
-    await chat.finishedAnswer();
+    await rig.chat.frame.getByTestId('edit-resend-send').click();
+    await rig.chat.byRole('assistant').filter({ hasText: 'Purple is royal.' }).waitFor({ timeout: TIMEOUT });
+    await rig.chat.finishedAnswer();
 
-    assert.deepStrictEqual(userTexts(server, requestsBefore), ['tell me about purple'], 'the abandoned prompt is not sent');
-    assert.deepStrictEqual(await chat.transcript(), [
+    assert.deepStrictEqual(userTexts(rig.server, requestsBefore), ['tell me about purple'], 'the abandoned prompt is not sent');
+    assert.deepStrictEqual(await rig.chat.transcript(), [
       ['user', 'tell me about purple'],
       ['assistant', 'Purple is royal.'],
     ]);
-    const label = chat.frame.getByTestId('branch-label');
+    const label = rig.chat.frame.getByTestId('branch-label');
     assert.strictEqual((await label.innerText()).trim(), 'branch 2/2');
 
-    await chat.frame.getByTestId('branch-prev').click();
-    await chat.byRole('assistant').filter({ hasText: 'Red is loud.' }).waitFor({ timeout: TIMEOUT });
-    assert.strictEqual((await chat.frame.getByTestId('branch-label').innerText()).trim(), 'branch 1/2');
+    await rig.chat.frame.getByTestId('branch-prev').click();
+    await rig.chat.byRole('assistant').filter({ hasText: 'Red is loud.' }).waitFor({ timeout: TIMEOUT });
+    assert.strictEqual((await rig.chat.frame.getByTestId('branch-label').innerText()).trim(), 'branch 1/2');
   });
 
   it('opens a conversation from "Keel: Open Session…", searching by message text', async () => {
-    await chat.newChat();
-    const widget = wb.page.locator('.quick-input-widget');
-    await wb.page.keyboard.press('F1');
+    await rig.chat.newChat();
+    const widget = rig.page.locator('.quick-input-widget');
+    await rig.page.keyboard.press('F1');
     await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
     await widget.locator('input').fill('>Keel: Open Session');
     await widget.locator('.monaco-list-row', { hasText: 'Keel: Open Session' }).first().waitFor({ timeout: TIMEOUT });
@@ -155,16 +136,16 @@ describe('Keel sessions in code-server', () => {
     const row = widget.locator('.monaco-list-row', { hasText: 'tell me about the colour blue' });
     await widget.locator('.monaco-list-row', { hasText: 'tell me about the colour green' }).waitFor({ state: 'detached', timeout: TIMEOUT });
     await row.click();
-    await chat.byRole('assistant').filter({ hasText: 'Blue is calm.' }).waitFor({ timeout: TIMEOUT });
+    await rig.chat.byRole('assistant').filter({ hasText: 'Blue is calm.' }).waitFor({ timeout: TIMEOUT });
   });
 
   it('exports a conversation to JSON through the save dialog, in the workspace folder by default', async () => {
     await showSessions();
-    const blue = chat.frame.locator('[data-testid="session-row"]').filter({ hasText: 'tell me about the colour blue' });
+    const blue = rig.chat.frame.locator('[data-testid="session-row"]').filter({ hasText: 'tell me about the colour blue' });
     await blue.hover();
     await blue.getByTestId('session-export-json').click();
     // code-server's save dialog is VS Code's own file input: the proposed path is accepted with Enter.
-    const widget = wb.page.locator('.quick-input-widget');
+    const widget = rig.page.locator('.quick-input-widget');
     await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
     // The dialog fills in the proposed path a moment after it opens.
     let proposed = '';
@@ -172,10 +153,10 @@ describe('Keel sessions in code-server', () => {
       proposed = await widget.locator('input').inputValue();
       if (!proposed.endsWith('.json')) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    assert.strictEqual(proposed, join(workspace, 'tell-me-about-the-colour-blue.json'));
+    assert.strictEqual(proposed, join(rig.workspace, 'tell-me-about-the-colour-blue.json'));
     await widget.locator('input').press('Enter');
     await widget.waitFor({ state: 'hidden', timeout: TIMEOUT });
-    const file = join(workspace, 'tell-me-about-the-colour-blue.json');
+    const file = join(rig.workspace, 'tell-me-about-the-colour-blue.json');
     // The file may exist a moment before all of it is written.
     const deadline = Date.now() + TIMEOUT;
     let text = '';
@@ -194,6 +175,6 @@ describe('Keel sessions in code-server', () => {
       ],
     );
     rmSync(file, { force: true });
-    await chat.frame.getByTestId('sessions-back').click();
+    await rig.chat.frame.getByTestId('sessions-back').click();
   });
 });

@@ -11,7 +11,7 @@ const engine = new Marked({
   async: false,
   renderer: {
     code({ text, lang }) {
-      return `<pre class="md-code"><code>${highlightCode(text, lang)}</code></pre>\n`;
+      return `<pre class="md-code" tabindex="0"><code>${highlightCode(text, lang)}</code></pre>\n`;
     },
   },
 });

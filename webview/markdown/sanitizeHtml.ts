@@ -59,7 +59,7 @@ function replaceImage(image: Element): void {
   if (!url) {
     const note = doc.createElement('span');
     note.className = 'md-image-skipped';
-    note.textContent = `🖼 ${alt || 'image'} (not shown)`;
+    note.textContent = `${alt || 'image'} (not shown)`;
     image.replaceWith(note);
     return;
   }
@@ -69,7 +69,7 @@ function replaceImage(image: Element): void {
   link.setAttribute('role', 'link');
   link.setAttribute('tabindex', '0');
   link.setAttribute('title', `Open ${url} in the browser`);
-  link.textContent = `🖼 ${alt || new URL(url).hostname} (click to load)`;
+  link.textContent = `${alt || new URL(url).hostname} (click to load)`;
   image.replaceWith(link);
 }
 

@@ -54,10 +54,24 @@ export function TextArea({
 
   useLayoutEffect(() => {
     const element = own.current;
-    if (!element) return;
-    element.style.height = 'auto';
-    element.style.height = `${element.scrollHeight}px`;
-  }, [value]);
+    if (!element) return undefined;
+    const fit = (): void => {
+      element.style.height = 'auto';
+      // Empty, it is as tall as its placeholder (which wraps in a narrow view); the placeholder
+      // itself does not count in scrollHeight, so measure it as if it were the text.
+      if (element.value === '' && placeholder) {
+        element.value = placeholder;
+        element.style.height = `${element.scrollHeight}px`;
+        element.value = '';
+      } else {
+        element.style.height = `${element.scrollHeight}px`;
+      }
+    };
+    fit();
+    // A narrower or wider view wraps the text differently.
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  }, [value, placeholder]);
 
   return (
     <textarea
@@ -69,7 +83,8 @@ export function TextArea({
       aria-label={label}
       aria-controls={ariaControls}
       aria-activedescendant={ariaActiveDescendant}
-      aria-expanded={ariaExpanded}
+      // Only a combobox has an expanded state; on a plain textbox the attribute is invalid ARIA.
+      aria-expanded={ariaControls ? ariaExpanded : undefined}
       aria-autocomplete={ariaControls ? 'list' : undefined}
       role={ariaControls ? 'combobox' : undefined}
       data-testid={testId}

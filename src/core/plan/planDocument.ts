@@ -56,6 +56,8 @@ export function planTodos(markdown: string): TodoItem[] {
   return planSteps(markdown).map((content, i) => ({ id: `step-${i + 1}`, content, status: 'pending' }));
 }
 
+const EXECUTION_OPENING = 'Execute this plan.';
+
 /** The task sent in act mode when the person executes a plan: the plan itself, as it now reads. */
 export function executionPrompt(markdown: string, todos: readonly TodoItem[]): string {
   const list =
@@ -63,7 +65,7 @@ export function executionPrompt(markdown: string, todos: readonly TodoItem[]): s
       ? `Your todo list already holds the plan's steps (ids ${todos[0]!.id}…${todos.at(-1)!.id}). Keep it current with todo_write as you go: one step in_progress at a time, completed as soon as it is done.`
       : 'Use todo_write to track the steps as you go.';
   return [
-    'Execute this plan. It was reviewed (and maybe edited) by the person: follow it as written; if a step turns out to be wrong, say so before doing something else.',
+    `${EXECUTION_OPENING} It was reviewed (and maybe edited) by the person: follow it as written; if a step turns out to be wrong, say so before doing something else.`,
     list,
     '',
     '<plan>',
@@ -85,4 +87,31 @@ export function refinePrompt(markdown: string, feedback: string): string {
     markdown.trim(),
     '</plan>',
   ].join('\n');
+}
+
+/**
+ * The plan inside a message executionPrompt() wrote, or undefined for any other text: the
+ * chat shows such a message as "Executing plan: <title>", not as Keel's instructions.
+ */
+export function executedPlanOf(text: string): string | undefined {
+  if (!text.startsWith(EXECUTION_OPENING)) return undefined;
+  const open = text.indexOf('\n<plan>\n');
+  const close = text.lastIndexOf('\n</plan>');
+  if (open < 0 || close < open) return undefined;
+  return text.slice(open + '\n<plan>\n'.length, close);
+}
+
+/**
+ * A short name for a plan: its first top-level heading, else the first line of its Goal
+ * section, else its first line of text; Markdown marks off, at most 80 characters.
+ */
+export function planTitle(markdown: string): string {
+  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  const heading = lines.find((l) => /^#\s+\S/.test(l));
+  const goalAt = lines.findIndex((l) => /^#{1,6}\s+goal\b/i.test(l.trim()));
+  const goal = goalAt >= 0 ? lines.slice(goalAt + 1).find((l) => l.trim() !== '' && !/^#/.test(l.trim())) : undefined;
+  const first = lines.find((l) => l.trim() !== '' && !/^#{2,6}\s/.test(l.trim()));
+  const title = plainText((heading ?? goal ?? first ?? '').replace(/^#+\s*/, '').replace(/^(?:\d+[.)]|[-*+])\s+/, ''));
+  if (!title) return 'Untitled plan';
+  return title.length > 80 ? `${title.slice(0, 79).trimEnd()}…` : title;
 }

@@ -160,7 +160,10 @@ export class ChangeReview implements ChangeApprovalHooks, vscode.Disposable {
   private async show(entry: PendingChange, focus: boolean): Promise<boolean> {
     const started = performance.now();
     try {
-      await vscode.commands.executeCommand('vscode.diff', entry.left, entry.right, entry.title, { preview: true, preserveFocus: !focus });
+      // A diff against an empty original always shows that empty line as removed (VS Code's
+      // diff maps an empty side as one changed line): a new file is shown as itself instead.
+      if (entry.change.before === null && entry.review) await vscode.window.showTextDocument(entry.right, { preview: true, preserveFocus: !focus });
+      else await vscode.commands.executeCommand('vscode.diff', entry.left, entry.right, entry.title, { preview: true, preserveFocus: !focus });
     } catch (err) {
       this.opts.log('error', `opening the diff of ${entry.change.displayPath} failed: ${errorMessage(err)}`);
       return false;

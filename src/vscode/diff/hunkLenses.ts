@@ -31,6 +31,9 @@ export class HunkLenses implements vscode.CodeLensProvider {
       }),
       new vscode.CodeLens(top, { title: '$(close) Reject change', command: 'keel.rejectChange', arguments: [entry.id], tooltip: 'Write nothing (Ctrl+Shift+Backspace)' }),
     ];
+    if (entry.protected) {
+      lenses.push(new vscode.CodeLens(top, { title: '$(shield) Protected path: written only if you accept', command: '' }));
+    }
     hunks.forEach((hunk, index) => {
       const line = Math.max(0, Math.min(hunk.afterStart, document.lineCount - 1));
       const at = new vscode.Range(line, 0, line, 0);

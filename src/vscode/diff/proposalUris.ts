@@ -6,17 +6,16 @@ export const PROPOSED_SCHEME = 'keel-proposed';
 export const ORIGINAL_SCHEME = 'keel-original';
 
 /**
- * `keel-proposed:/<approvalId>/<displayPath>`: the approval comes first so two proposals for
- * one file never share a document, and the file name stays last so the editor picks the
- * file's language.
+ * `keel-proposed:/<displayPath>?<approvalId>`: the path is the file's, so the breadcrumb and
+ * the editor's language read like the file itself, and the approval rides in the query so
+ * two proposals for one file never share a document.
  */
 export function proposalUri(scheme: typeof PROPOSED_SCHEME | typeof ORIGINAL_SCHEME, approvalId: string, displayPath: string): vscode.Uri {
-  return vscode.Uri.from({ scheme, path: `/${approvalId}/${displayPath.replace(/^\/+/, '')}` });
+  return vscode.Uri.from({ scheme, path: `/${displayPath.replace(/^\/+/, '')}`, query: approvalId });
 }
 
 /** The approval a Keel diff document belongs to, or undefined for any other document. */
 export function approvalIdOf(uri: vscode.Uri): string | undefined {
   if (uri.scheme !== PROPOSED_SCHEME && uri.scheme !== ORIGINAL_SCHEME) return undefined;
-  const id = uri.path.split('/')[1];
-  return id ? id : undefined;
+  return uri.query ? uri.query : undefined;
 }

@@ -52,7 +52,8 @@ export class ProposedFileSystem implements vscode.FileSystemProvider {
     const names = new Map<string, vscode.FileType>();
     for (const key of this.files.keys()) {
       if (!key.startsWith(prefix)) continue;
-      const rest = key.slice(prefix.length).split('/');
+      // The approval id is the query: a listing names the file, not the proposal.
+      const rest = key.slice(prefix.length).replace(/\?.*$/, '').split('/');
       names.set(decodeURIComponent(rest[0]!), rest.length > 1 ? vscode.FileType.Directory : vscode.FileType.File);
     }
     return [...names];

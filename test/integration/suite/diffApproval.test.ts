@@ -11,7 +11,7 @@ import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServe
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { ChatPage } from './support/chatPage';
 import type { AskedApproval } from './support/chatPage';
-import { closeAllEditors, diffTabOf, keelDiffTabs, proposalDocument, waitForDiffTab } from './support/diffTabs';
+import { closeAllEditors, diffTabOf, keelDiffTabs, proposalDocument, waitForDiffTab, waitForProposalTab } from './support/diffTabs';
 import { MODEL, activateKeel, keelHomeForRun, setApprovalMode, setModelSettings, workspaceFolder } from './support/keelSetup';
 import { lastToolResult, request } from './support/modelRequests';
 import { until } from './support/waiting';
@@ -264,7 +264,7 @@ describe('approving edits as diffs', () => {
     assert.strictEqual(bytes.toString('utf8'), `\uFEFF${crlf('alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'THETA', 'iota')}`);
   });
 
-  it('a new file shows an empty left side; Reject creates nothing, Accept creates it', async () => {
+  it('a new file opens as its proposal alone (no diff against an empty side); Reject creates nothing, Accept creates it', async () => {
     rmSync(file('fresh.txt'), { force: true });
     server.load({
       turns: [
@@ -275,8 +275,9 @@ describe('approving edits as diffs', () => {
       ],
     });
     const first = await ask('create it');
-    const diff = await waitForDiffTab(first.asked.request.id);
-    assert.strictEqual((await vscode.workspace.openTextDocument(diff.original)).getText(), '');
+    const tab = await waitForProposalTab(first.asked.request.id);
+    assert.strictEqual(diffTabOf(first.asked.request.id), undefined, 'no diff editor for a new file');
+    assert.strictEqual((await vscode.workspace.openTextDocument((tab.input as vscode.TabInputText).uri)).getText(), 'fresh one\n');
     await vscode.commands.executeCommand('keel.rejectChange', first.asked.request.id, '');
     await page.runEnded(first.from);
     assert.strictEqual(existsSync(file('fresh.txt')), false);
@@ -287,7 +288,7 @@ describe('approving edits as diffs', () => {
     assert.strictEqual(readFileSync(file('fresh.txt'), 'utf8'), 'fresh two\n');
   });
 
-  it('a protected path in yolo mode still shows the diff and waits, marked sensitive', async () => {
+  it('a protected path in yolo mode still shows the proposal and waits, marked sensitive', async () => {
     await approvalMode('yolo');
     await vscode.workspace.getConfiguration('keel').update('diff.reveal', 'none', vscode.ConfigurationTarget.Global);
     rmSync(join(folder, 'AGENTS.md'), { force: true });
@@ -296,8 +297,10 @@ describe('approving edits as diffs', () => {
     });
     const { asked, from } = await ask('set my rules');
     assert.strictEqual(asked.request.protected, true);
-    const diff = await waitForDiffTab(asked.request.id);
-    assert.match(diff.tab.label, /AGENTS\.md \(Keel: proposed new file, protected path\)/);
+    const tab = await waitForProposalTab(asked.request.id);
+    assert.strictEqual(tab.label, 'AGENTS.md');
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', (tab.input as vscode.TabInputText).uri);
+    assert.ok(lenses.some((lens) => lens.command?.title.includes('Protected path')), 'the editor says the path is protected');
     assert.strictEqual(existsSync(join(folder, 'AGENTS.md')), false, 'waits for the person even in yolo');
     await vscode.commands.executeCommand('keel.rejectChange', asked.request.id, 'not my rules');
     await page.runEnded(from);

@@ -29,11 +29,11 @@ async function contextWith(baseURL: string, logs: string[] = []) {
 }
 
 describe('models.list', () => {
-  it('lists the configured models first, then what the endpoint offers under their own names', async () => {
+  it('lists the configured models first, then what the endpoint offers, all under their own names (no custom/ prefix)', async () => {
     const listed = await listModels(await contextWith(server.baseURL));
     expect(listed.current).toBe('custom/qwen3-coder');
     expect(listed.models.map((m) => [m.id, m.label])).toEqual([
-      ['custom/qwen3-coder', undefined],
+      ['custom/qwen3-coder', 'qwen3-coder'],
       ['fast', 'fast → custom/llama-4'],
       ['custom/llama-4', 'llama-4'],
     ]);

@@ -76,6 +76,8 @@ describe('file changes in the chat', () => {
     await settle();
     expect(app.queryByTestId('approval-batch')).toBeNull();
     expect(app.byTestId('approve').textContent).toBe('Accept');
+    // The change row names the verb and the path; the tool's summary would repeat them.
+    expect(app.byTestId('approval-card').textContent!.split('src/one.ts')).toHaveLength(2);
     await click(app.byTestId('open-diff'));
     await settle();
     expect(asked).toBe('ap-9');

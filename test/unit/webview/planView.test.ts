@@ -91,3 +91,22 @@ describe('plan mode in the view', () => {
     ]);
   });
 });
+
+describe('an executed plan in the conversation', () => {
+  it('shows "Executing plan: <title>" with the plan folded, not the instructions', async () => {
+    const executed = {
+      id: 'u-1',
+      role: 'user' as const,
+      status: 'done' as const,
+      createdAt: 1,
+      parts: [{ type: 'planExecution' as const, title: 'Make average safe', plan: '## Goal\nMake average safe\n## Steps\n1. Change it' }],
+    };
+    const { mounted } = await ready({ messages: [executed] });
+    const shown = mounted.byTestId('plan-execution');
+    expect(shown.querySelector('p')?.textContent).toBe(' Executing plan: Make average safe');
+    const details = shown.querySelector('details')!;
+    expect(details.open).toBe(false);
+    expect(details.textContent).toContain('Change it');
+    expect(mounted.byTestId('message').textContent).not.toMatch(/<plan>|Execute this plan/);
+  });
+});

@@ -61,7 +61,8 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
           file writes stay confined by the sandbox.
         </p>
       ) : null}
-      {request.summary ? <code className="approval-card-summary">{request.summary}</code> : null}
+      {/* A file change names itself in the change row below (verb, path, +/−): the summary would say it twice. */}
+      {request.summary && !change ? <code className="approval-card-summary">{request.summary}</code> : null}
       {change ? (
         <div className="approval-card-change">
           <span>

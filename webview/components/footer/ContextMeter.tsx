@@ -1,14 +1,15 @@
 import { useMeta } from '../../store/storeHooks';
 import { contextUsage } from './contextUsage';
 
-/** A small bar of how full the context window is; the numbers are in the tooltip. */
+/** How full the context window is: a labelled bar ("Context 42%"); the token counts are in the tooltip. */
 export function ContextMeter() {
   const usage = useMeta((meta) => meta.usage);
   const context = contextUsage(usage);
   if (!context) {
     return (
       <div className="context-meter context-meter-unknown" data-testid="context-meter" title="Context use is not known yet">
-        <div className="context-meter-bar" />
+        <span className="context-meter-label">Context –</span>
+        <div className="context-meter-bar" aria-hidden="true" />
       </div>
     );
   }
@@ -25,6 +26,9 @@ export function ContextMeter() {
       aria-valuetext={context.text}
       title={context.text}
     >
+      <span className="context-meter-label" aria-hidden="true">
+        Context {Math.round(context.fraction * 100)}%
+      </span>
       <div className="context-meter-bar">
         <div className="context-meter-fill" style={{ width: `${(context.fraction * 100).toFixed(1)}%` }} />
       </div>

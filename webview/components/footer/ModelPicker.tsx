@@ -25,7 +25,8 @@ export function ModelPicker() {
   }, [bridge, config]);
 
   const options: SelectOption[] = models.map((info) => ({ value: info.id, label: info.label ?? info.id }));
-  if (model && !options.some((option) => option.value === model)) options.unshift({ value: model, label: model });
+  // Until the list arrives, the model in use by the name the person gave it (custom/ is Keel's prefix for keel.baseUrl).
+  if (model && !options.some((option) => option.value === model)) options.unshift({ value: model, label: model.replace(/^custom\//, '') });
   if (options.length === 0) options.push({ value: '', label: 'No model' });
 
   return (

@@ -45,7 +45,8 @@ export const CodeBlock = memo(function CodeBlock({ code, language }: CodeBlockPr
           />
         </span>
       </div>
-      <pre className="md-code">
+      {/* Focusable, so a keyboard can scroll a long line into view. */}
+      <pre className="md-code" tabIndex={0}>
         <code dangerouslySetInnerHTML={{ __html: html }} />
       </pre>
     </div>

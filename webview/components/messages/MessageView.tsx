@@ -111,6 +111,18 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
           result={{ output: part.output, isError: part.isError, truncated: part.truncated }}
         />
       );
+    case 'planExecution':
+      return (
+        <div className="plan-execution" data-testid="plan-execution">
+          <p className="message-plain">
+            <Icon name="checklist" /> Executing plan: <strong>{part.title}</strong>
+          </p>
+          <details className="plan-execution-plan">
+            <summary>The plan</summary>
+            <Markdown text={part.plan} streaming={false} />
+          </details>
+        </div>
+      );
     case 'compaction':
     case 'interruption':
       // Shown as a whole message of their own (see MessageView).

@@ -3,18 +3,36 @@ import { useMeta } from '../../store/storeHooks';
 import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
 
-/** No model yet: say so plainly and offer the two ways to fix it. */
+/**
+ * No model yet: say so plainly and offer the ways to fix it. A key is asked for only when
+ * the chosen endpoint needs one; for a local server (Ollama, LM Studio, a custom base URL)
+ * choosing the model in settings is the whole set-up, so that is the main button.
+ */
 export function FirstRunPanel() {
   const bridge = useBridge();
   const problem = useMeta((meta) => meta.config.problem);
+  const endpoint = useMeta((meta) => meta.config.endpoint);
+  const needsKey = endpoint?.needsKey ?? true;
+  const where = endpoint ? `${endpoint.label}${endpoint.baseURL && endpoint.baseURL !== endpoint.label ? ` (${endpoint.baseURL})` : ''}` : 'an OpenAI-compatible endpoint';
+  const setKey = (
+    <Button appearance={needsKey ? 'primary' : 'secondary'} onClick={() => void bridge.runCommand('keel.setApiKey')} testId="set-api-key">
+      Set API Key
+    </Button>
+  );
+  const openSettings = (
+    <Button appearance={needsKey ? 'secondary' : 'primary'} onClick={() => void bridge.openSettings('keel')} testId="open-settings">
+      Open Settings
+    </Button>
+  );
   return (
-    <section className="first-run" data-testid="first-run" aria-label="Set up a model">
+    <section className="first-run" data-testid="first-run" data-needs-key={needsKey} aria-label="Set up a model">
       <h2>
         <Icon name="sparkle" /> Connect Keel to a model
       </h2>
       <p>
-        Keel talks to an OpenAI-compatible endpoint and needs an API key for it. No model is configured yet, so
-        messages cannot be answered.
+        {needsKey
+          ? `Keel talks to ${where}, which needs an API key. No model is configured yet, so messages cannot be answered.`
+          : `Keel talks to ${where}, which needs no key. Choose one of its models in settings; until then messages cannot be answered.`}
       </p>
       {problem ? (
         <p className="first-run-problem" role="alert">
@@ -22,16 +40,13 @@ export function FirstRunPanel() {
         </p>
       ) : null}
       <div className="first-run-actions">
-        <Button onClick={() => void bridge.runCommand('keel.setApiKey')} testId="set-api-key">
-          Set API Key
-        </Button>
-        <Button appearance="secondary" onClick={() => void bridge.openSettings('keel')} testId="open-settings">
-          Open Settings
-        </Button>
+        {needsKey ? setKey : openSettings}
+        {needsKey ? openSettings : setKey}
       </div>
       <p className="first-run-hint">
-        In settings, choose the model and, for a provider other than OpenAI, its base URL. The key is kept in VS
-        Code&apos;s secret storage, never in settings files.
+        {needsKey
+          ? 'In settings, choose the model and, for a provider other than OpenAI, its base URL. The key is kept in VS Code’s secret storage, never in settings files.'
+          : 'Set keel.model to a model the server has loaded; the picker below then lists what the server offers. A key is only needed if your server asks for one.'}
       </p>
     </section>
   );

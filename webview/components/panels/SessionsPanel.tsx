@@ -137,8 +137,15 @@ function SessionRow({ session, current, onRenamed, onDeleted }: { session: Sessi
           <span className="session-title">{session.title || 'Untitled chat'}</span>
           {session.preview ? <span className="session-preview">{session.preview}</span> : null}
           <span className="session-meta">
-            {dateFormat.format(session.updatedAt)} · {session.messageCount} messages
-            {session.tokens ? ` · ${session.tokens.toLocaleString()} tokens` : ''}
+            <span>{dateFormat.format(session.updatedAt)}</span>
+            {' · '}
+            <span>{session.messageCount} messages</span>
+            {session.tokens ? (
+              <>
+                {' · '}
+                <span>{session.tokens.toLocaleString()} tokens</span>
+              </>
+            ) : null}
           </span>
         </button>
       )}

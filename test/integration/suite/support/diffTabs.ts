@@ -21,9 +21,21 @@ export function keelDiffTabs(): DiffTab[] {
   );
 }
 
-/** The diff tab of one approval (its id is the first segment of the proposal's path). */
+/** The diff tab of one approval (its id is the proposal URI's query; the path is the file's). */
 export function diffTabOf(approvalId: string): DiffTab | undefined {
-  return keelDiffTabs().find((d) => d.proposed.path.split('/')[1] === approvalId);
+  return keelDiffTabs().find((d) => d.proposed.query === approvalId);
+}
+
+/** The editor tab of a new file's proposal: shown by itself, not as a diff against an empty side. */
+export function proposalTabOf(approvalId: string): vscode.Tab | undefined {
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .find((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === PROPOSED_SCHEME && tab.input.uri.query === approvalId);
+}
+
+export async function waitForProposalTab(approvalId: string): Promise<vscode.Tab> {
+  await until(() => proposalTabOf(approvalId) !== undefined, `the proposal editor of approval ${approvalId}`);
+  return proposalTabOf(approvalId)!;
 }
 
 export async function waitForDiffTab(approvalId: string): Promise<DiffTab> {
