@@ -1,5 +1,6 @@
 import type { KeelConfig } from '../core/config/configSchema';
-import { effectiveProvider, isPresetName, providerPresets } from '../core/model/providerPresets';
+import { isPresetName } from '../core/model/presetNames';
+import { effectiveProvider, providerPresets } from '../core/model/providerPresets';
 import type { EndpointSummary } from '../protocol/sessionState';
 
 /**
