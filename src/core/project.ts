@@ -24,6 +24,7 @@ import type { RunMode, ToolUse } from './plugins/pluginTypes';
 import { acceptPluginTools } from './plugins/pluginTools';
 import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { ChangeJournal } from './journal/changeJournal';
+import { createFileUndo, snapshotsFor, type FileUndo } from './snapshots/fileUndo';
 import { ProjectRules, promptText } from './rules/projectRules';
 import { PlanBook } from './plan/planBook';
 import { executionPrompt, planTodos, refinePrompt } from './plan/planDocument';
@@ -54,6 +55,8 @@ export class Project {
   private readonly reads = new FileReadTracker();
   /** Every file change this conversation applies, for undo and restore; absent on a read-only session. */
   readonly journal: ChangeJournal | undefined;
+  /** Snapshots around commands, and the restore over them and the journal; absent on a read-only session. */
+  readonly fileUndo: FileUndo | undefined;
   private readonly prefetch = new TurnPrefetch<ResolvedCall, PreviewedCall, ApprovalAnswer>();
   /** What the model is told about the workspace, and the folders this conversation touched. */
   readonly context: ConversationContext;
@@ -102,6 +105,7 @@ export class Project {
     this.journal = session.readOnly
       ? undefined
       : new ChangeJournal({ session, host: ctx.host, display: (p) => ctx.workspace.display(p) });
+    this.fileUndo = this.journal ? createFileUndo(ctx, session, this.journal) : undefined;
   }
 
   /**
@@ -111,6 +115,7 @@ export class Project {
    */
   async dispose(): Promise<void> {
     await this.jobs.stopAll();
+    await this.fileUndo?.snapshots.settle();
   }
 
   get approvalMode(): ApprovalMode {
@@ -492,6 +497,7 @@ export class Project {
       history: this.history,
       commandRules: commandRulesFor(this.ctx.config.commands, this.session.config().allowedCommands),
       jobs: this.jobs,
+      snapshots: snapshotsFor(this.fileUndo, call.toolCallId, emit, (level, message) => this.ctx.host.log(level, message)),
       onOutput: (text) => emit({ type: 'tool_output', toolCallId: call.toolCallId, text }),
     };
     let preview: ToolPreview | undefined;

@@ -54,6 +54,8 @@ export const configLayerSchema = z.strictObject({
   commands: commandRulesSchema.optional(),
   /** Seconds an MCP tool call may take before it ends with an error result. */
   mcpToolTimeout: z.number().positive().max(3600).optional(),
+  /** Snapshots around commands: files over `maxFileMB` are recorded by hash only; each conversation keeps at most `capMB`. */
+  snapshots: z.strictObject({ maxFileMB: z.number().positive().max(4096).optional(), capMB: z.number().positive().max(1_000_000).optional() }).optional(),
 });
 export type ConfigLayer = z.infer<typeof configLayerSchema>;
 
@@ -71,6 +73,8 @@ export interface KeelConfig {
   commands: { allow: string[]; deny: string[] };
   /** Seconds an MCP tool call may take (default 60). */
   mcpToolTimeout: number;
+  /** Snapshots around commands (see configLayerSchema.snapshots). */
+  snapshots: { maxFileMB: number; capMB: number };
 }
 
 export const defaultConfig: KeelConfig = {
@@ -82,4 +86,5 @@ export const defaultConfig: KeelConfig = {
   modelAliases: {},
   commands: { allow: [], deny: [] },
   mcpToolTimeout: 60,
+  snapshots: { maxFileMB: 5, capMB: 200 },
 };

@@ -73,6 +73,15 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
   const shell = await findShell();
   if (!shell) return errorResult('No shell found: bash or sh must be installed and on PATH to run commands.');
   if (input.run_in_background) return startBackground({ shell, command: input.command, cwd, timeoutMs: input.timeout }, ctx);
+  const bracket = await ctx.snapshots?.begin();
+  try {
+    return await runForeground(input, ctx, shell, cwd);
+  } finally {
+    await bracket?.end();
+  }
+}
+
+async function runForeground(input: BashInput, ctx: ToolContext, shell: string, cwd: string): Promise<ToolResult> {
   const timeoutMs = input.timeout ?? bashDefaultTimeoutMs;
   let fallback: string | undefined;
   if (ctx.host.runInTerminal) {
