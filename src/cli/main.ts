@@ -2,6 +2,7 @@ import { KeelError, errorMessage } from '../core/errors';
 import { parseCliArgs, usage } from './cliArgs';
 import { runCommand } from './runCommand';
 import type { CliIo } from './runCommand';
+import { restoreCommand } from './restoreCommand';
 import { sessionsCommand } from './sessionsCommand';
 
 declare const KEEL_VERSION: string;
@@ -28,6 +29,7 @@ async function main(): Promise<number> {
       return 0;
     }
     if (args.command === 'sessions') return sessionsCommand(args, io);
+    if (args.command === 'restore') return await restoreCommand(args, io);
     if (args.prompt === '-') args.prompt = (await readStdin()).trim();
     const controller = new AbortController();
     const onSignal = () => controller.abort(new Error('interrupted'));
