@@ -55,6 +55,8 @@ export class SnapshotRepo {
   readonly objectsDir: string;
   private ready: Promise<void> | undefined;
   private personExclude: string | null | undefined;
+  /** Bytes kept, counted once and then kept up to date as objects are added and pruned. */
+  private used: number | undefined;
 
   constructor(private readonly opts: SnapshotRepoOptions) {
     this.env = { gitDir: join(opts.dir, 'git'), indexFile: join(opts.dir, 'index'), workTree: opts.workTree };
@@ -137,8 +139,13 @@ export class SnapshotRepo {
     }
   }
 
-  /** Bytes of loose objects Keel keeps for this folder (the person's borrowed objects are not counted). */
+  /** Bytes of objects Keel keeps for this folder (the person's borrowed objects are not counted). */
   async usedBytes(): Promise<number> {
+    this.used ??= await this.countObjects();
+    return this.used;
+  }
+
+  private async countObjects(): Promise<number> {
     await this.init();
     const out = (await runGit(this.env, ['count-objects', '-v'])).toString('utf8');
     const kib = (key: string) => Number(/^(\S+): (\d+)$/m.exec(out.split('\n').find((l) => l.startsWith(`${key}:`)) ?? '')?.[2] ?? 0);
@@ -149,6 +156,7 @@ export class SnapshotRepo {
   async prune(keepTrees: readonly string[]): Promise<void> {
     await this.init();
     await runGit(this.env, ['prune', '--expire=now', ...keepTrees]);
+    this.used = undefined;
   }
 
   private init(): Promise<void> {
@@ -175,6 +183,8 @@ export class SnapshotRepo {
         ['core.untrackedCache', 'true'],
         ['core.splitIndex', 'false'],
         ['core.bigFileThreshold', '2g'],
+        // A snapshot lost in a crash costs one undo; syncing every object costs seconds on a busy disk.
+        ['core.fsync', 'none'],
         ['index.version', '4'],
         ['gc.auto', '0'],
         ['advice.addEmbeddedRepo', 'false'],
@@ -257,14 +267,25 @@ export class SnapshotRepo {
   private async dropUnkept(before: Set<string>): Promise<Map<string, 'large' | 'binary'>> {
     const dropped = new Map<string, 'large' | 'binary'>();
     const added = [...(await listLooseObjects(this.objectsDir))].filter((oid) => !before.has(oid));
-    for (const oid of added) {
-      const head = await readBlobHead(this.objectsDir, oid);
-      if (head.type !== 'blob') continue;
-      const why = head.size > this.opts.maxFileBytes ? 'large' : head.binary ? 'binary' : undefined;
-      if (!why) continue;
-      await unlink(looseObjectPath(this.objectsDir, oid));
-      dropped.set(oid, why);
-    }
+    let next = 0;
+    let grew = 0;
+    const worker = async (): Promise<void> => {
+      while (next < added.length) {
+        const oid = added[next++]!;
+        const path = looseObjectPath(this.objectsDir, oid);
+        const head = await readBlobHead(this.objectsDir, oid);
+        const why = head.type !== 'blob' ? undefined : head.size > this.opts.maxFileBytes ? 'large' : head.binary ? 'binary' : undefined;
+        if (!why) {
+          grew += (await stat(path)).size;
+          continue;
+        }
+        await unlink(path);
+        dropped.set(oid, why);
+      }
+    };
+    // Many small reads at once: the first snapshot of a folder meets thousands of new objects.
+    await Promise.all(Array.from({ length: Math.min(16, added.length) }, worker));
+    if (this.used !== undefined) this.used += grew;
     return dropped;
   }
 }
