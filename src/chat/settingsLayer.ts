@@ -30,6 +30,9 @@ export interface KeelSettings {
   /** keel.commands.allow / deny, all scopes together; left out when empty. */
   commandsAllow?: string[];
   commandsDeny?: string[];
+  /** keel.snapshots.maxFileMB / capMB: snapshots around commands. */
+  snapshotMaxFileMB?: number;
+  snapshotCapMB?: number;
 }
 
 export interface SettingsRead {
@@ -38,7 +41,7 @@ export interface SettingsRead {
   problems: string[];
 }
 
-type Kind = 'string' | 'approvalMode' | 'turns' | 'boolean' | 'diffReveal' | 'preset' | 'fraction';
+type Kind = 'string' | 'approvalMode' | 'turns' | 'boolean' | 'diffReveal' | 'preset' | 'fraction' | 'megabytes';
 
 const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
   { key: 'provider', setting: 'provider', kind: 'preset' },
@@ -51,6 +54,8 @@ const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
   { key: 'autoCompact', setting: 'autoCompact', kind: 'boolean' },
   { key: 'diffReveal', setting: 'diff.reveal', kind: 'diffReveal' },
   { key: 'compactAt', setting: 'compactAt', kind: 'fraction' },
+  { key: 'snapshotMaxFileMB', setting: 'snapshots.maxFileMB', kind: 'megabytes' },
+  { key: 'snapshotCapMB', setting: 'snapshots.capMB', kind: 'megabytes' },
 ];
 
 /** Settings whose workspace values an untrusted workspace may not use: they redirect requests. */
@@ -108,6 +113,8 @@ function parse(kind: Kind, raw: unknown): string | number | boolean | undefined 
       return typeof raw === 'string' && (raw === '' || isPresetName(raw)) ? raw : undefined;
     case 'fraction':
       return typeof raw === 'number' && raw >= 0.3 && raw <= 0.95 ? raw : undefined;
+    case 'megabytes':
+      return typeof raw === 'number' && raw > 0 && raw <= 1_000_000 ? raw : undefined;
   }
 }
 
@@ -135,6 +142,11 @@ export function settingsLayer(
   if (settings.maxTurns !== undefined) layer.maxTurns = settings.maxTurns;
   if (settings.autoCompact !== undefined) layer.autoCompact = settings.autoCompact;
   if (settings.compactAt !== undefined) layer.compactAt = settings.compactAt;
+  if (settings.snapshotMaxFileMB !== undefined || settings.snapshotCapMB !== undefined) {
+    layer.snapshots = {};
+    if (settings.snapshotMaxFileMB !== undefined) layer.snapshots.maxFileMB = Math.min(settings.snapshotMaxFileMB, 4096);
+    if (settings.snapshotCapMB !== undefined) layer.snapshots.capMB = settings.snapshotCapMB;
+  }
   if (settings.commandsAllow || settings.commandsDeny) {
     layer.commands = {};
     if (settings.commandsAllow) layer.commands.allow = settings.commandsAllow;
