@@ -186,3 +186,24 @@ describe('Restore files to here, over commands and edits', () => {
     await p.dispose();
   });
 });
+
+describe('a background command', () => {
+  it('is snapshotted when it ends: what it changed is recorded under its call and can be undone', async () => {
+    writeFileSync(join(ws, 'log.txt'), 'before\n');
+    const p = await project([
+      reply.tools([{ name: 'bash', arguments: { command: "printf 'written by the job\\n' > log.txt; rm -f never.txt", run_in_background: true } }]),
+      reply.text('started'),
+    ]);
+    const events: ProjectEvent[] = [];
+    await runCommand(p, events);
+    const job = p.jobs.list()[0]!;
+    await job.whenExited();
+    await p.fileUndo!.snapshots.settle();
+    const records = p.session.fileHistory().filter((r) => r.type === 'snapshot');
+    expect(records.flatMap((r) => (r.type === 'snapshot' ? r.changes.map((c) => [c.displayPath, c.kind]) : []))).toEqual([['log.txt', 'modified']]);
+    const call = events.find((e) => e.type === 'tool_use') as { toolCallId: string };
+    expect((await p.fileUndo!.restore.undoCall(call.toolCallId)).status).toBe('reverted');
+    expect(readFileSync(join(ws, 'log.txt'), 'utf8')).toBe('before\n');
+    await p.dispose();
+  });
+});
