@@ -95,6 +95,18 @@ export const suite: BenchSuite = {
       teardown: cleanup,
     },
     {
+      // Not Keel: what git itself takes to look at the same repository, for scale on a busy machine.
+      name: 'baseline: `git status` of the same repository (git alone)',
+      target: 'for scale',
+      limit: 200,
+      runs: 9,
+      setup: () => workspace(50_000, true),
+      run: (state: Workspace) => {
+        execFileSync('git', ['status', '--porcelain'], { cwd: state.root, stdio: 'ignore' });
+      },
+      teardown: cleanup,
+    },
+    {
       name: 'disk added by one such command (its two snapshots)',
       target: '< 1 MB',
       limit: 1024,
@@ -123,6 +135,21 @@ export const suite: BenchSuite = {
         const took = performance.now() - start;
         session.close();
         return took;
+      },
+      teardown: cleanup,
+    },
+    {
+      name: 'baseline: `git add -A` of the same 10,000 files into a fresh repository (git alone)',
+      target: 'for scale',
+      limit: 2000,
+      runs: 3,
+      warmup: 0,
+      setup: () => ({ ...workspace(10_000, false), homes: 0 }),
+      run(state: Workspace & { homes: number }): void {
+        const gitDir = join(state.base, `plain${state.homes++}`);
+        const env = { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: state.root };
+        execFileSync('git', ['init', '-q', '--bare', gitDir], { stdio: 'ignore' });
+        execFileSync('git', ['-c', 'core.bare=false', '-c', 'core.fsync=none', 'add', '-A'], { cwd: state.root, env, stdio: 'ignore' });
       },
       teardown: cleanup,
     },

@@ -149,7 +149,9 @@ export class CommandSnapshots {
         before: d.before,
         after: d.after,
       };
-      if (d.before && !blobs.has(d.before.oid) && !(await repo.hasBlob(d.before.oid))) change.unkept = unkept.get(d.before.oid) ?? 'large';
+      if (d.before && !blobs.has(d.before.oid) && !(await repo.hasBlob(d.before.oid))) {
+        change.unkept = unkept.get(d.before.oid) ?? (await repo.droppedReason(d.before.oid)) ?? 'large';
+      }
       const counts = countable ? lineCounts(d.before && blobs.get(d.before.oid), d.after && blobs.get(d.after.oid), d.before !== null, d.after !== null) : undefined;
       if (counts) Object.assign(change, counts);
       changes.push(change);

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { GitError, readPersonGit, runGit, type GitEnv } from './gitRunner';
 import type { GitFileState, GitMode } from './gitBlobId';
@@ -57,10 +57,27 @@ export class SnapshotRepo {
   private personExclude: string | null | undefined;
   /** Bytes kept, counted once and then kept up to date as objects are added and pruned. */
   private used: number | undefined;
+  private droppedLog: Map<string, 'large' | 'binary'> | undefined;
 
   constructor(private readonly opts: SnapshotRepoOptions) {
     this.env = { gitDir: join(opts.dir, 'git'), indexFile: join(opts.dir, 'index'), workTree: opts.workTree };
     this.objectsDir = join(this.env.gitDir, 'objects');
+  }
+
+  /** Why a blob's content was not kept, for blobs dropped by any snapshot of this store (also earlier runs). */
+  async droppedReason(oid: string): Promise<'large' | 'binary' | undefined> {
+    if (!this.droppedLog) {
+      this.droppedLog = new Map();
+      const text = await readFile(join(this.opts.dir, 'dropped'), 'utf8').catch((err: unknown) => {
+        if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return '';
+        throw err;
+      });
+      for (const line of text.split('\n')) {
+        const [id, why] = line.split(' ');
+        if (id && (why === 'large' || why === 'binary')) this.droppedLog.set(id, why);
+      }
+    }
+    return this.droppedLog.get(oid);
   }
 
   /** Records the work tree as git sees it; returns the tree id and what was not kept. */
@@ -286,6 +303,10 @@ export class SnapshotRepo {
     // Many small reads at once: the first snapshot of a folder meets thousands of new objects.
     await Promise.all(Array.from({ length: Math.min(16, added.length) }, worker));
     if (this.used !== undefined) this.used += grew;
+    if (dropped.size > 0) {
+      await appendFile(join(this.opts.dir, 'dropped'), [...dropped].map(([oid, why]) => `${oid} ${why}\n`).join(''));
+      for (const [oid, why] of dropped) this.droppedLog?.set(oid, why);
+    }
     return dropped;
   }
 }

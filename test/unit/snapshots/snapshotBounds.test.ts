@@ -86,6 +86,15 @@ describe('bounded snapshots', () => {
     expect(Number(kept.split('\t')[0])).toBeLessThan(200_000);
   });
 
+  it('a binary file first met in an earlier snapshot is still named as binary when a later command deletes it', async () => {
+    const env = setup();
+    const bin = join(env.root, 'data.bin');
+    writeFileSync(bin, Buffer.from([1, 0, 2, 0, 3]));
+    await env.command('call-1', () => writeFileSync(join(env.root, 'other.txt'), 'x\n'));
+    const outcome = await env.command('call-2', () => execFileSync('rm', [bin]));
+    expect(outcome.changes.map((c) => [c.displayPath, c.kind, c.unkept])).toEqual([['data.bin', 'deleted', 'binary']]);
+  });
+
   it('a binary file the person committed stays restorable: its content is in their repository', async () => {
     const env = setup();
     const bin = join(env.root, 'logo.png');
