@@ -134,7 +134,8 @@ export class CommandSnapshots {
   }
 
   private async changesBetween(repo: SnapshotRepo, folder: WorkspaceFolder, a: Snapshot, b: Snapshot): Promise<CommandChange[]> {
-    const deltas = await repo.diffTrees(a.tree, b.tree);
+    // The after-snapshot usually diffed itself against this very tree already.
+    const deltas = b.base === a.tree && b.delta ? b.delta : await repo.diffTrees(a.tree, b.tree);
     const unkept = new Map([...a.dropped, ...b.dropped]);
     const countable = deltas.length <= maxCountedFiles;
     const blobs = countable ? await repo.readBlobs([...new Set(deltas.flatMap((d) => [d.before?.oid, d.after?.oid]).filter((o): o is string => !!o))]) : new Map<string, Buffer>();

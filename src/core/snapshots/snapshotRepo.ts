@@ -2,7 +2,7 @@ import { appendFile, copyFile, mkdir, readFile, rm, stat, unlink, writeFile } fr
 import { isAbsolute, join, resolve } from 'node:path';
 import { GitError, readPersonGit, runGit, type GitEnv } from './gitRunner';
 import type { GitFileState, GitMode } from './gitBlobId';
-import { listLooseObjects, looseObjectPath, readBlobHead } from './looseObjects';
+import { listLooseObjects, looseObjectPath, readBlobHead, type BlobHead } from './looseObjects';
 
 /**
  * Why git plumbing in a private repository: git already knows what the person would commit
@@ -34,6 +34,9 @@ export interface SnapshotRepoOptions {
 
 export interface Snapshot {
   tree: string;
+  /** The tree of this store's snapshot just before, when `delta` is the diff from it. */
+  base?: string;
+  delta?: TreeDelta[];
   /** Blob ids whose content was not kept (too large, or binary): they cannot be put back. */
   dropped: Map<string, 'large' | 'binary'>;
 }
@@ -58,6 +61,7 @@ export class SnapshotRepo {
   /** Bytes kept, counted once and then kept up to date as objects are added and pruned. */
   private used: number | undefined;
   private droppedLog: Map<string, 'large' | 'binary'> | undefined;
+  private lastTree: string | undefined;
 
   constructor(private readonly opts: SnapshotRepoOptions) {
     this.env = { gitDir: join(opts.dir, 'git'), indexFile: join(opts.dir, 'index'), workTree: opts.workTree };
@@ -84,16 +88,30 @@ export class SnapshotRepo {
   async snapshot(): Promise<Snapshot> {
     await this.init();
     await this.refreshExcludes();
-    const before = await listLooseObjects(this.objectsDir);
+    const base = this.lastTree;
+    // Without an earlier tree (this store's first snapshot in this process) the new objects
+    // are found by listing the object folder; otherwise they are the ones the tree diff names.
+    const before = base === undefined ? await listLooseObjects(this.objectsDir) : undefined;
     try {
       await runGit(this.env, ['add', '-A', '--ignore-errors', '--', '.']);
     } catch (err) {
       // A file vanishing or unreadable mid-scan is not a reason to record nothing.
       if (!(err instanceof GitError) || err.exitCode !== 1) throw err;
     }
-    const dropped = await this.dropUnkept(before);
     const tree = (await runGit(this.env, ['write-tree', '--missing-ok'])).toString('utf8').trim();
-    return { tree, dropped };
+    let delta: TreeDelta[] | undefined;
+    let candidates: string[];
+    if (base === undefined) {
+      candidates = [...(await listLooseObjects(this.objectsDir))].filter((oid) => !before!.has(oid));
+    } else {
+      delta = base === tree ? [] : await this.diffTrees(base, tree);
+      const oids = [...new Set(delta.flatMap((d) => (d.after ? [d.after.oid] : [])))];
+      candidates = [];
+      for (const oid of oids) if (await exists(looseObjectPath(this.objectsDir, oid))) candidates.push(oid);
+    }
+    const dropped = await this.dropUnkept(candidates);
+    this.lastTree = tree;
+    return delta === undefined ? { tree, dropped } : { tree, dropped, base: base!, delta };
   }
 
   /** The content of a blob (from Keel's objects or the person's); undefined when it was not kept. */
@@ -281,33 +299,61 @@ export class SnapshotRepo {
   }
 
   /** Large and binary files just added are kept by id only: their loose objects go. */
-  private async dropUnkept(before: Set<string>): Promise<Map<string, 'large' | 'binary'>> {
+  private async dropUnkept(candidates: readonly string[]): Promise<Map<string, 'large' | 'binary'>> {
     const dropped = new Map<string, 'large' | 'binary'>();
-    const added = [...(await listLooseObjects(this.objectsDir))].filter((oid) => !before.has(oid));
-    let next = 0;
+    const verdicts = candidates.length <= 64 ? await this.headsByFile(candidates) : await this.headsByGit(candidates);
     let grew = 0;
-    const worker = async (): Promise<void> => {
-      while (next < added.length) {
-        const oid = added[next++]!;
-        const path = looseObjectPath(this.objectsDir, oid);
-        const head = await readBlobHead(this.objectsDir, oid);
-        const why = head.type !== 'blob' ? undefined : head.size > this.opts.maxFileBytes ? 'large' : head.binary ? 'binary' : undefined;
-        if (!why) {
-          grew += (await stat(path)).size;
-          continue;
-        }
-        await unlink(path);
-        dropped.set(oid, why);
+    for (const [oid, head] of verdicts) {
+      const why = head.type !== 'blob' ? undefined : head.size > this.opts.maxFileBytes ? 'large' : head.binary ? 'binary' : undefined;
+      if (!why) {
+        grew += head.size;
+        continue;
       }
-    };
-    // Many small reads at once: the first snapshot of a folder meets thousands of new objects.
-    await Promise.all(Array.from({ length: Math.min(16, added.length) }, worker));
+      await unlink(looseObjectPath(this.objectsDir, oid));
+      dropped.set(oid, why);
+    }
     if (this.used !== undefined) this.used += grew;
     if (dropped.size > 0) {
       await appendFile(join(this.opts.dir, 'dropped'), [...dropped].map(([oid, why]) => `${oid} ${why}\n`).join(''));
       for (const [oid, why] of dropped) this.droppedLog?.set(oid, why);
     }
     return dropped;
+  }
+
+  /** A few objects: their first compressed bytes straight from the object files. */
+  private async headsByFile(oids: readonly string[]): Promise<Map<string, BlobHead>> {
+    const heads = new Map<string, BlobHead>();
+    for (const oid of oids) heads.set(oid, await readBlobHead(this.objectsDir, oid));
+    return heads;
+  }
+
+  /** Many objects (a folder's first snapshot): types and sizes in one git process, contents in a few. */
+  private async headsByGit(oids: readonly string[]): Promise<Map<string, BlobHead>> {
+    const heads = new Map<string, BlobHead>();
+    const listed = (await runGit(this.env, ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], { input: `${oids.join('\n')}\n` })).toString('utf8');
+    const small: string[] = [];
+    for (const line of listed.split('\n')) {
+      const [oid, type, size] = line.split(' ');
+      if (!oid || !type || size === undefined) continue;
+      heads.set(oid, { type, size: Number(size), binary: false });
+      if (type === 'blob' && Number(size) <= this.opts.maxFileBytes) small.push(oid);
+    }
+    // Contents for the binary test, in batches so no more than ~64 MB is held at once.
+    let batch: string[] = [];
+    let bytes = 0;
+    const flush = async (): Promise<void> => {
+      if (batch.length === 0) return;
+      for (const [oid, content] of await this.readBlobs(batch)) heads.get(oid)!.binary = content.subarray(0, 8000).includes(0);
+      batch = [];
+      bytes = 0;
+    };
+    for (const oid of small) {
+      batch.push(oid);
+      bytes += heads.get(oid)!.size;
+      if (bytes > 64 * 1024 * 1024) await flush();
+    }
+    await flush();
+    return heads;
   }
 }
 

@@ -95,6 +95,24 @@ describe('bounded snapshots', () => {
     expect(outcome.changes.map((c) => [c.displayPath, c.kind, c.unkept])).toEqual([['data.bin', 'deleted', 'binary']]);
   });
 
+  it('a folder\u2019s first snapshot of many files keeps text and drops large and binary content', async () => {
+    const env = setup({ maxFileBytes: 4096 });
+    for (let i = 0; i < 100; i++) writeFileSync(join(env.root, `f${i}.txt`), `file ${i}\n`);
+    writeFileSync(join(env.root, 'big.log'), noise(10_000, 5));
+    writeFileSync(join(env.root, 'blob.bin'), Buffer.from([7, 0, 7]));
+    const outcome = await env.command('call-1', () => {
+      for (const name of ['big.log', 'blob.bin', 'f1.txt']) execFileSync('rm', [join(env.root, name)]);
+    });
+    expect(outcome.changes.map((c) => [c.displayPath, c.unkept]).sort()).toEqual([
+      ['big.log', 'large'],
+      ['blob.bin', 'binary'],
+      ['f1.txt', undefined],
+    ]);
+    const undone = await env.restore.undoCall('call-1');
+    expect(readFileSync(join(env.root, 'f1.txt'), 'utf8')).toBe('file 1\n');
+    expect(undone.message).toMatch(/Not put back:[\s\S]*big\.log[\s\S]*blob\.bin|Not put back:[\s\S]*blob\.bin[\s\S]*big\.log/);
+  });
+
   it('a binary file the person committed stays restorable: its content is in their repository', async () => {
     const env = setup();
     const bin = join(env.root, 'logo.png');
