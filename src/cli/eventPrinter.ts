@@ -4,6 +4,8 @@ export interface Printer {
   event(e: ProjectEvent): void;
   result(r: RunResult): void;
   error(code: string, message: string): void;
+  /** A problem that did not stop the run (an ignored workspace setting). */
+  warning(message: string): void;
 }
 
 type Write = (s: string) => void;
@@ -31,7 +33,15 @@ export function streamJsonPrinter(out: Write): Printer {
         case 'tool_result': {
           const changed = changes.get(e.toolCallId);
           changes.delete(e.toolCallId);
-          return line({ type: 'tool_result', id: e.toolCallId, name: e.name, isError: e.isError, output: e.output, ...(changed ? { changes: changed } : {}) });
+          return line({
+            type: 'tool_result',
+            id: e.toolCallId,
+            name: e.name,
+            isError: e.isError,
+            output: e.output,
+            ...(e.sandboxed === undefined ? {} : { sandboxed: e.sandboxed }),
+            ...(changed ? { changes: changed } : {}),
+          });
         }
         case 'retry':
           return line({ type: 'retry', attempt: e.attempt, error: e.error, delayMs: e.delayMs });
@@ -65,6 +75,9 @@ export function streamJsonPrinter(out: Write): Printer {
     },
     error(code, message) {
       line({ type: 'error', code, message });
+    },
+    warning(message) {
+      line({ type: 'warning', message });
     },
   };
 }
@@ -133,6 +146,8 @@ export function textPrinter(out: Write, err: Write): Printer {
     error(code, message) {
       note(`keel: ${message} (${code})`);
     },
+    // The host's log already put the warning on stderr: the text output says it once.
+    warning() {},
   };
 }
 

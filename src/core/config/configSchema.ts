@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { presetNames } from '../model/providerPresets';
+import { sandboxModes } from '../sandbox/sandboxTypes';
+import type { SandboxMode } from '../sandbox/sandboxTypes';
 import { patternProblem } from '../shell/commandPatterns';
 
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
@@ -32,7 +34,7 @@ const commandPattern = z.string().superRefine((pattern, ctx) => {
 /**
  * Command approval rules. `allow`: a command line whose every command starts with one of these
  * prefixes runs without asking. `deny`: any match asks in every mode but yolo, and beats allow.
- * Layers add to each other; an untrusted workspace's `allow` is ignored.
+ * Layers add to each other; a workspace's `allow` is ignored (only the person's own layers widen).
  */
 export const commandRulesSchema = z.strictObject({
   allow: z.array(commandPattern).optional(),
@@ -56,6 +58,13 @@ export const configLayerSchema = z.strictObject({
   mcpToolTimeout: z.number().positive().max(3600).optional(),
   /** Snapshots around commands: files over `maxFileMB` are recorded by hash only; each conversation keeps at most `capMB`. */
   snapshots: z.strictObject({ maxFileMB: z.number().positive().max(4096).optional(), capMB: z.number().positive().max(1_000_000).optional() }).optional(),
+  /** The OS sandbox for commands and local MCP servers: auto (where available), on (refuse without), off. */
+  sandbox: z.enum(sandboxModes).optional(),
+  /**
+   * Command prefixes that get the network inside the sandbox without asking (`npm install`).
+   * Widens what Keel does: honoured from the person's own layers only.
+   */
+  sandboxNetwork: z.array(commandPattern).optional(),
 });
 export type ConfigLayer = z.infer<typeof configLayerSchema>;
 
@@ -75,6 +84,10 @@ export interface KeelConfig {
   mcpToolTimeout: number;
   /** Snapshots around commands (see configLayerSchema.snapshots). */
   snapshots: { maxFileMB: number; capMB: number };
+  /** The OS sandbox setting (default auto). */
+  sandbox: SandboxMode;
+  /** Command prefixes that get the network in the sandbox without asking. */
+  sandboxNetwork: string[];
 }
 
 export const defaultConfig: KeelConfig = {
@@ -87,4 +100,6 @@ export const defaultConfig: KeelConfig = {
   commands: { allow: [], deny: [] },
   mcpToolTimeout: 60,
   snapshots: { maxFileMB: 5, capMB: 200 },
+  sandbox: 'auto',
+  sandboxNetwork: [],
 };

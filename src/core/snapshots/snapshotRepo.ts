@@ -109,6 +109,12 @@ export class SnapshotRepo {
       candidates = [];
       for (const oid of oids) if (await exists(looseObjectPath(this.objectsDir, oid))) candidates.push(oid);
     }
+    // git writes a blob again whenever it re-reads the file (touched, or racily clean): content
+    // dropped before must not creep back in.
+    await this.droppedReason('');
+    for (const oid of this.droppedLog!.keys()) {
+      if (!candidates.includes(oid) && (await exists(looseObjectPath(this.objectsDir, oid)))) candidates.push(oid);
+    }
     const dropped = await this.dropUnkept(candidates);
     this.lastTree = tree;
     return delta === undefined ? { tree, dropped } : { tree, dropped, base: base!, delta };
