@@ -1,5 +1,7 @@
-import type { ChangeJournal, RevertOutcome } from '../core/journal/changeJournal';
+import { isUtf8 } from 'node:buffer';
 import type { Project } from '../core/project';
+import type { SnapshotRecord } from '../core/session/sessionRecords';
+import type { FileRestore, RestoreOutcome } from '../core/snapshots/fileRestore';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { LogFn } from '../protocol/log';
 import type { ConversationState } from './conversationState';
@@ -11,36 +13,75 @@ export interface ChangeRevertsDeps {
   log: LogFn;
 }
 
+/** Two texts to show side by side: what a command found and what it left. */
+export interface TextDiff {
+  title: string;
+  displayPath: string;
+  before: string;
+  after: string;
+}
+
 type Refused = { status: 'failed'; message: string };
 
-/** Putting files back from the change journal: one change (undo), or everything since a message (restore). */
+/**
+ * Putting files back, whichever tool changed them (the journal's write and edit, commands'
+ * snapshots): one change, one command, or everything since a message.
+ */
 export class ChangeReverts {
   constructor(private readonly deps: ChangeRevertsDeps) {}
 
   async undo(params: RequestParams<'change.undo'>): Promise<RequestResult<'change.undo'>> {
-    const journal = this.journal();
-    if ('status' in journal) return journal;
-    return this.reverted(await journal.undo(params.changeId, { force: params.force === true }));
+    const restore = this.restorer();
+    if ('status' in restore) return restore;
+    return this.reverted(await restore.undoChange(params.changeId, { force: params.force === true }));
+  }
+
+  async undoCommand(params: RequestParams<'command.undo'>): Promise<RequestResult<'command.undo'>> {
+    const restore = this.restorer();
+    if ('status' in restore) return restore;
+    return this.reverted(await restore.undoCall(params.toolCallId, { force: params.force === true }));
   }
 
   async restore(params: RequestParams<'changes.restore'>): Promise<RequestResult<'changes.restore'>> {
-    const journal = this.journal();
-    if ('status' in journal) return journal;
+    const restore = this.restorer();
+    if ('status' in restore) return restore;
     const calls = this.deps.state.toolCallIdsFrom(params.messageId);
     if (!calls) return { status: 'nothing', message: 'That message is not in this conversation.' };
-    return this.reverted(await journal.restoreFrom(calls, { force: params.force === true }));
+    return this.reverted(await restore.restoreFrom(calls, { force: params.force === true }));
   }
 
-  private journal(): ChangeJournal | Refused {
-    const journal = this.deps.project()?.journal;
-    if (!journal) return { status: 'failed', message: 'This conversation has no record of file changes it can put back (it is open read-only or not started).' };
+  /** A command's change to one file as text before and after; undefined when either side is not text Keel kept. */
+  async commandDiff(changeId: string): Promise<TextDiff | undefined> {
+    const project = this.deps.project();
+    const undo = project?.fileUndo;
+    if (!project || !undo) return undefined;
+    for (const record of project.session.fileHistory()) {
+      if (record.type !== 'snapshot') continue;
+      const change = (record as SnapshotRecord).changes.find((c) => c.id === changeId);
+      if (!change) continue;
+      const repo = undo.snapshots.repoFor(record.store, record.folder);
+      const text = async (side: typeof change.before): Promise<string | undefined> => {
+        if (side === null) return '';
+        const bytes = await repo.readBlob(side.oid);
+        return bytes && isUtf8(bytes) && !bytes.includes(0) ? bytes.toString('utf8') : undefined;
+      };
+      const [before, after] = [await text(change.before), await text(change.after)];
+      if (before === undefined || after === undefined) return undefined;
+      return { title: `${change.displayPath} (what the command changed)`, displayPath: change.displayPath, before, after };
+    }
+    return undefined;
+  }
+
+  private restorer(): FileRestore | Refused {
+    const restore = this.deps.project()?.fileUndo?.restore;
+    if (!restore) return { status: 'failed', message: 'This conversation has no record of file changes it can put back (it is open read-only or not started).' };
     if (this.deps.isRunning()) return { status: 'failed', message: 'Keel is working in this conversation: stop it or let it finish, then put files back.' };
-    return journal;
+    return restore;
   }
 
-  private reverted(outcome: RevertOutcome): RequestResult<'change.undo'> {
-    if (outcome.status === 'reverted') this.deps.state.markReverted(new Set(outcome.reverted.map((e) => e.id)));
-    this.deps.log(outcome.status === 'reverted' || outcome.status === 'nothing' ? 'info' : 'warn', `change journal: ${outcome.message}`);
+  private reverted(outcome: RestoreOutcome): RequestResult<'change.undo'> {
+    if (outcome.status === 'reverted') this.deps.state.markReverted(new Set(outcome.revertedIds));
+    this.deps.log(outcome.status === 'reverted' || outcome.status === 'nothing' ? 'info' : 'warn', `file changes: ${outcome.message}`);
     return { status: outcome.status, message: outcome.message };
   }
 }

@@ -10,7 +10,7 @@ import type { AgentMode, ConfigSummary, RunState } from '../protocol/sessionStat
 import type { UiMessage } from '../protocol/uiMessage';
 import { ApprovalFlow } from './approvalFlow';
 import type { ChangeApprovalHooks } from './approvalFlow';
-import { ChangeReverts } from './changeReverts';
+import { ChangeReverts, type TextDiff } from './changeReverts';
 import { CompactionRun } from './compactionRun';
 import { ConversationState } from './conversationState';
 import type { ConversationStateOptions } from './conversationState';
@@ -343,6 +343,14 @@ export class ChatController {
 
   restoreFiles(params: RequestParams<'changes.restore'>): Promise<RequestResult<'changes.restore'>> {
     return this.reverts.restore(params);
+  }
+
+  undoCommand(params: RequestParams<'command.undo'>): Promise<RequestResult<'command.undo'>> {
+    return this.reverts.undoCommand(params);
+  }
+
+  commandDiff(changeId: string): Promise<TextDiff | undefined> {
+    return this.reverts.commandDiff(changeId);
   }
 
   // ---- settings ----

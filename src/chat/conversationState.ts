@@ -5,8 +5,9 @@ import type { RulesRecord } from '../core/session/sessionRecords';
 import type { PlanInfo } from '../protocol/planState';
 import type { ConfigSummary, WorkspaceProjects, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';
-import type { MessageStatus, UiMessage, UiPart } from '../protocol/uiMessage';
+import type { CommandFile, MessageStatus, UiMessage, UiPart } from '../protocol/uiMessage';
 import { withChange } from './appliedChange';
+import { withCommandFiles, withFilesReverted } from './commandFiles';
 import type { EventSink } from './eventSink';
 import { firedRuleInfos, ruleAnchor, withRules } from './firedRules';
 import { MessageList } from './messageList';
@@ -178,6 +179,15 @@ export class ConversationState {
     }
   }
 
+  /** Files commands of a resumed conversation changed, onto their cards; the caller sends a snapshot. */
+  attachCommandFiles(byCall: ReadonlyMap<string, CommandFile[]>): void {
+    for (const id of this.list.ids()) {
+      let message = this.list.get(id)!;
+      for (const p of message.parts) if (p.type === 'toolCall' && byCall.has(p.toolCallId)) message = withCommandFiles(message, p.toolCallId, byCall.get(p.toolCallId)!);
+      if (message !== this.list.get(id)) this.list.set(id, message);
+    }
+  }
+
   /** Event rules of a resumed conversation onto their turns; the caller sends a snapshot. */
   attachRules(records: readonly RulesRecord[]): void {
     const messages = this.messages();
@@ -189,6 +199,10 @@ export class ConversationState {
 
   /** Changes were put back: their cards say so. */
   markReverted(changeIds: ReadonlySet<string>): void {
+    for (const message of this.list.all()) {
+      const files = withFilesReverted(message, changeIds);
+      if (files !== message) this.list.put(files);
+    }
     for (const message of this.list.all()) {
       let changed = false;
       const parts = message.parts.map((p): UiPart => {

@@ -1,4 +1,5 @@
 import type { FileChange } from '../core/tools/tool';
+import type { TextDiff } from './changeReverts';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { ConfigSetParams, UiConfig } from '../protocol/uiConfig';
 import type { LineRange } from '../protocol/uiMessage';
@@ -19,6 +20,8 @@ export interface EditorServices {
   openLink(url: string): Promise<boolean>;
   insertCode(code: string): Promise<boolean>;
   openDiff(approvalId: string, change: FileChange): Promise<boolean>;
+  /** Two texts side by side, read-only (what a command did to a file), without taking focus from the chat. */
+  openTextDiff(diff: TextDiff): Promise<boolean>;
   openSettings(query?: string): Promise<boolean>;
   runCommand(command: UiCommand): Promise<boolean>;
 }

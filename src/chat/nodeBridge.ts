@@ -94,6 +94,11 @@ function registerHandlers(bus: HostBus, controller: ChatController, services: Ed
   });
   bus.handle('change.undo', (params) => controller.undoChange(params));
   bus.handle('changes.restore', (params) => controller.restoreFiles(params));
+  bus.handle('command.undo', (params) => controller.undoCommand(params));
+  bus.handle('commandChange.diff', async ({ changeId }) => {
+    const diff = await controller.commandDiff(changeId);
+    return { opened: diff ? await services.openTextDiff(diff) : false };
+  });
   bus.handle('settings.open', async ({ query }) => ({ opened: await services.openSettings(query) }));
   bus.handle('command.run', async ({ command }) => ({ ran: await services.runCommand(command) }));
   bus.handle('mode.set', ({ mode }) => controller.setMode(mode));

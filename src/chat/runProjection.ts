@@ -5,6 +5,7 @@ import type { UiError } from '../protocol/sessionState';
 import { appendDelta } from '../protocol/uiMessage';
 import type { FiredRuleInfo, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
 import { withChange } from './appliedChange';
+import { commandFilesOf, withCommandFiles } from './commandFiles';
 import type { EventSink } from './eventSink';
 import { firedRuleInfos, withRules } from './firedRules';
 import { LiveToolOutput } from './liveToolOutput';
@@ -94,6 +95,13 @@ export class RunProjection {
         const owner = this.callOwner.get(event.change.toolCallId);
         const message = owner === undefined ? undefined : this.list.get(owner);
         if (message) this.list.put(withChange(message, event.change));
+        if (event.warning) this.error({ code: 'internal', message: event.warning, retryable: false });
+        return;
+      }
+      case 'command_changes': {
+        const owner = this.callOwner.get(event.toolCallId);
+        const message = owner === undefined ? undefined : this.list.get(owner);
+        if (message) this.list.put(withCommandFiles(message, event.toolCallId, commandFilesOf(event.changes, () => false)));
         if (event.warning) this.error({ code: 'internal', message: event.warning, retryable: false });
         return;
       }

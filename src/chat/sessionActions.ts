@@ -5,6 +5,7 @@ import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { LogFn } from '../protocol/log';
 import type { SessionInfo } from '../protocol/sessionState';
 import type { Context } from '../core/context';
+import { commandFilesByCall } from './commandFiles';
 import type { ConversationState } from './conversationState';
 import type { CoreAccess } from './coreAccess';
 import { sessionsPage } from './coreQueries';
@@ -74,6 +75,7 @@ export class SessionActions {
     deps.view.hiddenEarlier = view.earlier;
     state.replace(view.messages, info, view.usage, project.todos.get());
     state.attachChanges(project.journal?.entries() ?? []);
+    state.attachCommandFiles(commandFilesByCall(session.fileHistory(), (id) => session.isReverted(id)));
     state.attachRules(session.rulesFired());
     state.setRun({ approvalMode: project.approvalMode });
     state.setPlan(latestPlanInfo(project));
@@ -176,6 +178,7 @@ export class SessionActions {
     deps.view.hiddenEarlier = view.earlier;
     deps.state.replace(view.messages, view.info, view.usage, project.todos.get());
     deps.state.attachChanges(project.journal?.entries() ?? []);
+    deps.state.attachCommandFiles(commandFilesByCall(project.session.fileHistory(), (id) => project.session.isReverted(id)));
     deps.state.attachRules(project.session.rulesFired());
     deps.state.setRun({ approvalMode: project.approvalMode });
     deps.view.sendSnapshot();

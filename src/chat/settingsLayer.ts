@@ -32,6 +32,9 @@ export interface KeelSettings {
   /** keel.commands.allow / deny, all scopes together; left out when empty. */
   commandsAllow?: string[];
   commandsDeny?: string[];
+  /** keel.snapshots.maxFileMB / capMB: snapshots around commands. */
+  snapshotMaxFileMB?: number;
+  snapshotCapMB?: number;
 }
 
 export interface SettingsRead {
@@ -49,7 +52,7 @@ export interface SettingsRead {
 
 type ModelSetting = 'model' | 'planModel' | 'smallModel';
 
-type Kind = 'string' | 'approvalMode' | 'sandbox' | 'turns' | 'boolean' | 'diffReveal' | 'preset' | 'fraction';
+type Kind = 'string' | 'approvalMode' | 'sandbox' | 'turns' | 'boolean' | 'diffReveal' | 'preset' | 'fraction' | 'megabytes';
 
 const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
   { key: 'provider', setting: 'provider', kind: 'preset' },
@@ -63,6 +66,8 @@ const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
   { key: 'autoCompact', setting: 'autoCompact', kind: 'boolean' },
   { key: 'diffReveal', setting: 'diff.reveal', kind: 'diffReveal' },
   { key: 'compactAt', setting: 'compactAt', kind: 'fraction' },
+  { key: 'snapshotMaxFileMB', setting: 'snapshots.maxFileMB', kind: 'megabytes' },
+  { key: 'snapshotCapMB', setting: 'snapshots.capMB', kind: 'megabytes' },
 ];
 
 /** Settings only the user settings may set (they are application-scoped in package.json). */
@@ -202,6 +207,8 @@ function parse(kind: Kind, raw: unknown): string | number | boolean | undefined 
       return typeof raw === 'string' && (raw === '' || isPresetName(raw)) ? raw : undefined;
     case 'fraction':
       return typeof raw === 'number' && raw >= 0.3 && raw <= 0.95 ? raw : undefined;
+    case 'megabytes':
+      return typeof raw === 'number' && raw > 0 && raw <= 1_000_000 ? raw : undefined;
   }
 }
 
@@ -230,6 +237,11 @@ export function settingsLayer(
   if (settings.maxTurns !== undefined) layer.maxTurns = settings.maxTurns;
   if (settings.autoCompact !== undefined) layer.autoCompact = settings.autoCompact;
   if (settings.compactAt !== undefined) layer.compactAt = settings.compactAt;
+  if (settings.snapshotMaxFileMB !== undefined || settings.snapshotCapMB !== undefined) {
+    layer.snapshots = {};
+    if (settings.snapshotMaxFileMB !== undefined) layer.snapshots.maxFileMB = Math.min(settings.snapshotMaxFileMB, 4096);
+    if (settings.snapshotCapMB !== undefined) layer.snapshots.capMB = settings.snapshotCapMB;
+  }
   if (settings.commandsAllow || settings.commandsDeny) {
     layer.commands = {};
     if (settings.commandsAllow) layer.commands.allow = settings.commandsAllow;

@@ -12,6 +12,10 @@ export const usage = `Usage:
   keel run [options] PROMPT     run one request in a workspace and exit ("-" reads the prompt from stdin)
   keel sessions [--cwd DIR] [--json]
                                 list the workspace's sessions, newest first
+  keel restore --session ID [--cwd DIR] [--turn N] [--force]
+                                put back every file Keel changed (commands included) from user
+                                turn N on (1-based; default the last); exits 1 and changes nothing
+                                when a file changed since, unless --force
   keel --help | --version
 
 Options for run:
@@ -71,7 +75,16 @@ export interface SessionsArgs {
   json: boolean;
 }
 
-export type CliArgs = RunArgs | SessionsArgs | { command: 'help' } | { command: 'version' };
+export interface RestoreArgs {
+  command: 'restore';
+  cwd: string;
+  session: string;
+  /** 1-based user turn; undefined: the last. */
+  turn?: number;
+  force: boolean;
+}
+
+export type CliArgs = RunArgs | SessionsArgs | RestoreArgs | { command: 'help' } | { command: 'version' };
 
 function usageError(message: string): KeelError {
   return new KeelError('usage', `${message}\n\n${usage}`);
@@ -102,6 +115,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         output: { type: 'string' },
         json: { type: 'boolean' },
         'mcp-config': { type: 'string', multiple: true },
+        turn: { type: 'string' },
+        force: { type: 'boolean' },
         worktree: { type: 'string' },
         'worktree-dir': { type: 'string' },
       },
@@ -116,6 +131,16 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   if (command === 'sessions') {
     if (rest.length) throw usageError(`"keel sessions" takes no arguments (got "${rest.join(' ')}")`);
     return { command: 'sessions', cwd: v.cwd ?? cwd, json: v.json === true };
+  }
+  if (command === 'restore') {
+    if (rest.length) throw usageError(`"keel restore" takes no arguments (got "${rest.join(' ')}")`);
+    if (!v.session) throw usageError('"keel restore" needs --session ID (see "keel sessions").');
+    let turn: number | undefined;
+    if (v.turn !== undefined) {
+      turn = Number(v.turn);
+      if (!Number.isInteger(turn) || turn < 1) throw usageError(`--turn must be a positive whole number (got "${v.turn}").`);
+    }
+    return { command: 'restore', cwd: v.cwd ?? cwd, session: v.session, turn, force: v.force === true };
   }
   if (command !== 'run') throw usageError(command ? `Unknown command "${command}".` : 'No command given.');
   const prompt = rest.join(' ').trim();

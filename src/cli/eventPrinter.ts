@@ -13,6 +13,8 @@ type Write = (s: string) => void;
 /** One JSON object per line on stdout, in the documented stream-json shape. */
 export function streamJsonPrinter(out: Write): Printer {
   const line = (o: Record<string, unknown>) => out(`${JSON.stringify(o)}\n`);
+  // A command's changes are known just before its result, which carries them.
+  const changes = new Map<string, ReturnType<typeof changeList>>();
   return {
     event(e) {
       switch (e.type) {
@@ -24,7 +26,13 @@ export function streamJsonPrinter(out: Write): Printer {
           return line({ type: 'tool_use', id: e.toolCallId, name: e.name, input: e.input });
         case 'approval':
           return line({ type: 'approval', id: e.toolCallId, name: e.name, category: e.category, approved: e.approved, reason: e.reason ?? e.rule });
-        case 'tool_result':
+        case 'command_changes':
+          changes.set(e.toolCallId, changeList(e.changes));
+          if (e.warning) line({ type: 'warning', message: e.warning });
+          return;
+        case 'tool_result': {
+          const changed = changes.get(e.toolCallId);
+          changes.delete(e.toolCallId);
           return line({
             type: 'tool_result',
             id: e.toolCallId,
@@ -32,7 +40,9 @@ export function streamJsonPrinter(out: Write): Printer {
             isError: e.isError,
             output: e.output,
             ...(e.sandboxed === undefined ? {} : { sandboxed: e.sandboxed }),
+            ...(changed ? { changes: changed } : {}),
           });
+        }
         case 'retry':
           return line({ type: 'retry', attempt: e.attempt, error: e.error, delayMs: e.delayMs });
         case 'context_trimmed':
@@ -100,6 +110,10 @@ export function textPrinter(out: Write, err: Write): Printer {
         case 'tool_result':
           if (e.isError) note(`  ${e.name} error: ${firstLine(e.output)}`);
           return;
+        case 'command_changes':
+          if (e.changes.length) note(`  changed: ${e.changes.map((c) => `${c.kind === 'added' ? '+' : c.kind === 'deleted' ? '-' : '~'}${c.displayPath}`).join(' ')}`);
+          if (e.warning) note(`keel: ${e.warning}`);
+          return;
         case 'retry':
           return note(`… model request failed (${e.error}); retry ${e.attempt + 1} of ${e.maxAttempts} in ${Math.round(e.delayMs)} ms`);
         case 'context_trimmed':
@@ -135,6 +149,16 @@ export function textPrinter(out: Write, err: Write): Printer {
     // The host's log already put the warning on stderr: the text output says it once.
     warning() {},
   };
+}
+
+/** A command's changes as stream-json shows them. */
+function changeList(changes: Extract<ProjectEvent, { type: 'command_changes' }>['changes']) {
+  return changes.map((c) => ({
+    path: c.displayPath,
+    kind: c.kind,
+    ...(c.added !== undefined ? { added: c.added, removed: c.removed } : {}),
+    ...(c.unkept ? { restorable: false } : {}),
+  }));
 }
 
 /** What the rules that fired want the person to see. */

@@ -3,6 +3,7 @@ import { batchedOutput } from './batchedOutput';
 import { parseCliArgs, usage } from './cliArgs';
 import { runCommand } from './runCommand';
 import type { CliIo } from './cliIo';
+import { restoreCommand } from './restoreCommand';
 import { sessionsCommand } from './sessionsCommand';
 
 declare const KEEL_VERSION: string;
@@ -37,6 +38,7 @@ async function main(): Promise<number> {
       return 0;
     }
     if (args.command === 'sessions') return sessionsCommand(args, io);
+    if (args.command === 'restore') return await restoreCommand(args, io);
     if (args.prompt === '-') args.prompt = (await readStdin()).trim();
     const controller = new AbortController();
     const onSignal = () => controller.abort(new Error('interrupted'));

@@ -12,6 +12,7 @@ import type { ResolvedModel } from './model/modelRegistry';
 import type { RunMode } from './plugins/pluginTypes';
 import type { ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { ChangeJournal } from './journal/changeJournal';
+import { createFileUndo, type FileUndo } from './snapshots/fileUndo';
 import { ProjectRules, promptText } from './rules/projectRules';
 import { PlanBook } from './plan/planBook';
 import { executionPrompt, planTodos, refinePrompt } from './plan/planDocument';
@@ -41,6 +42,8 @@ export class Project {
   private readonly reads = new FileReadTracker();
   /** Every file change this conversation applies, for undo and restore; absent on a read-only session. */
   readonly journal: ChangeJournal | undefined;
+  /** Snapshots around commands, and the restore over them and the journal; absent on a read-only session. */
+  readonly fileUndo: FileUndo | undefined;
   /** What the model is told about the workspace, and the folders this conversation touched. */
   readonly context: ConversationContext;
   private readonly history: SessionHistory;
@@ -94,10 +97,12 @@ export class Project {
     this.journal = session.readOnly
       ? undefined
       : new ChangeJournal({ session, host: ctx.host, display: (p) => ctx.workspace.display(p) });
+    this.fileUndo = this.journal ? createFileUndo(ctx, session, this.journal) : undefined;
     this.toolHost = {
       ctx,
       session,
       journal: this.journal,
+      fileUndo: this.fileUndo,
       reads: this.reads,
       todos: this.todos,
       history: this.history,
@@ -116,6 +121,7 @@ export class Project {
    */
   async dispose(): Promise<void> {
     await this.jobs.stopAll();
+    await this.fileUndo?.snapshots.settle();
   }
 
   get approvalMode(): ApprovalMode {

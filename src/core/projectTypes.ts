@@ -2,6 +2,7 @@ import type { ModelMessage, UserContent } from 'ai';
 import type { ApprovalMode } from './config/configSchema';
 import type { JournalEntry } from './journal/changeJournal';
 import type { RuleInEffect } from './llmsContext/contextTypes';
+import type { CommandChange } from './session/sessionRecords';
 import type { LoopError, LoopEvent, LoopStatus } from './loop/loopTypes';
 import type { Mention, MentionOutcome } from './mentions/mentionTypes';
 import type { ResolvedModel } from './model/modelRegistry';
@@ -65,6 +66,8 @@ export type ProjectEvent =
     }
   /** A file change was applied and recorded in the change journal (it can be undone). */
   | { type: 'file_change'; change: JournalEntry; warning?: string }
+  /** The files a command (bash) added, modified and deleted, from snapshots taken around it (they can be undone). */
+  | { type: 'command_changes'; toolCallId: string; changes: CommandChange[]; warning?: string }
   /** The workspace context gathered for this request: its sections' sizes and the rules in effect. */
   | { type: 'context'; sections: ContextSectionInfo[]; rules: RuleInEffect[] }
   /** What the message's @-mentions expanded to (included, cut, left out, failed). */

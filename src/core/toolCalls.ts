@@ -7,6 +7,7 @@ import type { Context } from './context';
 import { errorMessage } from './errors';
 import type { SessionHistory } from './history/sessionHistory';
 import type { ChangeJournal } from './journal/changeJournal';
+import { snapshotsFor, type FileUndo } from './snapshots/fileUndo';
 import type { ConversationContext } from './llmsContext/conversationContext';
 import type { LoopToolCall } from './loop/loopTypes';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
@@ -29,6 +30,8 @@ export interface ToolCallHost {
   readonly ctx: Context;
   readonly session: Session;
   readonly journal: ChangeJournal | undefined;
+  /** Snapshots around commands; absent on a read-only session. */
+  readonly fileUndo: FileUndo | undefined;
   readonly reads: FileReadTracker;
   readonly todos: TodoStore;
   readonly history: SessionHistory;
@@ -196,6 +199,7 @@ export class ToolCalls {
       history: host.history,
       commandRules: commandRulesFor(host.ctx.config.commands, host.session.config().allowedCommands),
       jobs: host.jobs,
+      snapshots: snapshotsFor(host.fileUndo, call.toolCallId, emit, (level, message) => host.ctx.host.log(level, message)),
       sandbox: host.ctx.sandbox,
       onOutput: (text) => emit({ type: 'tool_output', toolCallId: call.toolCallId, text }),
     };

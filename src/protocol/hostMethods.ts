@@ -121,6 +121,13 @@ export const hostMethods = {
     params: z.strictObject({ changeId: z.string().min(1), force: z.boolean().optional() }),
     result: revertResult,
   },
+  /** Undo every file one command changed (a bash card's Undo); `message` events follow. */
+  'command.undo': {
+    params: z.strictObject({ toolCallId: z.string().min(1), force: z.boolean().optional() }),
+    result: revertResult,
+  },
+  /** Show what a command did to one file (its content before and after) in a diff editor. */
+  'commandChange.diff': { params: z.strictObject({ changeId: z.string().min(1) }), result: opened },
   /** Put back every file Keel changed from this message on ("Restore files to here"); `message` events follow. */
   'changes.restore': {
     params: z.strictObject({ messageId: z.string().min(1), force: z.boolean().optional() }),

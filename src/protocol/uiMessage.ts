@@ -104,6 +104,23 @@ export const appliedChangeSchema = z.strictObject({
   reverted: z.boolean(),
 });
 
+/** Most files a command card lists; past it the card says how many more. */
+export const MAX_COMMAND_FILES = 200;
+
+/** A file a command (bash) added, modified or deleted, from snapshots around it (the card offers a diff and Undo). */
+export const commandFileSchema = z.strictObject({
+  /** Change id, for `change.undo` and `commandChange.diff`. */
+  id: z.string().min(1),
+  displayPath: z.string().min(1),
+  kind: z.enum(['added', 'modified', 'deleted']),
+  /** Lines added and removed; absent for binary or large content. */
+  added: z.number().int().nonnegative().optional(),
+  removed: z.number().int().nonnegative().optional(),
+  /** False when its earlier content was recorded by hash only (large or binary). */
+  restorable: z.boolean(),
+  reverted: z.boolean(),
+});
+
 /** A tool call inside an assistant message; its result lands here once known. */
 export const toolCallPartSchema = z.strictObject({
   type: z.literal('toolCall'),
@@ -116,6 +133,10 @@ export const toolCallPartSchema = z.strictObject({
   result: toolOutputSchema.optional(),
   /** The file change it applied, once applied. */
   change: appliedChangeSchema.optional(),
+  /** The files a command changed (bash), once it ended. */
+  files: z.array(commandFileSchema).max(MAX_COMMAND_FILES).optional(),
+  /** How many more files it changed than `files` lists. */
+  moreFiles: z.number().int().positive().optional(),
   /** While it runs: the tail of what it printed so far (commands); the result replaces it. */
   liveOutput: z.string().max(MAX_LIVE_OUTPUT_CHARS).optional(),
 });
@@ -199,6 +220,7 @@ export type MentionPart = z.infer<typeof mentionPartSchema>;
 export type MentionNote = z.infer<typeof mentionNoteSchema>;
 export type AppliedChange = z.infer<typeof appliedChangeSchema>;
 export type ToolCallPart = z.infer<typeof toolCallPartSchema>;
+export type CommandFile = z.infer<typeof commandFileSchema>;
 export type ToolResultPart = z.infer<typeof toolResultPartSchema>;
 export type CompactionPart = z.infer<typeof compactionPartSchema>;
 export type InterruptionPart = z.infer<typeof interruptionPartSchema>;

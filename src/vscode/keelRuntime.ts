@@ -13,6 +13,7 @@ import type { BuiltCore } from '../chat/coreLoader';
 import { CoreLoader } from '../chat/coreLoader';
 import { ChangeReview } from './diff/changeReview';
 import { registerHunkLenses } from './diff/hunkLenses';
+import { TextDiffs } from './diff/textDiffs';
 import { FileIndex } from './fileIndex';
 import { McpHub } from './mcpHub';
 import { showMcpServers } from './mcpQuickPick';
@@ -141,10 +142,13 @@ export class KeelRuntime {
     const settingsFiles = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
     const contextStale = new BurstThrottle(() => loader.peek()?.ctx.llmsContext.invalidate(), CONTEXT_INVALIDATE_MS);
     const files = new FileIndex(watcher);
+    const textDiffs = new TextDiffs();
+    this.disposables.push(textDiffs);
     this.services = new VscodeServices({
       config: new UiConfigBridge(keys, loader, (mode) => this.controller.applyApprovalMode(mode)),
       files,
       diff: changes,
+      textDiffs,
       core,
       extensionId: context.extension.id,
     });

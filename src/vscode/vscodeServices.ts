@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import type { ConfigSetParams, UiConfig } from '../protocol/uiConfig';
 import type { LineRange } from '../protocol/uiMessage';
 import type { CoreAccess } from '../chat/coreAccess';
+import type { TextDiff } from '../chat/changeReverts';
 import type { ChangeReview } from './diff/changeReview';
+import type { TextDiffs } from './diff/textDiffs';
 import type { EditorServices, FileSearchResult, UiCommand } from '../chat/editorServices';
 import type { FileIndex } from './fileIndex';
 import type { UiConfigBridge } from './uiConfigBridge';
@@ -15,6 +17,7 @@ export class VscodeServices implements EditorServices {
       config: UiConfigBridge;
       files: FileIndex;
       diff: Pick<ChangeReview, 'get' | 'open'>;
+      textDiffs: Pick<TextDiffs, 'open'>;
       core: Pick<CoreAccess, 'get'>;
       extensionId: string;
     },
@@ -75,6 +78,10 @@ export class VscodeServices implements EditorServices {
   async openDiff(approvalId: string): Promise<boolean> {
     const entry = this.deps.diff.get(approvalId);
     return entry ? this.deps.diff.open(entry, false) : false;
+  }
+
+  openTextDiff(diff: TextDiff): Promise<boolean> {
+    return this.deps.textDiffs.open(diff);
   }
 
   async openSettings(query?: string): Promise<boolean> {

@@ -60,6 +60,10 @@ export interface UiBridge {
   openDiff(approvalId: string): Promise<void>;
   /** Undo one applied file change; a `conflict` result wrote nothing and may be sent again with `force`. */
   undoChange(changeId: string, force?: boolean): Promise<RevertResult | undefined>;
+  /** Undo every file one command changed (a bash card); same `conflict` rule. */
+  undoCommand(toolCallId: string, force?: boolean): Promise<RevertResult | undefined>;
+  /** Show what a command did to one file in a diff editor. */
+  openCommandDiff(changeId: string): Promise<boolean>;
   /** Put back every file Keel changed from this message on; same `conflict` rule. */
   restoreFiles(messageId: string, force?: boolean): Promise<RevertResult | undefined>;
   openSettings(query?: string): Promise<void>;
@@ -213,6 +217,12 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     },
     undoChange(changeId, force) {
       return call('change.undo', force ? { changeId, force } : { changeId }, 'Undoing the change');
+    },
+    undoCommand(toolCallId, force) {
+      return call('command.undo', force ? { toolCallId, force } : { toolCallId }, 'Undoing the command');
+    },
+    async openCommandDiff(changeId) {
+      return (await call('commandChange.diff', { changeId }, 'Showing the diff'))?.opened === true;
     },
     restoreFiles(messageId, force) {
       return call('changes.restore', force ? { messageId, force } : { messageId }, 'Restoring files');

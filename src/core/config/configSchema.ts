@@ -56,6 +56,8 @@ export const configLayerSchema = z.strictObject({
   commands: commandRulesSchema.optional(),
   /** Seconds an MCP tool call may take before it ends with an error result. */
   mcpToolTimeout: z.number().positive().max(3600).optional(),
+  /** Snapshots around commands: files over `maxFileMB` are recorded by hash only; each conversation keeps at most `capMB`. */
+  snapshots: z.strictObject({ maxFileMB: z.number().positive().max(4096).optional(), capMB: z.number().positive().max(1_000_000).optional() }).optional(),
   /** The OS sandbox for commands and local MCP servers: auto (where available), on (refuse without), off. */
   sandbox: z.enum(sandboxModes).optional(),
   /**
@@ -80,6 +82,8 @@ export interface KeelConfig {
   commands: { allow: string[]; deny: string[] };
   /** Seconds an MCP tool call may take (default 60). */
   mcpToolTimeout: number;
+  /** Snapshots around commands (see configLayerSchema.snapshots). */
+  snapshots: { maxFileMB: number; capMB: number };
   /** The OS sandbox setting (default auto). */
   sandbox: SandboxMode;
   /** Command prefixes that get the network in the sandbox without asking. */
@@ -95,6 +99,7 @@ export const defaultConfig: KeelConfig = {
   modelAliases: {},
   commands: { allow: [], deny: [] },
   mcpToolTimeout: 60,
+  snapshots: { maxFileMB: 5, capMB: 200 },
   sandbox: 'auto',
   sandboxNetwork: [],
 };

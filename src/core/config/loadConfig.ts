@@ -95,6 +95,7 @@ export function mergeLayers(base: KeelConfig, layer: ConfigLayer): KeelConfig {
   if (layer.autoCompact !== undefined) out.autoCompact = layer.autoCompact;
   if (layer.mcpToolTimeout !== undefined) out.mcpToolTimeout = layer.mcpToolTimeout;
   if (layer.compactAt !== undefined) out.compactAt = layer.compactAt;
+  if (layer.snapshots) out.snapshots = { ...base.snapshots, ...layer.snapshots };
   if (layer.sandbox !== undefined) out.sandbox = layer.sandbox;
   return out;
 }

@@ -159,6 +159,11 @@ export class ChangeJournal {
     );
   }
 
+  /** Files put back by a restore outside the journal (commands' changes): the model hears of them too. */
+  noteReverted(displayPaths: readonly string[]): void {
+    for (const p of displayPaths) this.untold.add(p);
+  }
+
   private async record(toolCallId: string, absPath: string, before: Buffer | null): Promise<RecordedChange | undefined> {
     const after = await readBytes(absPath);
     if (before === null && after === null) return undefined;

@@ -9,7 +9,7 @@ import { branchPoints, leafThrough } from './sessionBranches';
 import type { BranchPoint } from './sessionBranches';
 import { newMessageId } from './sessionIds';
 import type { SessionLock } from './sessionLock';
-import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord } from './sessionRecords';
+import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SnapshotRecord } from './sessionRecords';
 import type { SessionConfig, SessionState, UsageTotals } from './sessionState';
 import { summarize, summaryPath, writeSummary } from './sessionSummary';
 import type { SessionSummary } from './sessionSummary';
@@ -120,6 +120,18 @@ export class Session {
     const record: ChangeRecord = { type: 'change', ts: now(), id: newMessageId(), ...change };
     this.append({ ...record });
     return record;
+  }
+
+  /** Records the files a command changed (between its snapshots); returns the record as stored. */
+  appendSnapshot(snapshot: Omit<SnapshotRecord, 'type' | 'ts' | 'id'>): SnapshotRecord {
+    const record: SnapshotRecord = { type: 'snapshot', ts: now(), id: newMessageId(), ...snapshot };
+    this.append({ ...record });
+    return record;
+  }
+
+  /** Journal changes and command snapshots together, in the order they happened. */
+  fileHistory(): ReadonlyArray<ChangeRecord | SnapshotRecord> {
+    return this.state.fileHistory;
   }
 
   /** Records that these journal changes were put back to their before content. */

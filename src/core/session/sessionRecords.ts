@@ -179,6 +179,46 @@ export const changeRecordSchema = z.object({
 });
 export type ChangeRecord = z.output<typeof changeRecordSchema>;
 
+const gitOid = z.string().regex(/^[0-9a-f]{40}$/, 'a git object id');
+const gitFileState = z.object({ oid: gitOid, mode: z.enum(['100644', '100755', '120000']) });
+
+/** One file a command changed, between the snapshots taken before and after it. */
+export const commandChangeSchema = z.object({
+  id: nonEmpty,
+  /** Absolute path. */
+  path: nonEmpty,
+  displayPath: nonEmpty,
+  kind: z.enum(['added', 'modified', 'deleted']),
+  /** null: the file did not exist before / was deleted. */
+  before: gitFileState.nullable(),
+  after: gitFileState.nullable(),
+  /** Lines added and removed; absent for binary, large or unreadable content. */
+  added: z.number().int().nonnegative().optional(),
+  removed: z.number().int().nonnegative().optional(),
+  /** Why the content before the command was not kept (it cannot be put back from Keel). */
+  unkept: z.enum(['large', 'binary']).optional(),
+});
+export type CommandChange = z.output<typeof commandChangeSchema>;
+
+/**
+ * The files a command (bash) changed, from snapshots of a workspace folder taken just before
+ * and after it: tree ids in Keel's private repository for that folder (`store`).
+ */
+export const snapshotRecordSchema = z.object({
+  type: z.literal('snapshot'),
+  ts: isoTime,
+  id: nonEmpty,
+  toolCallId: nonEmpty,
+  /** The workspace folder (absolute). */
+  folder: nonEmpty,
+  /** The folder of its private repository, relative to the session's snapshot folder. */
+  store: nonEmpty,
+  before: gitOid,
+  after: gitOid,
+  changes: z.array(commandChangeSchema),
+});
+export type SnapshotRecord = z.output<typeof snapshotRecordSchema>;
+
 /** Changes Keel put back to their before content (Undo, Restore files to here). */
 export const revertRecordSchema = z.object({
   type: z.literal('revert'),
@@ -257,6 +297,7 @@ export const recordSchemas = {
   branch: branchRecordSchema,
   change: changeRecordSchema,
   revert: revertRecordSchema,
+  snapshot: snapshotRecordSchema,
   rules: rulesRecordSchema,
   plan: planRecordSchema,
   run: runRecordSchema,
@@ -272,6 +313,7 @@ export type SessionRecord =
   | BranchRecord
   | ChangeRecord
   | RevertRecord
+  | SnapshotRecord
   | RulesRecord
   | PlanRecord
   | RunRecord;

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ApprovalMode } from '../config/configSchema';
-import type { ChangeRecord, CompactionRecord, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SessionRecord } from './sessionRecords';
+import type { ChangeRecord, CompactionRecord, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SessionRecord, SnapshotRecord } from './sessionRecords';
 
 export interface MessageNode {
   id: string;
@@ -54,6 +54,8 @@ export class SessionState {
   /** The change journal: file changes Keel applied, in order, and the ids of those reverted since. */
   readonly changes: ChangeRecord[] = [];
   readonly revertedChanges = new Set<string>();
+  /** Journal changes and command snapshots together, in log order (restore walks them as one history). */
+  readonly fileHistory: Array<ChangeRecord | SnapshotRecord> = [];
   /** Event rules that fired, in order (their throttles outlive a reload). */
   readonly rulesFired: RulesRecord[] = [];
   /** Plans made in plan mode: the latest record of each id, in the order the plans were first made. */
@@ -142,6 +144,10 @@ export class SessionState {
       case 'change':
         if (this.changes.some((c) => c.id === record.id)) return `${at}change id ${record.id} appears twice; the later one is skipped`;
         this.changes.push(record);
+        this.fileHistory.push(record);
+        return undefined;
+      case 'snapshot':
+        this.fileHistory.push(record);
         return undefined;
       case 'revert':
         for (const id of record.changeIds) this.revertedChanges.add(id);

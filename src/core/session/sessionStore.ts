@@ -42,7 +42,7 @@ export interface ListOptions {
  * The sessions of one workspace, in `$KEEL_HOME/projects/<workspace-key>/sessions/`:
  * `<id>.jsonl` (the log), `<id>.meta.json` (listing summary), `<id>.lock` (who is writing),
  * `<id>.blobs/` (file contents kept by the change journal, by sha256), `<id>.plans/` (plans as
- * editable Markdown files).
+ * editable Markdown files), `<id>.snapshots/` (Keel's private git stores recording what commands changed).
  */
 export class SessionStore {
   readonly workspace: WorkspaceIdentity;
@@ -209,6 +209,7 @@ export class SessionStore {
     rmSync(path, { force: true });
     rmSync(summaryPath(path), { force: true });
     rmSync(join(this.dir, `${id}.blobs`), { recursive: true, force: true });
+    rmSync(join(this.dir, `${id}.snapshots`), { recursive: true, force: true });
     rmSync(join(this.dir, `${id}.plans`), { recursive: true, force: true });
     rmSync(this.lockPath(id), { force: true });
   }

@@ -92,6 +92,11 @@ export class BackgroundJob {
     return !this.running && this.pid !== undefined && processGroupAlive(this.pid);
   }
 
+  /** Resolves once the shell has exited (or could not start). */
+  whenExited(): Promise<void> {
+    return this.exited;
+  }
+
   /** Output since the last read, and forgets it. */
   read(): string {
     const text = this.unread.toString();

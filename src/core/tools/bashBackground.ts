@@ -25,13 +25,17 @@ export async function startBackground(spec: BackgroundStart, ctx: ToolContext): 
     return errorResult('Background commands are not available here; run the command without run_in_background.');
   }
   let job;
+  // Taken before the job starts; the after-snapshot waits for it to exit (or be killed).
+  const bracket = await ctx.snapshots?.begin();
   try {
     job = ctx.jobs.start({ shell: spec.shell, command: spec.command, cwd: spec.cwd, env: shellEnv(), timeoutMs: spec.timeoutMs, prefix: spec.prefix, onExit: spec.onExit });
   } catch (err) {
+    await bracket?.end();
     spec.onExit?.();
     if (err instanceof TooManyJobsError) return errorResult(err.message);
     throw err;
   }
+  if (bracket) void job.whenExited().then(() => bracket.end());
   await job.waitForExit(backgroundSettleMs, ctx.signal);
   const output = shownOutput(job.read(), '(no output yet)');
   const next = job.isRunning

@@ -107,12 +107,19 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
     return withNotice({ ...result, sandboxed }, notice);
   }
   let result: ToolResult;
+  // Snapshots are taken here, in Keel's process and outside the sandbox, around the whole run
+  // (the sandbox's own cleanup included), so what the command changed can be undone.
+  const bracket = await ctx.snapshots?.begin();
   try {
     result = await runForeground(input, ctx, shell, cwd, started?.prefix);
   } finally {
-    if (started) {
-      const removed = await started.release();
-      if (removed.length > 0) notice.push(`The sandbox removed ${removed.map((p) => ctx.workspace.display(p)).join(', ')}, which the command created (it would redirect git).`);
+    try {
+      if (started) {
+        const removed = await started.release();
+        if (removed.length > 0) notice.push(`The sandbox removed ${removed.map((p) => ctx.workspace.display(p)).join(', ')}, which the command created (it would redirect git).`);
+      }
+    } finally {
+      await bracket?.end();
     }
   }
   if (sandboxed && result.isError !== true && typeof result.output === 'string' && !/\nExit code: 0$/.test(result.output)) {

@@ -72,6 +72,12 @@ export interface ToolContext {
   commandRules?: CommandRules;
   /** Background commands of this conversation; absent where they cannot outlive the call. */
   jobs?: BackgroundJobs;
+  /**
+   * Snapshots of the workspace around a command, taken outside whatever sandbox runs it: call
+   * `begin()` just before the command and `end()` once it has ended (for a background job, when
+   * it exits or is killed), so what it changed can be listed and undone.
+   */
+  snapshots?: { begin(): Promise<{ end(): Promise<unknown> }> };
   /** The OS sandbox commands run in; absent: they run without one. */
   sandbox?: CommandSandbox;
   /** Output as it arrives (a running command's), for the view to show live; not what the model gets. */

@@ -120,6 +120,7 @@ const unusedServices: EditorServices = {
   openLink: async () => false,
   insertCode: async () => false,
   openDiff: async () => false,
+  openTextDiff: async () => false,
   openSettings: async () => false,
   runCommand: async () => false,
 };

@@ -99,6 +99,9 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
           state={part.state}
           result={part.result}
           change={part.change}
+          toolCallId={part.toolCallId}
+          files={part.files}
+          moreFiles={part.moreFiles}
           liveOutput={part.liveOutput}
         />
       );

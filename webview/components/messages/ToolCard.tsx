@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
-import type { AppliedChange, ToolCallState, ToolOutput } from '../../../src/protocol/uiMessage';
+import type { AppliedChange, CommandFile, ToolCallState, ToolOutput } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
+import { CommandFiles } from './CommandFiles';
 import { RevertAction } from './RevertAction';
 import { TOOL_STATE_DISPLAY, toolCallHeadline } from './toolCallDisplay';
 
@@ -16,10 +17,14 @@ export interface ToolCardProps {
   change?: AppliedChange | undefined;
   /** While it runs: the tail of what it printed so far. */
   liveOutput?: string | undefined;
+  toolCallId?: string | undefined;
+  /** The files a command changed (offers a diff per file and Undo). */
+  files?: CommandFile[] | undefined;
+  moreFiles?: number | undefined;
 }
 
 /** A tool call as one compact line; expanding it shows the input and the (capped) output. */
-export function ToolCard({ name, summary, input, state, result, change, liveOutput }: ToolCardProps) {
+export function ToolCard({ name, summary, input, state, result, change, liveOutput, toolCallId, files, moreFiles }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const display = TOOL_STATE_DISPLAY[state];
@@ -44,6 +49,7 @@ export function ToolCard({ name, summary, input, state, result, change, liveOutp
         <span className="tool-card-headline">{headline}</span>
       </button>
       {change ? <AppliedChangeRow change={change} /> : null}
+      {files && files.length > 0 && toolCallId ? <CommandFiles toolCallId={toolCallId} files={files} moreFiles={moreFiles} /> : null}
       {!result && liveOutput && state === 'running' ? <LiveOutput output={liveOutput} /> : null}
       {open ? (
         <div className="tool-card-body" id={bodyId}>

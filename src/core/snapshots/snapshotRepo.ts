@@ -1,0 +1,374 @@
+import { appendFile, copyFile, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { GitError, readPersonGit, runGit, type GitEnv } from './gitRunner';
+import type { GitFileState, GitMode } from './gitBlobId';
+import { listLooseObjects, looseObjectPath, readBlobHead, type BlobHead } from './looseObjects';
+
+/**
+ * Why git plumbing in a private repository: git already knows what the person would commit
+ * (.gitignore, info/exclude, the global excludes), and its index is a stat cache, so after the
+ * first snapshot only files whose size or time changed are read again (50,000 files in well
+ * under 200 ms). Keel's GIT_DIR and index live under KEEL_HOME, next to the conversation; the
+ * workspace is only the work tree, and the person's objects are borrowed read-only through
+ * `alternates`, so a tracked file costs nothing to keep. The person's repository, index, stash
+ * and refs are never written: nothing here runs without Keel's own GIT_DIR and GIT_INDEX_FILE.
+ */
+
+/** Never worth keeping in a workspace that has no .gitignore of its own to say so. */
+const defaultExcludes = ['node_modules/', '.venv/', 'venv/', '__pycache__/', '.DS_Store', '.git/'];
+
+/**
+ * Content is kept as it is on disk: no end-of-line conversion, no clean filters (LFS), whatever
+ * the workspace's .gitattributes ask for git (info/attributes wins over them).
+ */
+const rawAttributes = '* -text -eol -filter -ident -working-tree-encoding\n';
+
+export interface SnapshotRepoOptions {
+  /** Folder of Keel's private repository for this workspace folder. */
+  dir: string;
+  /** The workspace folder. */
+  workTree: string;
+  /** Larger files are recorded by id only: their content is not kept. */
+  maxFileBytes: number;
+}
+
+export interface Snapshot {
+  tree: string;
+  /** The tree of this store's snapshot just before, when `delta` is the diff from it. */
+  base?: string;
+  delta?: TreeDelta[];
+  /** Blob ids whose content was not kept (too large, or binary): they cannot be put back. */
+  dropped: Map<string, 'large' | 'binary'>;
+}
+
+/** One path that differs between two snapshots; null: absent on that side. */
+export interface TreeDelta {
+  /** Relative to the work tree, with `/`. */
+  path: string;
+  before: GitFileState | null;
+  after: GitFileState | null;
+}
+
+function isFileMode(mode: string | undefined): mode is GitMode {
+  return mode === '100644' || mode === '100755' || mode === '120000';
+}
+
+export class SnapshotRepo {
+  readonly env: GitEnv;
+  readonly objectsDir: string;
+  private ready: Promise<void> | undefined;
+  private personExclude: string | null | undefined;
+  /** Bytes kept, counted once and then kept up to date as objects are added and pruned. */
+  private used: number | undefined;
+  private droppedLog: Map<string, 'large' | 'binary'> | undefined;
+  private lastTree: string | undefined;
+
+  constructor(private readonly opts: SnapshotRepoOptions) {
+    this.env = { gitDir: join(opts.dir, 'git'), indexFile: join(opts.dir, 'index'), workTree: opts.workTree };
+    this.objectsDir = join(this.env.gitDir, 'objects');
+  }
+
+  /** Why a blob's content was not kept, for blobs dropped by any snapshot of this store (also earlier runs). */
+  async droppedReason(oid: string): Promise<'large' | 'binary' | undefined> {
+    if (!this.droppedLog) {
+      this.droppedLog = new Map();
+      const text = await readFile(join(this.opts.dir, 'dropped'), 'utf8').catch((err: unknown) => {
+        if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return '';
+        throw err;
+      });
+      for (const line of text.split('\n')) {
+        const [id, why] = line.split(' ');
+        if (id && (why === 'large' || why === 'binary')) this.droppedLog.set(id, why);
+      }
+    }
+    return this.droppedLog.get(oid);
+  }
+
+  /** Records the work tree as git sees it; returns the tree id and what was not kept. */
+  async snapshot(): Promise<Snapshot> {
+    await this.init();
+    await this.refreshExcludes();
+    const base = this.lastTree;
+    // Without an earlier tree (this store's first snapshot in this process) the new objects
+    // are found by listing the object folder; otherwise they are the ones the tree diff names.
+    const before = base === undefined ? await listLooseObjects(this.objectsDir) : undefined;
+    try {
+      await runGit(this.env, ['add', '-A', '--ignore-errors', '--', '.']);
+    } catch (err) {
+      // A file vanishing or unreadable mid-scan is not a reason to record nothing.
+      if (!(err instanceof GitError) || err.exitCode !== 1) throw err;
+    }
+    const tree = (await runGit(this.env, ['write-tree', '--missing-ok'])).toString('utf8').trim();
+    let delta: TreeDelta[] | undefined;
+    let candidates: string[];
+    if (base === undefined) {
+      candidates = [...(await listLooseObjects(this.objectsDir))].filter((oid) => !before!.has(oid));
+    } else {
+      delta = base === tree ? [] : await this.diffTrees(base, tree);
+      const oids = [...new Set(delta.flatMap((d) => (d.after ? [d.after.oid] : [])))];
+      candidates = [];
+      for (const oid of oids) if (await exists(looseObjectPath(this.objectsDir, oid))) candidates.push(oid);
+    }
+    // git writes a blob again whenever it re-reads the file (touched, or racily clean): content
+    // dropped before must not creep back in.
+    await this.droppedReason('');
+    for (const oid of this.droppedLog!.keys()) {
+      if (!candidates.includes(oid) && (await exists(looseObjectPath(this.objectsDir, oid)))) candidates.push(oid);
+    }
+    const dropped = await this.dropUnkept(candidates);
+    this.lastTree = tree;
+    return delta === undefined ? { tree, dropped } : { tree, dropped, base: base!, delta };
+  }
+
+  /** The content of a blob (from Keel's objects or the person's); undefined when it was not kept. */
+  async readBlob(oid: string): Promise<Buffer | undefined> {
+    await this.init();
+    try {
+      return await runGit(this.env, ['cat-file', 'blob', oid]);
+    } catch (err) {
+      if (err instanceof GitError && err.exitCode !== null) return undefined;
+      throw err;
+    }
+  }
+
+  /** Several blobs at once (one git process); missing ones are absent from the map. */
+  async readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
+    const found = new Map<string, Buffer>();
+    if (oids.length === 0) return found;
+    await this.init();
+    const out = await runGit(this.env, ['cat-file', '--batch'], { input: `${oids.join('\n')}\n` });
+    let at = 0;
+    while (at < out.length) {
+      const eol = out.indexOf(10, at);
+      const header = out.subarray(at, eol).toString('latin1').split(' ');
+      at = eol + 1;
+      if (header[1] === 'missing' || header.length < 3) continue;
+      const size = Number(header[2]);
+      found.set(header[0]!, out.subarray(at, at + size));
+      at += size + 1;
+    }
+    return found;
+  }
+
+  /** Files that differ between two trees (submodules left out). */
+  async diffTrees(a: string, b: string): Promise<TreeDelta[]> {
+    await this.init();
+    const out = (await runGit(this.env, ['diff-tree', '-r', '-z', '--no-renames', '--raw', a, b])).toString('utf8');
+    const parts = out.split('\0');
+    const deltas: TreeDelta[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const [oldMode, newMode, oldOid, newOid] = parts[i]!.slice(1).split(' ');
+      const path = parts[i + 1]!;
+      if (!isFileMode(oldMode) && !isFileMode(newMode)) continue;
+      deltas.push({
+        path,
+        before: isFileMode(oldMode) ? { oid: oldOid!, mode: oldMode } : null,
+        after: isFileMode(newMode) ? { oid: newOid!, mode: newMode } : null,
+      });
+    }
+    return deltas;
+  }
+
+  async hasBlob(oid: string): Promise<boolean> {
+    await this.init();
+    try {
+      await runGit(this.env, ['cat-file', '-e', oid]);
+      return true;
+    } catch (err) {
+      if (err instanceof GitError && err.exitCode !== null) return false;
+      throw err;
+    }
+  }
+
+  /** Bytes of objects Keel keeps for this folder (the person's borrowed objects are not counted). */
+  async usedBytes(): Promise<number> {
+    this.used ??= await this.countObjects();
+    return this.used;
+  }
+
+  private async countObjects(): Promise<number> {
+    await this.init();
+    const out = (await runGit(this.env, ['count-objects', '-v'])).toString('utf8');
+    const kib = (key: string) => Number(/^(\S+): (\d+)$/m.exec(out.split('\n').find((l) => l.startsWith(`${key}:`)) ?? '')?.[2] ?? 0);
+    return (kib('size') + kib('size-pack')) * 1024;
+  }
+
+  /** Deletes every object Keel keeps that neither these trees nor the index need. */
+  async prune(keepTrees: readonly string[]): Promise<void> {
+    await this.init();
+    await runGit(this.env, ['prune', '--expire=now', ...keepTrees]);
+    this.used = undefined;
+  }
+
+  private init(): Promise<void> {
+    this.ready ??= this.create().catch((err: unknown) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  private async create(): Promise<void> {
+    const { gitDir } = this.env;
+    const fresh = !(await exists(join(gitDir, 'HEAD')));
+    if (fresh) {
+      await mkdir(this.opts.dir, { recursive: true });
+      await runGit(this.env, ['init', '-q', '--bare', gitDir], { cwd: this.opts.dir, noWorkTree: true });
+      const config: Array<[string, string]> = [
+        ['core.bare', 'false'],
+        ['core.autocrlf', 'false'],
+        ['core.safecrlf', 'false'],
+        ['core.symlinks', 'true'],
+        ['core.filemode', 'true'],
+        ['core.fsmonitor', 'false'],
+        ['core.untrackedCache', 'true'],
+        ['core.splitIndex', 'false'],
+        ['core.bigFileThreshold', '2g'],
+        // A snapshot lost in a crash costs one undo; syncing every object costs seconds on a busy disk.
+        ['core.fsync', 'none'],
+        ['index.version', '4'],
+        ['gc.auto', '0'],
+        ['advice.addEmbeddedRepo', 'false'],
+        ['advice.addIgnoredFile', 'false'],
+      ];
+      for (const [key, value] of config) await runGit(this.env, ['config', key, value], { noWorkTree: true });
+      await mkdir(join(gitDir, 'info'), { recursive: true });
+      await writeFile(join(gitDir, 'info', 'attributes'), rawAttributes);
+      const person = await this.personObjects();
+      if (person) {
+        await mkdir(join(this.objectsDir, 'info'), { recursive: true });
+        await writeFile(join(this.objectsDir, 'info', 'alternates'), `${person.objects}\n`);
+        await this.seedIndex(person.index);
+      }
+    }
+  }
+
+  /** The person's object folder and index, when the work tree is (inside) a git repository. */
+  private async personObjects(): Promise<{ objects: string; index: string; gitDir: string } | undefined> {
+    const out = await readPersonGit(this.opts.workTree, ['rev-parse', '--show-toplevel', '--git-path', 'objects', '--git-path', 'index', '--git-dir', '--show-object-format']);
+    if (!out) return undefined;
+    const [top, objects, index, gitDir, format] = out.split('\n');
+    // Only the repository's own root is seeded from its index: the paths must be the same.
+    if (!top || !objects || !index || !gitDir || format !== 'sha1') return undefined;
+    const abs = (p: string) => (isAbsolute(p) ? p : resolve(this.opts.workTree, p));
+    const objectsDir = abs(objects);
+    if (!(await exists(objectsDir))) return undefined;
+    return { objects: objectsDir, index: resolve(top) === resolve(this.opts.workTree) ? abs(index) : '', gitDir: abs(gitDir) };
+  }
+
+  /**
+   * Starts Keel's index from a copy of the person's (read, never written), so the first
+   * snapshot of a large repository reads only the files that differ from it. Not when the
+   * person's blobs may differ from the bytes on disk (attributes, autocrlf, skip-worktree).
+   */
+  private async seedIndex(personIndex: string): Promise<void> {
+    if (!personIndex || !(await exists(personIndex))) return;
+    const cwd = this.opts.workTree;
+    const autocrlf = (await readPersonGit(cwd, ['config', '--get', 'core.autocrlf']))?.trim();
+    if (autocrlf === 'true' || autocrlf === 'input') return;
+    const attributes = await readPersonGit(cwd, ['ls-files', '-z', '--', ':(glob)**/.gitattributes']);
+    if (attributes === undefined || attributes !== '') return;
+    const infoAttributes = (await readPersonGit(cwd, ['rev-parse', '--git-path', 'info/attributes']))?.trim();
+    if (infoAttributes && (await exists(resolve(cwd, infoAttributes)))) return;
+    const flags = await readPersonGit(cwd, ['ls-files', '-v']);
+    if (flags === undefined || /^[a-zS]/m.test(flags)) return;
+    await copyFile(personIndex, this.env.indexFile);
+    try {
+      await runGit(this.env, ['update-index', '--index-version', '4']);
+    } catch (err) {
+      // A split or damaged index cannot be borrowed: the first snapshot reads every file instead.
+      if (!(err instanceof GitError)) throw err;
+      await rm(this.env.indexFile, { force: true });
+    }
+  }
+
+  /** What the person excludes in their repository (.git/info/exclude) counts too; refreshed each time. */
+  private async refreshExcludes(): Promise<void> {
+    if (this.personExclude === undefined) {
+      const out = (await readPersonGit(this.opts.workTree, ['rev-parse', '--git-path', 'info/exclude']))?.trim();
+      this.personExclude = out ? resolve(this.opts.workTree, out) : null;
+    }
+    const person = this.personExclude;
+    let theirs = '';
+    if (person) {
+      try {
+        theirs = await readFile(person, 'utf8');
+      } catch (err) {
+        if (!(err instanceof Error && 'code' in err && err.code === 'ENOENT')) throw err;
+      }
+    }
+    const inRepo = person !== null;
+    const text = `${inRepo ? '' : `${defaultExcludes.join('\n')}\n`}${theirs}\n`;
+    const path = join(this.env.gitDir, 'info', 'exclude');
+    const current = await readFile(path, 'utf8').catch(() => undefined);
+    if (current !== text) await writeFile(path, text);
+  }
+
+  /** Large and binary files just added are kept by id only: their loose objects go. */
+  private async dropUnkept(candidates: readonly string[]): Promise<Map<string, 'large' | 'binary'>> {
+    const dropped = new Map<string, 'large' | 'binary'>();
+    const verdicts = candidates.length <= 64 ? await this.headsByFile(candidates) : await this.headsByGit(candidates);
+    let grew = 0;
+    for (const [oid, head] of verdicts) {
+      const why = head.type !== 'blob' ? undefined : head.size > this.opts.maxFileBytes ? 'large' : head.binary ? 'binary' : undefined;
+      if (!why) {
+        grew += head.size;
+        continue;
+      }
+      await unlink(looseObjectPath(this.objectsDir, oid));
+      dropped.set(oid, why);
+    }
+    if (this.used !== undefined) this.used += grew;
+    if (dropped.size > 0) {
+      await appendFile(join(this.opts.dir, 'dropped'), [...dropped].map(([oid, why]) => `${oid} ${why}\n`).join(''));
+      for (const [oid, why] of dropped) this.droppedLog?.set(oid, why);
+    }
+    return dropped;
+  }
+
+  /** A few objects: their first compressed bytes straight from the object files. */
+  private async headsByFile(oids: readonly string[]): Promise<Map<string, BlobHead>> {
+    const heads = new Map<string, BlobHead>();
+    for (const oid of oids) heads.set(oid, await readBlobHead(this.objectsDir, oid));
+    return heads;
+  }
+
+  /** Many objects (a folder's first snapshot): types and sizes in one git process, contents in a few. */
+  private async headsByGit(oids: readonly string[]): Promise<Map<string, BlobHead>> {
+    const heads = new Map<string, BlobHead>();
+    const listed = (await runGit(this.env, ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], { input: `${oids.join('\n')}\n` })).toString('utf8');
+    const small: string[] = [];
+    for (const line of listed.split('\n')) {
+      const [oid, type, size] = line.split(' ');
+      if (!oid || !type || size === undefined) continue;
+      heads.set(oid, { type, size: Number(size), binary: false });
+      if (type === 'blob' && Number(size) <= this.opts.maxFileBytes) small.push(oid);
+    }
+    // Contents for the binary test, in batches so no more than ~64 MB is held at once.
+    let batch: string[] = [];
+    let bytes = 0;
+    const flush = async (): Promise<void> => {
+      if (batch.length === 0) return;
+      for (const [oid, content] of await this.readBlobs(batch)) heads.get(oid)!.binary = content.subarray(0, 8000).includes(0);
+      batch = [];
+      bytes = 0;
+    };
+    for (const oid of small) {
+      batch.push(oid);
+      bytes += heads.get(oid)!.size;
+      if (bytes > 64 * 1024 * 1024) await flush();
+    }
+    await flush();
+    return heads;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return false;
+    throw err;
+  }
+}
