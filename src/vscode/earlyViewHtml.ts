@@ -39,13 +39,13 @@ function itemHtml(item: EarlyItem, role: EarlyMessage['role']): string {
   return `<div class="markdown">${markdownBlocks(item.text)}</div>`;
 }
 
-/** Fenced code as preformatted text, the rest as paragraphs split at blank lines. */
+/** Fenced code as preformatted text, the rest as paragraphs split at blank lines (inline code, bold and link text kept). */
 function markdownBlocks(text: string): string {
   const blocks: string[] = [];
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   let paragraph: string[] = [];
   const flush = (): void => {
-    if (paragraph.length > 0) blocks.push(`<div class="md-block"><p>${escapeText(paragraph.join('\n'))}</p></div>`);
+    if (paragraph.length > 0) blocks.push(`<div class="md-block"><p>${inline(paragraph.join('\n'))}</p></div>`);
     paragraph = [];
   };
   for (let i = 0; i < lines.length; i++) {
@@ -64,6 +64,14 @@ function markdownBlocks(text: string): string {
   }
   flush();
   return blocks.join('');
+}
+
+/** Escaped first, so the only markup in the result is the tags added here. */
+function inline(text: string): string {
+  return escapeText(text)
+    .replace(/`([^`\n]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*\n]+)\*\*/g, '<strong>$1</strong>')
+    .replace(/\[([^\]\n]+)\]\([^)\s]*\)/g, '$1');
 }
 
 function escapeText(value: string): string {

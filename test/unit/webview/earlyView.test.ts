@@ -72,7 +72,7 @@ describe('the page the host serves', () => {
       v: 1,
       messages: [
         { role: 'user', items: [{ kind: 'text', text: '<img src=x onerror="alert(1)"> please' }] },
-        { role: 'assistant', items: [{ kind: 'text', text: 'First <b>para</b>\nsame para\n\n```ts\nconst a = 1 < 2;\n```\nafter' }, { kind: 'tool', label: 'edit <script>' }] },
+        { role: 'assistant', items: [{ kind: 'text', text: 'First <b>para</b>\nsame para\n\n```ts\nconst a = 1 < 2;\n```\nafter **bold** `x<y` [docs](https://e.example/a)' }, { kind: 'tool', label: 'edit <script>' }] },
       ],
     };
     document.body.innerHTML = earlyViewHtml(early);
@@ -81,7 +81,10 @@ describe('the page the host serves', () => {
     expect(shown.map((m) => m.getAttribute('data-role'))).toEqual(['user', 'assistant']);
     expect(shown[0]!.textContent).toContain('<img src=x onerror="alert(1)"> please');
     const paragraphs = [...shown[1]!.querySelectorAll('p')].map((p) => p.textContent);
-    expect(paragraphs).toEqual(['First <b>para</b>\nsame para', 'after']);
+    expect(paragraphs).toEqual(['First <b>para</b>\nsame para', 'after bold x<y docs']);
+    expect(shown[1]!.querySelector('p strong')?.textContent).toBe('bold');
+    expect(shown[1]!.querySelector('p code')?.textContent).toBe('x<y');
+    expect(shown[1]!.querySelectorAll('a')).toHaveLength(0);
     expect(shown[1]!.querySelector('pre code')?.textContent).toBe('const a = 1 < 2;');
     expect(shown[1]!.querySelector('.early-tool')?.textContent).toBe('edit <script>');
     expect(document.querySelector('[data-testid="early-composer"]')).not.toBeNull();
