@@ -8,15 +8,22 @@ const TAIL = EARLY_MESSAGES * 2;
 
 /**
  * Keeps the early view (the newest messages as text, see earlyView.ts) saved while the
- * conversation changes: at most once per `delayMs`, so a streaming reply costs one save a
- * second, and nothing while the chat is idle. Returns a stop function.
+ * conversation changes. A message that is still streaming is saved at most once per
+ * `delayMs`, so a long reply costs one save a second; anything else (a message done, a
+ * conversation opened) is saved at once, coalesced per task. Nothing happens while the
+ * chat is idle. Returns a stop function.
  */
 export function startEarlyViewSaver(store: ChatStore, save: (view: EarlyView) => void, delayMs = 1000): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let queued = false;
   let watched: (() => void)[] = [];
 
   const flush = (): void => {
+    queued = false;
+    if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
+    // Before the first snapshot the store holds nothing worth keeping.
+    if (!store.getMeta().ready) return;
     const messages = store
       .getIds()
       .slice(-TAIL)
@@ -24,17 +31,24 @@ export function startEarlyViewSaver(store: ChatStore, save: (view: EarlyView) =>
       .filter((message): message is UiMessage => message !== undefined);
     save(earlyViewOf(messages));
   };
-  const schedule = (): void => {
-    // Before the first snapshot the store holds nothing worth keeping.
-    if (timer === undefined && store.getMeta().ready) timer = setTimeout(flush, delayMs);
+  const saveSoon = (): void => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      if (queued) flush();
+    });
+  };
+  const changed = (id: string): void => {
+    if (store.getMessage(id)?.status !== 'streaming') saveSoon();
+    else if (timer === undefined && !queued) timer = setTimeout(flush, delayMs);
   };
   const watchTail = (): void => {
     for (const stop of watched) stop();
     watched = store
       .getIds()
       .slice(-TAIL)
-      .map((id) => store.subscribeMessage(id, schedule));
-    schedule();
+      .map((id) => store.subscribeMessage(id, () => changed(id)));
+    saveSoon();
   };
 
   const stopIds = store.subscribeIds(watchTail);
@@ -42,6 +56,7 @@ export function startEarlyViewSaver(store: ChatStore, save: (view: EarlyView) =>
     stopIds();
     for (const stop of watched) stop();
     watched = [];
+    queued = false;
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
   };

@@ -146,23 +146,36 @@ describe('handing over to the UI', () => {
 });
 
 describe('saving the early view', () => {
-  it('saves once per burst of changes after the snapshot, and not while idle', async () => {
+  it('saves a streaming reply once per second, a finished message or a new conversation at once, nothing while idle', async () => {
     vi.useFakeTimers();
     const store = new ChatStore();
     const saved: EarlyView[] = [];
     const stop = startEarlyViewSaver(store, (view) => saved.push(view), 1000);
     store.replace(snapshot({ messages: [userMessage('u1', 'hello')] }));
+    await Promise.resolve();
+    expect(saved).toHaveLength(1);
+
     store.upsertMessage(assistantMessage('a1', '', 'streaming'));
+    await Promise.resolve();
+    const beforeStream = saved.length;
     for (let i = 0; i < 50; i++) store.appendDelta('a1', 'text', 'word ');
-    expect(saved).toHaveLength(0);
+    await Promise.resolve();
+    expect(saved).toHaveLength(beforeStream);
     vi.advanceTimersByTime(1000);
-    expect(saved).toHaveLength(1);
-    expect(saved[0]!.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-    expect(saved[0]!.messages[1]!.items[0]).toEqual({ kind: 'text', text: 'word '.repeat(50) });
+    expect(saved).toHaveLength(beforeStream + 1);
+    expect(saved.at(-1)!.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(saved.at(-1)!.messages[1]!.items[0]).toEqual({ kind: 'text', text: 'word '.repeat(50) });
+
+    store.upsertMessage(assistantMessage('a1', 'the whole answer'));
+    await Promise.resolve();
+    expect(saved.at(-1)!.messages[1]!.items[0]).toEqual({ kind: 'text', text: 'the whole answer' });
+    const settled = saved.length;
     vi.advanceTimersByTime(10_000);
-    expect(saved).toHaveLength(1);
+    await Promise.resolve();
+    expect(saved).toHaveLength(settled);
+
     store.replace(snapshot({ messages: [] }));
-    vi.advanceTimersByTime(1000);
+    await Promise.resolve();
     expect(saved.at(-1)).toEqual({ v: 1, messages: [] });
     stop();
   });
