@@ -21,9 +21,9 @@ export function keelDiffTabs(): DiffTab[] {
   );
 }
 
-/** The diff tab of one approval (its id is the first segment of the proposal's path). */
+/** The diff tab of one approval (its id is the segment after /keel-proposal/ in the proposal's path). */
 export function diffTabOf(approvalId: string): DiffTab | undefined {
-  return keelDiffTabs().find((d) => d.proposed.path.split('/')[1] === approvalId);
+  return keelDiffTabs().find((d) => d.proposed.path.split('/')[2] === approvalId);
 }
 
 export async function waitForDiffTab(approvalId: string): Promise<DiffTab> {
