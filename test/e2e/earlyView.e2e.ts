@@ -1,0 +1,98 @@
+/// <reference types="mocha" />
+// Opening the chat in a new window: the page VS Code loads draws the conversation's last
+// messages and a composer from its own HTML, before the chat's script has loaded, and the
+// chat takes their place once the host's snapshot is in.
+import * as assert from 'node:assert';
+import type { Page } from 'playwright-core';
+import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
+import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
+import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
+import { e2eEnv } from './harness/e2eEnv.ts';
+import { useWorkbench } from './harness/useWorkbench.ts';
+import { reloadWindow, runCommand } from './harness/workbench.ts';
+import { ChatView } from './support/chatView.ts';
+import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
+
+interface EarlySighting {
+  /** Text of the early view's messages the first time it was on screen. */
+  messages?: string[];
+  composer?: boolean;
+  /** The chat's own root was hidden meanwhile (no "Connecting…", never both at once). */
+  rootHidden?: boolean;
+}
+
+/**
+ * Watches, from the workbench page, every animation frame until the chat's composer is drawn,
+ * and records what the early view showed the first time it was there. The webview's frames
+ * are same-origin with the workbench in code-server, so the page can look into them.
+ */
+async function watchForEarlyView(page: Page, extensionId: string): Promise<void> {
+  await page.evaluate((id) => {
+    const seen: EarlySighting = {};
+    (window as unknown as { __keelEarly: EarlySighting }).__keelEarly = seen;
+    const documents = (): Document[] => {
+      const outer = document.querySelector<HTMLIFrameElement>(`iframe.webview[src*="extensionId=${id}"]`);
+      const frames = outer?.contentDocument ? [...outer.contentDocument.querySelectorAll('iframe')] : [];
+      return frames.flatMap((frame) => (frame.contentDocument ? [frame.contentDocument] : []));
+    };
+    const look = (): void => {
+      for (const doc of documents()) {
+        if (doc.querySelector('[data-testid="composer-input"]')) return;
+        const early = doc.querySelector('[data-testid="early-view"]');
+        if (early && !seen.messages) {
+          seen.messages = [...early.querySelectorAll('[data-testid="early-message"]')].map((m) => m.textContent ?? '');
+          seen.composer = early.querySelector('[data-testid="early-composer"]') !== null;
+          seen.rootHidden = doc.getElementById('root')?.hidden === true;
+        }
+      }
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  }, extensionId);
+}
+
+describe('the chat in a new window', () => {
+  const { workspace, extensionId } = e2eEnv();
+  let server: ScriptedServer;
+
+  before(async () => {
+    server = await startScriptedServer();
+    setModelSettings(workspace, { baseURL: server.baseURL });
+  });
+
+  const wb = useWorkbench();
+
+  after(async () => {
+    await server?.close();
+    removeStoredConversations(workspace);
+  });
+
+  it('draws the last messages from the page itself, then the chat takes over', async function () {
+    this.timeout(120_000);
+    const chat = new ChatView(wb.page);
+    await chat.open();
+    server.load({ turns: [reply.text('The build runs **esbuild** twice.')] });
+    await chat.send('how does the build work?');
+    assert.strictEqual(await chat.finishedAnswer(), 'The build runs esbuild twice.');
+
+    // A new window whose sidebar shows the Explorer: the chat's page is made when Keel's icon is clicked.
+    await runCommand(wb.page, 'View: Show Explorer');
+    await reloadWindow(wb.page);
+    await wb.page.locator('.part.sidebar [id="workbench.view.explorer"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await watchForEarlyView(wb.page, extensionId);
+    await chat.open();
+
+    const seen = await wb.page.evaluate(() => (window as unknown as { __keelEarly: EarlySighting }).__keelEarly);
+    assert.ok(seen.messages, 'the early view was on screen before the chat');
+    assert.strictEqual(seen.messages.length, 2, JSON.stringify(seen.messages));
+    assert.match(seen.messages[0]!, /how does the build work\?/);
+    assert.match(seen.messages[1]!, /The build runs esbuild twice\./);
+    assert.ok(seen.composer, 'the early view had a composer');
+    assert.ok(seen.rootHidden, 'the chat stayed hidden behind the early view');
+
+    // The chat is the one on screen now, with the same conversation.
+    await chat.frame.getByTestId('early-view').waitFor({ state: 'detached', timeout: 30_000 });
+    await chat.byRole('assistant').filter({ hasText: 'The build runs esbuild twice.' }).waitFor({ timeout: 30_000 });
+    await chat.frame.locator('[data-testid="message"] strong', { hasText: 'esbuild' }).waitFor({ timeout: 30_000 });
+  });
+});
