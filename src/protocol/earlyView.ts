@@ -2,10 +2,10 @@ import type { UiMessage } from './uiMessage';
 
 /**
  * What the chat page showed last, kept small: the newest messages as text. The page saves
- * it as its VS Code webview state; the host reads it back when VS Code recreates the view
- * (a new window, the view shown again) and serves it inside the page's HTML, so the view
- * has content before its script has loaded. It is a picture of the last screen, never a
- * source of truth: the snapshot the host sends on `ready` replaces it.
+ * it as its VS Code webview state, which VS Code hands back to the next page of the view (a
+ * new window, the view shown again); that page draws it before its UI script has loaded
+ * (earlyViewDraw.ts). It is a picture of the last screen, never a source of truth: the
+ * snapshot the host sends on `ready` replaces it.
  */
 export interface EarlyView {
   v: typeof EARLY_VIEW_VERSION;
@@ -50,32 +50,4 @@ export function earlyViewOf(messages: readonly UiMessage[]): EarlyView {
     if (items.length > 0) kept.unshift({ role: message.role, items });
   }
   return { v: EARLY_VIEW_VERSION, messages: kept };
-}
-
-/**
- * The saved state as the host reads it back: anything not of this exact shape (another
- * version, a state VS Code kept from an older build) is ignored rather than trusted.
- */
-export function parseEarlyView(state: unknown): EarlyView | undefined {
-  if (!isRecord(state) || state.v !== EARLY_VIEW_VERSION || !Array.isArray(state.messages)) return undefined;
-  const messages: EarlyMessage[] = [];
-  for (const raw of state.messages.slice(-EARLY_MESSAGES)) {
-    if (!isRecord(raw) || (raw.role !== 'user' && raw.role !== 'assistant') || !Array.isArray(raw.items)) return undefined;
-    const items: EarlyItem[] = [];
-    for (const item of raw.items.slice(-EARLY_ITEMS)) {
-      if (isRecord(item) && item.kind === 'text' && typeof item.text === 'string') {
-        items.push({ kind: 'text', text: item.text.slice(-(EARLY_TEXT_CHARS + 1)) });
-      } else if (isRecord(item) && item.kind === 'tool' && typeof item.label === 'string') {
-        items.push({ kind: 'tool', label: item.label.slice(0, EARLY_LABEL_CHARS) });
-      } else {
-        return undefined;
-      }
-    }
-    messages.push({ role: raw.role, items });
-  }
-  return { v: EARLY_VIEW_VERSION, messages };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

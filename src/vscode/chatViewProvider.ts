@@ -3,7 +3,6 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { HostWebview } from '../protocol/postMessageTransport';
 import { EarlyMessageBuffer } from '../chat/earlyMessageBuffer';
-import { parseEarlyView } from '../protocol/earlyView';
 import { chatPageHtml, missingUiHtml, newNonce } from './webviewHtml';
 
 /**
@@ -29,13 +28,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  /** `context.state` is what the last page of this view saved (see earlyView.ts): the page draws it while loading. */
-  resolveWebviewView(view: vscode.WebviewView, context?: vscode.WebviewViewResolveContext): void {
+  resolveWebviewView(view: vscode.WebviewView): void {
     const { webview } = view;
     // Listening starts before the page exists, so its `ready` is never missed.
     const early = new EarlyMessageBuffer(webview);
     // HTML first: options set on an empty webview render an empty page, which VS Code reports as lacking a CSP.
-    webview.html = this.html(webview, context?.state);
+    webview.html = this.html(webview);
     webview.options = {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
@@ -67,7 +65,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     );
   }
 
-  private html(webview: vscode.Webview, savedState: unknown): string {
+  private html(webview: vscode.Webview): string {
     const nonce = newNonce();
     const file = (parts: readonly string[]): vscode.Uri => vscode.Uri.joinPath(this.extensionUri, ...parts);
     const script = file(CHAT_ASSETS.script);
@@ -81,7 +79,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       nonce,
       script: webview.asWebviewUri(script).toString(),
       styles: styles.map((uri) => webview.asWebviewUri(uri).toString()),
-      early: parseEarlyView(savedState),
     });
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EarlyView } from '../protocol/earlyView';
+import { drawEarlyView } from '../protocol/earlyViewDraw';
 import { earlyViewHtml } from './earlyViewHtml';
 
 export interface ChatPageAssets {
@@ -10,8 +10,6 @@ export interface ChatPageAssets {
   /** Webview URIs (`asWebviewUri`) as strings. */
   script: string;
   styles: readonly string[];
-  /** What the page showed last (its saved state), drawn before the script loads. */
-  early?: EarlyView;
 }
 
 export function newNonce(): string {
@@ -24,10 +22,11 @@ export function newNonce(): string {
  * lets the UI toolkit's probe style carry the nonce.
  *
  * VS Code shows a webview's page only at its `load` event, which a script in the page holds
- * back until it has run. So the page draws the last screen (messages and a composer) in
- * plain HTML, and a small inline script adds the UI script once the page has loaded; the UI
- * renders into the hidden #root and takes the place of the early view when the host's
- * snapshot is in.
+ * back until it has run. So the page starts with the early view: a composer in plain HTML
+ * and the last messages, which a small inline script draws from the state VS Code keeps for
+ * the page (the same on a reload and when a hidden view is shown again). That script adds
+ * the UI script once the page has loaded; the UI renders into the hidden #root and takes the
+ * place of the early view when the host's snapshot is in.
  */
 export function chatPageHtml(assets: ChatPageAssets): string {
   const { cspSource, nonce } = assets;
@@ -52,18 +51,27 @@ ${styles}
 </head>
 <body>
   <div id="root" hidden></div>
-${earlyViewHtml(assets.early)}
+${earlyViewHtml()}
   <script nonce="${nonce}">${startScript(assets.script, nonce)}</script>
 </body>
 </html>`;
 }
 
 /**
- * Adds the UI script after the page's load event. Until the UI takes over, Enter in the
- * early composer keeps the text (nothing can be sent yet) instead of breaking the line.
+ * Draws the early view's messages from the page's saved state, then adds the UI script after
+ * the page's load event. The page's VS Code API may be acquired once only: it is left on
+ * `window.keelVsCodeApi` for the UI (webview/bridge/vscodeApi.ts). Until the UI takes over,
+ * Enter in the early composer keeps the text (nothing can be sent yet).
  */
 function startScript(src: string, nonce: string): string {
   return `(() => {
+  const api = acquireVsCodeApi();
+  window.keelVsCodeApi = api;
+  try {
+    (${drawEarlyView.toString()})(api.getState(), document.getElementById('keel-early-list'));
+  } catch (err) {
+    console.error('[keel webview] the early view could not be drawn', err);
+  }
   const start = () => {
     const script = document.createElement('script');
     script.nonce = ${scriptString(nonce)};

@@ -9,12 +9,16 @@ export interface WebviewApi extends VsCodeWebviewApi {
 declare global {
   /** Injected by VS Code into every webview; may be called only once per page. */
   function acquireVsCodeApi(): WebviewApi;
+  interface Window {
+    /** Acquired by the page's start script, which reads the saved state first (webviewHtml.ts). */
+    keelVsCodeApi?: WebviewApi;
+  }
 }
 
 let api: WebviewApi | undefined;
 
 /** The page's VS Code API, acquired on first use (a second acquireVsCodeApi call throws). */
 export function vscodeApi(): WebviewApi {
-  api ??= acquireVsCodeApi();
+  api ??= window.keelVsCodeApi ?? acquireVsCodeApi();
   return api;
 }

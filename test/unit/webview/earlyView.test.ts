@@ -3,7 +3,8 @@ import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHostBus, createWebviewBus } from '../../../src/protocol/buses';
-import { EARLY_TEXT_CHARS, earlyViewOf, parseEarlyView } from '../../../src/protocol/earlyView';
+import { EARLY_TEXT_CHARS, earlyViewOf } from '../../../src/protocol/earlyView';
+import { drawEarlyView } from '../../../src/protocol/earlyViewDraw';
 import type { EarlyView } from '../../../src/protocol/earlyView';
 import type { LogFn } from '../../../src/protocol/log';
 import { createPairTransport } from '../../../src/protocol/pairTransport';
@@ -54,13 +55,19 @@ describe('the early view kept between pages', () => {
     expect(early.messages[0]).toEqual({ role: 'user', items: [{ kind: 'text', text: 'question 6' }] });
   });
 
-  it('reads back only a state of its own shape', () => {
+  it('draws only a state of its own shape', () => {
     const early = earlyViewOf([userMessage('u', 'hi'), toolMessage('a')]);
-    expect(parseEarlyView(JSON.parse(JSON.stringify(early)))).toEqual(early);
-    expect(parseEarlyView(undefined)).toBeUndefined();
-    expect(parseEarlyView({ v: 2, messages: [] })).toBeUndefined();
-    expect(parseEarlyView({ v: 1, messages: [{ role: 'system', items: [] }] })).toBeUndefined();
-    expect(parseEarlyView({ v: 1, messages: [{ role: 'user', items: [{ kind: 'html', html: '<b>' }] }] })).toBeUndefined();
+    const drawn = (state: unknown): number => {
+      document.body.innerHTML = earlyViewHtml();
+      drawEarlyView(state, document.getElementById('keel-early-list')!);
+      return document.querySelectorAll('[data-testid="early-message"]').length;
+    };
+    expect(drawn(JSON.parse(JSON.stringify(early)))).toBe(2);
+    expect(drawn(undefined)).toBe(0);
+    expect(drawn({ v: 2, messages: early.messages })).toBe(0);
+    expect(drawn({ v: 1, messages: [{ role: 'system', items: [{ kind: 'text', text: 'x' }] }] })).toBe(0);
+    expect(drawn({ v: 1, messages: [{ role: 'user', items: [{ kind: 'html', html: '<b>x</b>' }] }] })).toBe(1);
+    expect(document.querySelector('b')).toBeNull();
   });
 });
 
@@ -75,13 +82,14 @@ describe('the page the host serves', () => {
         { role: 'assistant', items: [{ kind: 'text', text: 'First <b>para</b>\nsame para\n\n```ts\nconst a = 1 < 2;\n```\nafter **bold** `x<y` [docs](https://e.example/a)' }, { kind: 'tool', label: 'edit <script>' }] },
       ],
     };
-    document.body.innerHTML = earlyViewHtml(early);
+    document.body.innerHTML = earlyViewHtml();
+    drawEarlyView(early, document.getElementById('keel-early-list')!);
     expect(document.querySelectorAll('img, b, script')).toHaveLength(0);
     const shown = [...document.querySelectorAll('[data-testid="early-message"]')];
     expect(shown.map((m) => m.getAttribute('data-role'))).toEqual(['user', 'assistant']);
     expect(shown[0]!.textContent).toContain('<img src=x onerror="alert(1)"> please');
     const paragraphs = [...shown[1]!.querySelectorAll('p')].map((p) => p.textContent);
-    expect(paragraphs).toEqual(['First <b>para</b>\nsame para', 'after bold x<y docs']);
+    expect(paragraphs).toEqual(['First <b>para</b>\nsame para', 'after bold x<y [docs](https://e.example/a)']);
     expect(shown[1]!.querySelector('p strong')?.textContent).toBe('bold');
     expect(shown[1]!.querySelector('p code')?.textContent).toBe('x<y');
     expect(shown[1]!.querySelectorAll('a')).toHaveLength(0);
@@ -90,21 +98,37 @@ describe('the page the host serves', () => {
     expect(document.querySelector('[data-testid="early-composer"]')).not.toBeNull();
   });
 
-  it('adds the UI script after load, under the nonce, from an inline script with the nonce', () => {
+  it('draws the saved state and adds the UI script after load, under the nonce, from an inline script with the nonce', () => {
     const html = chatPageHtml({ cspSource: 'vscode-resource:', nonce: 'N0nce+/=', script: `${script}?a=</script>`, styles: [] });
     expect(html).toContain('<div id="root" hidden></div>');
     const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
     expect(scripts).toHaveLength(1);
     expect(scripts[0]![1]).toBe(' nonce="N0nce+/="');
-    expect(scripts[0]![2]).toContain("addEventListener('load', start");
-    expect(scripts[0]![2]).toContain('"N0nce+/="');
     expect(scripts[0]![2]).toContain('?a=\\u003c/script>');
+
+    // Run the page's start script as the webview would, with a saved state.
+    document.body.innerHTML = html.replace(/^[\s\S]*<body>/, '').replace(/<script[\s\S]*$/, '');
+    const api = { postMessage: vi.fn(), setState: vi.fn(), getState: () => earlyViewOf([userMessage('u', 'kept question')]) };
+    const global = globalThis as unknown as { acquireVsCodeApi?: () => typeof api; keelVsCodeApi?: unknown };
+    global.acquireVsCodeApi = () => api;
+    try {
+      new Function(scripts[0]![2]!)();
+    } finally {
+      delete global.acquireVsCodeApi;
+    }
+    expect(document.querySelector('[data-testid="early-message"]')?.textContent).toContain('kept question');
+    expect(global.keelVsCodeApi).toBe(api);
+    delete global.keelVsCodeApi;
+    const added = document.querySelector<HTMLScriptElement>('body > script');
+    expect(added?.getAttribute('src')).toBe(`${script}?a=</script>`);
+    expect(added?.nonce).toBe('N0nce+/=');
   });
 });
 
 async function mountPage(early: EarlyView) {
   // The body chatPageHtml serves, without its start script (the test mounts the UI itself).
-  document.body.innerHTML = `<div id="root" hidden></div>${earlyViewHtml(early)}`;
+  document.body.innerHTML = `<div id="root" hidden></div>${earlyViewHtml()}`;
+  drawEarlyView(early, document.getElementById('keel-early-list')!);
   const [hostEnd, webviewEnd] = createPairTransport();
   const log = vi.fn<LogFn>();
   const host = createHostBus(hostEnd, log);
