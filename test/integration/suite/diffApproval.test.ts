@@ -116,8 +116,9 @@ describe('approving edits as diffs', () => {
     });
     const { asked, from } = await ask('make it const');
     const diff = await waitForDiffTab(asked.request.id);
-    const shown = vscode.workspace.textDocuments.filter((d) => [diff.original.toString(), diff.proposed.toString()].includes(d.uri.toString()));
-    assert.deepStrictEqual(shown.map((d) => d.languageId).sort(), ['keel-proposal-typescript', 'keel-proposal-typescript']);
+    const sides = await Promise.all([diff.original, diff.proposed].map((uri) => vscode.workspace.openTextDocument(uri)));
+    assert.deepStrictEqual(sides.map((d) => d.languageId), ['keel-proposal-typescript', 'keel-proposal-typescript']);
+    assert.strictEqual(sides[1]!.getText(), source.replace('return 3;', 'return 3 as const;'));
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.scheme.startsWith('keel-') && d.languageId === 'typescript'));
 
     assert.strictEqual(await vscode.commands.executeCommand('keel.acceptChange', asked.request.id), true);
