@@ -5,6 +5,8 @@ import type { ApprovalMode } from '../core/config/configSchema';
 import { KeelError } from '../core/errors';
 import { isPresetName, presetNames } from '../core/model/providerPresets';
 import type { PresetName } from '../core/model/providerPresets';
+import { sandboxModes } from '../core/sandbox/sandboxTypes';
+import type { SandboxMode } from '../core/sandbox/sandboxTypes';
 
 export const usage = `Usage:
   keel run [options] PROMPT     run one request in a workspace and exit ("-" reads the prompt from stdin)
@@ -19,6 +21,9 @@ Options for run:
   --plan                    plan mode: read-only tools, the plan prompt and planModel
   --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,
                             whatever needs approval is denied and reported)
+  --sandbox MODE            auto | on | off: the OS sandbox for commands and local MCP servers
+                            (default auto: bubblewrap on Linux, sandbox-exec on macOS, where available;
+                            on: refuse commands without one; off: run them unconfined)
   --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)
   --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm
                             (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)
@@ -29,8 +34,13 @@ Options for run:
   --max-turns N             cap on model turns (default 50)
   --output FORMAT           text | stream-json (default text)
   --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({"servers": {...}}); repeatable
+  --worktree[=NAME]         work in a new git worktree on branch keel/NAME, made from the HEAD of
+                            the --cwd checkout, which stays untouched (NAME: a time stamp if left out)
+  --worktree-dir DIR        where worktrees are made (default: under $KEEL_HOME, outside the workspace)
 
-Keel stores sessions under $KEEL_HOME (default ~/.keel).`;
+Keel stores sessions under $KEEL_HOME (default ~/.keel). Config: $KEEL_HOME/config.json is yours;
+a workspace's .keel/config.json may only narrow it (a stricter mode, deny rules), never allow
+more or choose where your key goes: what it tries is ignored with a warning.`;
 
 export interface RunArgs {
   command: 'run';
@@ -40,6 +50,7 @@ export interface RunArgs {
   addDirs: string[];
   plan: boolean;
   approval?: ApprovalMode;
+  sandbox?: SandboxMode;
   model?: string;
   provider?: PresetName;
   baseURL?: string;
@@ -49,6 +60,9 @@ export interface RunArgs {
   output: 'text' | 'stream-json';
   /** `--mcp-config` values as given: file paths or JSON text. */
   mcpConfigs: string[];
+  /** `--worktree`: work in a new worktree; an empty name means "make one up". */
+  worktree?: string;
+  worktreeDir?: string;
 }
 
 export interface SessionsArgs {
@@ -67,7 +81,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      // `--worktree` takes its name only as `--worktree=NAME`, so a prompt after it is never taken for one.
+      args: argv.map((a) => (a === '--worktree' ? '--worktree=' : a)),
       allowPositionals: true,
       strict: true,
       options: {
@@ -77,6 +92,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'add-dir': { type: 'string', multiple: true },
         plan: { type: 'boolean' },
         approval: { type: 'string' },
+        sandbox: { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
         provider: { type: 'string' },
@@ -86,6 +102,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         output: { type: 'string' },
         json: { type: 'boolean' },
         'mcp-config': { type: 'string', multiple: true },
+        worktree: { type: 'string' },
+        'worktree-dir': { type: 'string' },
       },
     });
   } catch (err) {
@@ -105,6 +123,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   if (v.approval !== undefined && !(approvalModes as readonly string[]).includes(v.approval)) {
     throw usageError(`--approval must be one of ${approvalModes.join(', ')} (got "${v.approval}").`);
   }
+  if (v.sandbox !== undefined && !(sandboxModes as readonly string[]).includes(v.sandbox)) {
+    throw usageError(`--sandbox must be one of ${sandboxModes.join(', ')} (got "${v.sandbox}").`);
+  }
   const output = v.output ?? 'text';
   if (output !== 'text' && output !== 'stream-json') throw usageError(`--output must be text or stream-json (got "${output}").`);
   let maxTurns: number | undefined;
@@ -119,6 +140,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     addDirs: (v['add-dir'] ?? []).map((dir) => resolve(cwd, dir)),
     plan: v.plan === true,
     approval: v.approval as ApprovalMode | undefined,
+    sandbox: v.sandbox as SandboxMode | undefined,
     model: v.model,
     provider: presetArg(v.provider),
     baseURL: v['base-url'],
@@ -127,6 +149,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     maxTurns,
     output,
     mcpConfigs: v['mcp-config'] ?? [],
+    ...(v.worktree !== undefined ? { worktree: v.worktree } : {}),
+    ...(v['worktree-dir'] !== undefined ? { worktreeDir: resolve(cwd, v['worktree-dir']) } : {}),
   };
 }
 

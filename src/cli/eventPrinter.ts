@@ -4,6 +4,8 @@ export interface Printer {
   event(e: ProjectEvent): void;
   result(r: RunResult): void;
   error(code: string, message: string): void;
+  /** A problem that did not stop the run (an ignored workspace setting). */
+  warning(message: string): void;
 }
 
 type Write = (s: string) => void;
@@ -23,7 +25,14 @@ export function streamJsonPrinter(out: Write): Printer {
         case 'approval':
           return line({ type: 'approval', id: e.toolCallId, name: e.name, category: e.category, approved: e.approved, reason: e.reason ?? e.rule });
         case 'tool_result':
-          return line({ type: 'tool_result', id: e.toolCallId, name: e.name, isError: e.isError, output: e.output });
+          return line({
+            type: 'tool_result',
+            id: e.toolCallId,
+            name: e.name,
+            isError: e.isError,
+            output: e.output,
+            ...(e.sandboxed === undefined ? {} : { sandboxed: e.sandboxed }),
+          });
         case 'retry':
           return line({ type: 'retry', attempt: e.attempt, error: e.error, delayMs: e.delayMs });
         case 'context_trimmed':
@@ -56,6 +65,9 @@ export function streamJsonPrinter(out: Write): Printer {
     },
     error(code, message) {
       line({ type: 'error', code, message });
+    },
+    warning(message) {
+      line({ type: 'warning', message });
     },
   };
 }
@@ -120,6 +132,8 @@ export function textPrinter(out: Write, err: Write): Printer {
     error(code, message) {
       note(`keel: ${message} (${code})`);
     },
+    // The host's log already put the warning on stderr: the text output says it once.
+    warning() {},
   };
 }
 

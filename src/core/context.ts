@@ -1,14 +1,19 @@
+import { homedir } from 'node:os';
 import type { Host } from './host';
 import { LlmsContext } from './llmsContext/llmsContext';
 import { keelHome, projectDir, sessionsDir, workspaceKey } from './paths';
 import { resolveConfig, userConfigPath, workspaceConfigPath } from './config/loadConfig';
-import { mergeLayers } from './config/loadConfig';
 import type { ConfigLayer, KeelConfig } from './config/configSchema';
+import type { WorkspaceLayer } from './config/workspaceNarrowing';
+import type { PairedKey } from './model/keyOrigin';
 import { McpManager } from './mcp/mcpManager';
 import type { ParsedMcpConfig } from './mcp/mcpConfig';
 import { ModelRegistry } from './model/modelRegistry';
 import type { ProviderFactory } from './model/modelRegistry';
 import { PluginManager } from './plugins/pluginManager';
+import { CommandSandbox } from './sandbox/commandSandbox';
+import { sweepPlaceholders } from './sandbox/placeholders';
+import type { SandboxDetection } from './sandbox/sandboxTypes';
 import type { KeelPlugin } from './plugins/pluginTypes';
 import { SessionStore } from './session/sessionStore';
 import { Workspace } from './workspace/workspace';
@@ -19,17 +24,25 @@ export interface ContextOptions {
   workspaceFile?: string;
   host: Host;
   env?: Record<string, string | undefined>;
-  /** Layers applied after the user's and the workspace's config files (host settings, CLI flags). */
+  /** The person's layers, applied after the config files (user settings, CLI flags). */
   overrides?: ConfigLayer[];
+  /** The workspace's layers from the host (its VS Code settings): they may only narrow. */
+  workspaceOverrides?: WorkspaceLayer[];
+  /**
+   * Restricted Mode (VS Code's Workspace Trust): write, command and MCP tools are off. It does
+   * not decide what the workspace's config may change: that is never more than narrowing.
+   */
   workspaceTrusted?: boolean;
   plugins?: KeelPlugin[];
-  /** Keys from the host's secret storage, by provider name. */
-  apiKeys?: Record<string, string | undefined>;
+  /** Keys the person gave (secret storage, --api-key), by provider name, each with its origin. */
+  apiKeys?: Record<string, PairedKey | undefined>;
   providerFactories?: ProviderFactory[];
   /** MCP servers for a Context that runs them itself (the CLI); stopped by destroy(). */
   mcpServers?: ParsedMcpConfig;
   /** A manager the host keeps across rebuilds of its Context (VS Code); destroy() leaves it running. */
   mcp?: McpManager;
+  /** Finds the OS sandbox (default: probe this machine); tests inject one that finds none. */
+  detectSandbox?: () => Promise<SandboxDetection>;
 }
 
 export interface KeelPaths {
@@ -62,6 +75,8 @@ export class Context {
   readonly llmsContext: LlmsContext;
   /** Problems worth showing that did not stop Keel (ignored settings, skipped plugins). */
   readonly warnings: string[];
+  /** The OS sandbox commands and local MCP servers run in. */
+  readonly sandbox: CommandSandbox;
 
   private constructor(init: {
     config: KeelConfig;
@@ -75,7 +90,9 @@ export class Context {
     warnings: string[];
     mcp: McpManager;
     ownsMcp: boolean;
+    sandbox: CommandSandbox;
   }) {
+    this.sandbox = init.sandbox;
     this.mcp = init.mcp;
     this.ownsMcp = init.ownsMcp;
     this.config = init.config;
@@ -92,6 +109,7 @@ export class Context {
 
   static async create(opts: ContextOptions): Promise<Context> {
     const env = opts.env ?? process.env;
+    // Trust only gates tools here (the CLI has no Restricted Mode); workspace config is narrowed either way.
     const trusted = opts.workspaceTrusted ?? true;
     const workspace = await Workspace.create(opts.folders, { workspaceFile: opts.workspaceFile });
     const home = keelHome(env);
@@ -102,29 +120,41 @@ export class Context {
       log: (level, message) => opts.host.log(level, message),
       plugins: opts.plugins,
     });
-    // Plugin config sits between the files and the host's explicit settings.
-    const files = resolveConfig({
+    // Plugin config sits between the files and the host's explicit settings; plugin aliases under everything.
+    const pluginLayer = await plugins.apply<ConfigLayer>({ hook: 'config', memo: {}, type: 'SeriesMerge' });
+    const aliases = await plugins.apply<Record<string, string>>({ hook: 'modelAlias', memo: {}, type: 'SeriesMerge' });
+    const pluginProviders = await plugins.apply<ProviderFactory[]>({ hook: 'provider', memo: [], type: 'SeriesMerge' });
+    const factories = [...(opts.providerFactories ?? []), ...pluginProviders];
+    const resolved = resolveConfig({
       userFile: userConfigPath(home),
       workspaceFile: workspaceConfigPath(workspace.root),
-      workspaceTrusted: trusted,
+      baseAliases: aliases,
+      overrides: [pluginLayer, ...(opts.overrides ?? [])],
+      workspaceOverrides: opts.workspaceOverrides,
+      keyProviders: Object.entries(opts.apiKeys ?? {}).flatMap(([name, paired]) => (paired?.key ? [name] : [])),
+      sources: factories.map((f) => f.name),
     });
-    const pluginLayer = await plugins.apply<ConfigLayer>({ hook: 'config', memo: {}, type: 'SeriesMerge' });
-    let config = mergeLayers(files.config, pluginLayer);
-    for (const layer of opts.overrides ?? []) config = mergeLayers(config, layer);
-    const aliases = await plugins.apply<Record<string, string>>({ hook: 'modelAlias', memo: {}, type: 'SeriesMerge' });
-    config = { ...config, modelAliases: { ...aliases, ...config.modelAliases } };
-    const pluginProviders = await plugins.apply<ProviderFactory[]>({ hook: 'provider', memo: [], type: 'SeriesMerge' });
+    const { config } = resolved;
 
     const models = new ModelRegistry({
       config,
+      personal: resolved.personal,
       env,
       apiKeys: opts.apiKeys,
-      factories: [...(opts.providerFactories ?? []), ...pluginProviders],
+      factories,
     });
     const sessions = new SessionStore({
       home,
       workspace: { root: workspace.root, workspaceFile: opts.workspaceFile },
       onWarning: (message) => opts.host.log('warn', message),
+    });
+    const sandbox = new CommandSandbox({
+      mode: config.sandbox,
+      folders: workspace.folders.map((f) => f.path),
+      home: env.HOME ?? homedir(),
+      keelHome: home,
+      networkAllow: config.sandboxNetwork,
+      detect: opts.detectSandbox,
     });
     const mcp =
       opts.mcp ??
@@ -134,6 +164,7 @@ export class Context {
         trusted,
         log: (level, message) => opts.host.log(level, message),
       });
+    mcp.setSandbox((cwd) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message)));
     mcp.setToolTimeout(config.mcpToolTimeout * 1000);
     if (!opts.mcp && opts.mcpServers) mcp.setServers(opts.mcpServers.servers, opts.mcpServers.problems);
     const ctx = new Context({
@@ -147,9 +178,10 @@ export class Context {
       sessions,
       host: opts.host,
       workspaceTrusted: trusted,
-      warnings: files.warnings,
+      warnings: resolved.warnings,
+      sandbox,
     });
-    for (const w of files.warnings) opts.host.log('warn', w);
+    for (const w of resolved.warnings) opts.host.log('warn', w);
     await plugins.apply({ hook: 'initialized', memo: undefined, type: 'Series' });
     return ctx;
   }
@@ -157,5 +189,7 @@ export class Context {
   async destroy(): Promise<void> {
     await this.plugins.apply({ hook: 'destroy', memo: [], type: 'Parallel' });
     if (this.ownsMcp) await this.mcp.dispose();
+    // Placeholders for missing protected paths linger briefly between commands; none outlive Keel.
+    await sweepPlaceholders();
   }
 }

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { presetNames } from '../model/providerPresets';
+import { sandboxModes } from '../sandbox/sandboxTypes';
+import type { SandboxMode } from '../sandbox/sandboxTypes';
 import { patternProblem } from '../shell/commandPatterns';
 
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
@@ -32,7 +34,7 @@ const commandPattern = z.string().superRefine((pattern, ctx) => {
 /**
  * Command approval rules. `allow`: a command line whose every command starts with one of these
  * prefixes runs without asking. `deny`: any match asks in every mode but yolo, and beats allow.
- * Layers add to each other; an untrusted workspace's `allow` is ignored.
+ * Layers add to each other; a workspace's `allow` is ignored (only the person's own layers widen).
  */
 export const commandRulesSchema = z.strictObject({
   allow: z.array(commandPattern).optional(),
@@ -54,6 +56,13 @@ export const configLayerSchema = z.strictObject({
   commands: commandRulesSchema.optional(),
   /** Seconds an MCP tool call may take before it ends with an error result. */
   mcpToolTimeout: z.number().positive().max(3600).optional(),
+  /** The OS sandbox for commands and local MCP servers: auto (where available), on (refuse without), off. */
+  sandbox: z.enum(sandboxModes).optional(),
+  /**
+   * Command prefixes that get the network inside the sandbox without asking (`npm install`).
+   * Widens what Keel does: honoured from the person's own layers only.
+   */
+  sandboxNetwork: z.array(commandPattern).optional(),
 });
 export type ConfigLayer = z.infer<typeof configLayerSchema>;
 
@@ -71,6 +80,10 @@ export interface KeelConfig {
   commands: { allow: string[]; deny: string[] };
   /** Seconds an MCP tool call may take (default 60). */
   mcpToolTimeout: number;
+  /** The OS sandbox setting (default auto). */
+  sandbox: SandboxMode;
+  /** Command prefixes that get the network in the sandbox without asking. */
+  sandboxNetwork: string[];
 }
 
 export const defaultConfig: KeelConfig = {
@@ -82,4 +95,6 @@ export const defaultConfig: KeelConfig = {
   modelAliases: {},
   commands: { allow: [], deny: [] },
   mcpToolTimeout: 60,
+  sandbox: 'auto',
+  sandboxNetwork: [],
 };
