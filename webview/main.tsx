@@ -6,20 +6,25 @@ import './styles/markdown.css';
 import './styles/cards.css';
 import './styles/composer.css';
 import './styles/panels.css';
+import './styles/early.css';
 import { createRoot } from 'react-dom/client';
 import { errorMessage } from '../src/protocol/busError';
 import { BridgeContext } from './bridge/bridgeContext';
 import { startUiBridge } from './bridge/uiBridge';
 import { App } from './components/App';
 import { RenderErrorBoundary } from './components/RenderErrorBoundary';
+import { EarlyViewHandOff } from './early/EarlyViewHandOff';
+import { startEarlyViewSaver } from './early/earlyViewSaver';
 import { ChatStore } from './store/chatStore';
 import { StoreContext } from './store/storeContext';
+import { vscodeApi } from './bridge/vscodeApi';
 import { registerToolkit } from './ui/toolkit';
 
 registerToolkit();
 const store = new ChatStore();
 // The bridge announces `ready` as soon as it listens; the snapshot lands in the store even before the first render.
 const bridge = startUiBridge(store);
+startEarlyViewSaver(store, (view) => vscodeApi().setState(view));
 
 window.addEventListener('error', (event) => bridge.log('error', `uncaught: ${errorMessage(event.error ?? event.message)}`));
 window.addEventListener('unhandledrejection', (event) =>
@@ -28,6 +33,8 @@ window.addEventListener('unhandledrejection', (event) =>
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Keel webview: the page has no #root element');
+// The host's HTML shows the last screen until the snapshot is in (absent in a page without it).
+const early = document.getElementById('keel-early');
 
 createRoot(container).render(
   <StoreContext.Provider value={store}>
@@ -35,6 +42,7 @@ createRoot(container).render(
       <RenderErrorBoundary log={bridge.log}>
         <App />
       </RenderErrorBoundary>
+      {early ? <EarlyViewHandOff early={early} root={container} /> : null}
     </BridgeContext.Provider>
   </StoreContext.Provider>,
 );

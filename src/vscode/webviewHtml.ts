@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { drawEarlyView } from '../protocol/earlyViewDraw';
+import { earlyViewHtml } from './earlyViewHtml';
 
 export interface ChatPageAssets {
   /** `webview.cspSource`. */
@@ -15,9 +17,16 @@ export function newNonce(): string {
 }
 
 /**
- * The chat page: an empty root the UI script renders into, under a policy that allows only
- * this render's script, the extension's own styles, fonts and images (plus data: images),
- * and no network at all. The `csp-nonce` meta lets the UI toolkit's probe style carry the nonce.
+ * The chat page, under a policy that allows only this render's scripts, the extension's own
+ * styles, fonts and images (plus data: images), and no network at all. The `csp-nonce` meta
+ * lets the UI toolkit's probe style carry the nonce.
+ *
+ * VS Code shows a webview's page only at its `load` event, which a script in the page holds
+ * back until it has run. So the page starts with the early view: a composer in plain HTML
+ * and the last messages, which a small inline script draws from the state VS Code keeps for
+ * the page (the same on a reload and when a hidden view is shown again). That script adds
+ * the UI script once the page has loaded; the UI renders into the hidden #root and takes the
+ * place of the early view when the host's snapshot is in.
  */
 export function chatPageHtml(assets: ChatPageAssets): string {
   const { cspSource, nonce } = assets;
@@ -41,10 +50,40 @@ ${styles}
   <title>Keel</title>
 </head>
 <body>
-  <div id="root"></div>
-  <script nonce="${nonce}" src="${attr(assets.script)}"></script>
+  <div id="root" hidden></div>
+${earlyViewHtml()}
+  <script nonce="${nonce}">${startScript(assets.script, nonce)}</script>
 </body>
 </html>`;
+}
+
+/**
+ * Draws the early view's messages from the page's saved state, then adds the UI script after
+ * the page's load event. The page's VS Code API may be acquired once only: it is left on
+ * `window.keelVsCodeApi` for the UI (webview/bridge/vscodeApi.ts). Until the UI takes over,
+ * Enter in the early composer keeps the text (nothing can be sent yet).
+ */
+function startScript(src: string, nonce: string): string {
+  return `(() => {
+  const api = acquireVsCodeApi();
+  window.keelVsCodeApi = api;
+  try {
+    (${drawEarlyView.toString()})(api.getState(), document.getElementById('keel-early-list'));
+  } catch (err) {
+    console.error('[keel webview] the early view could not be drawn', err);
+  }
+  const start = () => {
+    const script = document.createElement('script');
+    script.nonce = ${scriptString(nonce)};
+    script.src = ${scriptString(src)};
+    document.body.append(script);
+  };
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
+  document.getElementById('keel-early-input')?.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) event.preventDefault();
+  });
+})();`;
 }
 
 /** Shown instead of the chat when its bundle is missing, so a broken build is not a blank view. */
@@ -68,6 +107,11 @@ export function missingUiHtml(cspSource: string, nonce: string, missing: readonl
 
 function attr(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A JavaScript string literal that cannot end the inline script it is in. */
+function scriptString(value: string): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
 function text(value: string): string {

@@ -80,9 +80,11 @@ const coldOpen: Bench<ViewLab> = {
   warmup: 1,
   setup: viewLab,
   async run(lab) {
+    // The old window's host may outlive the reload for a moment: the one to wait for is the next.
+    const previousHost = await currentExtensionHost(lab.server.pid, undefined);
     await reloadWithoutKeel(lab.page);
     // Startup work of the new window and extension host is not Keel's: wait until it is done.
-    await waitForIdle(await currentExtensionHost(lab.server.pid, undefined));
+    await waitForIdle(await currentExtensionHost(lab.server.pid, previousHost));
     await lab.page.waitForTimeout(1_000);
     return clickToFirstContent(lab.page);
   },

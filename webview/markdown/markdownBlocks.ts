@@ -22,22 +22,39 @@ interface Located {
  * Splits a growing message into blocks without re-lexing what is finished. While text
  * only grows, every block but the last is final: each update lexes from the start of
  * the last block, and earlier blocks keep their identity (so memoized rows skip them).
+ *
+ * While a reply streams (`growing`), a delta that only extends the current line of a
+ * text block is appended to that block's source without lexing at all: a new block can
+ * only begin on a new line, and the open block is shown as text until it closes (see
+ * Markdown.tsx). Its tokens are then out of date, so the next line, or the end of the
+ * stream, lexes it again.
  */
 export class IncrementalBlocks {
   private text = '';
   private located: Located[] = [];
   private blocks: readonly MarkdownBlock[] = [];
+  /** The last block's source grew without lexing: its tokens are behind its source. */
+  private stale = false;
   /** Characters handed to the lexer so far (tests check that streaming stays linear-ish). */
   lexedChars = 0;
 
-  update(input: string): readonly MarkdownBlock[] {
+  update(input: string, growing = false): readonly MarkdownBlock[] {
     const text = input.includes('\r') ? input.replace(/\r\n?/g, '\n') : input;
-    if (text === this.text) return this.blocks;
+    if (text === this.text && (growing || !this.stale)) return this.blocks;
     const tail = this.located.at(-1);
     if (tail && text.startsWith(this.text)) {
-      this.located = [...this.located.slice(0, -1), ...this.lex(text, tail.start, tail.linksBefore)];
+      const added = text.slice(this.text.length);
+      if (growing && tail.block.kind === 'html' && !this.text.endsWith('\n') && !added.includes('\n')) {
+        const block: MarkdownBlock = { kind: 'html', raw: tail.block.raw + added, tokens: tail.block.tokens };
+        this.located = [...this.located.slice(0, -1), { ...tail, block }];
+        this.stale = true;
+      } else {
+        this.located = [...this.located.slice(0, -1), ...this.lex(text, tail.start, tail.linksBefore)];
+        this.stale = false;
+      }
     } else {
       this.located = this.lex(text, 0, {});
+      this.stale = false;
     }
     this.text = text;
     this.blocks = this.located.map((entry) => entry.block);

@@ -1,7 +1,7 @@
 // A code-server with the packaged production build of Keel installed, a copy of the sample
 // workspace, a KEEL_HOME of its own, and Chromium on the workbench: what the VS Code
 // benches measure in. Built and started once per bench file, stopped by the last bench.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { LaunchedChromium } from '../../../scripts/lib/chromium.mjs';
@@ -19,7 +19,7 @@ export interface Lab {
 }
 
 export interface LabOptions {
-  /** Workspace settings (.vscode/settings.json), e.g. keel.baseUrl of a scripted server. */
+  /** User settings, e.g. keel.baseUrl of a scripted server. */
   settings?: Record<string, unknown>;
   /** Runs before the server starts, e.g. to store sessions under KEEL_HOME. */
   prepare?(paths: { workspace: string; keelHome: string }): void | Promise<void>;
@@ -42,12 +42,9 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     const workspace = launch.copyWorkspace(join(repoRoot, 'test', 'fixtures', 'workspaces', 'sample'), runDir);
     const keelHome = join(runDir, 'keel-home');
     mkdirSync(keelHome, { recursive: true });
-    if (options.settings) {
-      mkdirSync(join(workspace, '.vscode'), { recursive: true });
-      writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.settings, null, 2));
-    }
     await options.prepare?.({ workspace, keelHome });
-    server = await launch.launchServer({ kind: 'code-server', runDir, folder: workspace, vsix: [vsix], env: { KEEL_HOME: keelHome } });
+    // User settings: a workspace's own settings may not point Keel at a model endpoint.
+    server = await launch.launchServer({ kind: 'code-server', runDir, folder: workspace, vsix: [vsix], env: { KEEL_HOME: keelHome }, settings: options.settings ?? {} });
     process.once('exit', stopOnExit);
     browser = await (await rig.chromium()).launchChromium();
     await browser.page.goto(server.url, { timeout: 60_000 });

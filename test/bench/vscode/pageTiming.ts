@@ -13,7 +13,7 @@ declare global {
  * Arms the workbench page: the next pointerdown on `selector` is the start; the end is the
  * first animation frame in which the webview's shown content frame (`iframe#active-frame`,
  * which VS Code names so once it has loaded and made it visible) holds an element with a
- * data-testid, i.e. content drawn from the host's snapshot ("Connecting…" has none). The
+ * data-testid, i.e. the early view or the chat drawn from the host's snapshot ("Connecting…" has none). The
  * webview's frames are same-origin and in the same renderer here, so the page can look into
  * them; the check is one query per frame, and runs only between the click and the content.
  */

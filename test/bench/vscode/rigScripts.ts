@@ -19,6 +19,8 @@ export interface LaunchOptions {
   folder: string;
   vsix: string[];
   env: Record<string, string>;
+  /** User settings of the server's profile. */
+  settings?: Record<string, unknown>;
 }
 
 interface LaunchModule {

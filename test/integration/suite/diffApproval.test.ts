@@ -104,6 +104,28 @@ describe('approving edits as diffs', () => {
     assert.match(lastToolResult(request(server, 2)), /Edited diff-review\/accept\.txt/);
   });
 
+  it("shows a TypeScript proposal in Keel's highlight-only TypeScript, never as a document for the TypeScript server", async () => {
+    const source = lines('export function three(): number {', '  return 3;', '}');
+    put('three.ts', source);
+    server.load({
+      turns: [
+        reply.tool('read', { file_path: `${DIR}/three.ts` }),
+        reply.tool('edit', { file_path: `${DIR}/three.ts`, old_string: 'return 3;', new_string: 'return 3 as const;' }),
+        reply.text('edited'),
+      ],
+    });
+    const { asked, from } = await ask('make it const');
+    const diff = await waitForDiffTab(asked.request.id);
+    const sides = await Promise.all([diff.original, diff.proposed].map((uri) => vscode.workspace.openTextDocument(uri)));
+    assert.deepStrictEqual(sides.map((d) => d.languageId), ['keel-proposal-typescript', 'keel-proposal-typescript']);
+    assert.strictEqual(sides[1]!.getText(), source.replace('return 3;', 'return 3 as const;'));
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.scheme.startsWith('keel-') && d.languageId === 'typescript'));
+
+    assert.strictEqual(await vscode.commands.executeCommand('keel.acceptChange', asked.request.id), true);
+    await page.runEnded(from);
+    assert.strictEqual(readFileSync(file('three.ts'), 'utf8'), source.replace('return 3;', 'return 3 as const;'));
+  });
+
   it('Reject with a reason leaves the disk byte for byte as it was and tells the model why', async () => {
     const original = Buffer.from('keep me\r\nexactly\r\n');
     put('reject.txt', original);

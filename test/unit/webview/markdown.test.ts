@@ -85,6 +85,52 @@ describe('incremental markdown blocks', () => {
     expect(blocks.lexedChars).toBeLessThan(long.length * 4);
   });
 
+  it('while a reply streams, lexes at new lines only, and ends with the blocks of the whole text', () => {
+    const streamed = new IncrementalBlocks();
+    let text = '';
+    for (const delta of chunks(ANSWER, 3)) {
+      text += delta;
+      streamed.update(text, true);
+    }
+    const lexedWhileStreaming = streamed.lexedChars;
+    const done = streamed.update(ANSWER);
+    // The same as lexing the tail on every delta (a reference used before its definition
+    // stays literal either way: a finished block is not lexed again).
+    const everyDelta = new IncrementalBlocks();
+    text = '';
+    for (const delta of chunks(ANSWER, 3)) everyDelta.update((text += delta));
+    expect(done.map(html)).toEqual(everyDelta.update(ANSWER).map(html));
+    expect(done.map((block) => block.raw)).toEqual(new IncrementalBlocks().update(ANSWER).map((block) => block.raw));
+    // The end of the stream lexes the open block once more, and only that.
+    expect(streamed.lexedChars).toBeGreaterThan(lexedWhileStreaming);
+    expect(streamed.update(ANSWER)).toBe(done);
+  });
+
+  it('appends a delta on the same line of a paragraph without lexing it', () => {
+    const blocks = new IncrementalBlocks();
+    blocks.update('# Title\n\nOne paragraph', true);
+    const lexed = blocks.lexedChars;
+    const shown = blocks.update('# Title\n\nOne paragraph that **grows**', true);
+    expect(blocks.lexedChars).toBe(lexed);
+    expect(shown.at(-1)?.raw).toBe('One paragraph that **grows**');
+    // A new line may begin a new block: it is lexed.
+    const split = blocks.update('# Title\n\nOne paragraph that **grows**\n```ts\nconst a', true);
+    expect(blocks.lexedChars).toBeGreaterThan(lexed);
+    expect(split.map((block) => block.kind)).toEqual(['html', 'html', 'code']);
+  });
+
+  it('streams one long paragraph without lexing it again for every delta', () => {
+    const long = Array.from({ length: 2000 }, (_, i) => `word${i}`).join(' ');
+    const blocks = new IncrementalBlocks();
+    let text = '';
+    for (const delta of chunks(long, 8)) {
+      text += delta;
+      blocks.update(text, true);
+    }
+    expect(blocks.lexedChars).toBeLessThan(100);
+    expect(blocks.update(long).map(html)).toEqual([render(long)]);
+  });
+
   it('resolves a reference link whose definition came in an earlier block', () => {
     const blocks = new IncrementalBlocks();
     const text = '[spec]: https://example.com/spec\n\nRead [the spec][spec]';

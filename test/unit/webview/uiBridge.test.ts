@@ -48,7 +48,7 @@ describe('uiBridge with the rendered view', () => {
       snapshot({ messages: [userMessage('u1', 'Explain the build'), assistantMessage('a1', 'The build', 'streaming')] }),
     );
     await settle();
-    for (const delta of [' runs', ' **esbuild**', ' twice.']) mounted.host.emit('textDelta', { messageId: 'a1', delta });
+    for (const delta of [' runs', ' **esbuild**', ' twice.\n\nIt']) mounted.host.emit('textDelta', { messageId: 'a1', delta });
     await settle();
 
     const [user, assistant] = messages(mounted);
@@ -56,12 +56,18 @@ describe('uiBridge with the rendered view', () => {
     expect(user?.textContent).toContain('Explain the build');
     expect(assistant?.dataset.role).toBe('assistant');
     expect(assistant?.dataset.status).toBe('streaming');
+    // The finished paragraph is markdown; the one still being written is its text so far.
     expect(assistant?.textContent).toContain('The build runs esbuild twice.');
     expect(assistant?.querySelector('strong')?.textContent).toBe('esbuild');
+    mounted.host.emit('textDelta', { messageId: 'a1', delta: ' also *watches*' });
+    await settle();
+    expect(assistant?.querySelector('[data-testid="md-open"]')?.textContent).toBe('It also *watches*');
 
-    mounted.host.emit('message', { message: assistantMessage('a1', 'The build runs **esbuild** twice.') });
+    mounted.host.emit('message', { message: assistantMessage('a1', 'The build runs **esbuild** twice.\n\nIt also *watches*.') });
     await settle();
     expect(messages(mounted)[1]?.dataset.status).toBe('done');
+    expect(messages(mounted)[1]?.querySelector('[data-testid="md-open"]')).toBeNull();
+    expect(messages(mounted)[1]?.querySelector('em')?.textContent).toBe('watches');
   });
 
   it('answers a toolApproval request through the card’s Approve button', async () => {

@@ -8,20 +8,22 @@ import { CodeBlock } from './CodeBlock';
 
 export interface MarkdownProps {
   text: string;
-  /** The text is still growing: its last block is re-rendered on each delta and not cached. */
+  /** The text is still growing: its last block is shown as text until it closes (or the stream ends). */
   streaming: boolean;
 }
 
 /**
  * Model markdown, block by block. Finished blocks come from the cache and their
- * components are memoized by source, so a delta re-renders only the growing last block.
+ * components are memoized by source. The growing last block of a streaming reply is
+ * shown as its text, which a delta only extends (no markdown, no sanitizing, no HTML
+ * to parse per delta); it is rendered as markdown once the next block begins.
  * Links never navigate: a click asks the host to open the URL (it confirms first).
  */
 export function Markdown({ text, streaming }: MarkdownProps) {
   const bridge = useBridge();
   const splitter = useRef<IncrementalBlocks | null>(null);
   splitter.current ??= new IncrementalBlocks();
-  const blocks = splitter.current.update(text);
+  const blocks = splitter.current.update(text, streaming);
 
   const openLinkAt = (target: EventTarget, prevent: () => void): void => {
     const link = target instanceof Element ? target.closest('[data-href]') : null;
@@ -40,13 +42,19 @@ export function Markdown({ text, streaming }: MarkdownProps) {
       }}
     >
       {blocks.map((block, index) => {
-        const final = !streaming || index < blocks.length - 1;
-        return block.kind === 'code' ? (
-          <CodeBlock key={index} code={block.code} language={block.language} />
-        ) : (
-          <HtmlBlock key={index} raw={block.raw} tokens={block.tokens} final={final} />
-        );
+        if (block.kind === 'code') return <CodeBlock key={index} code={block.code} language={block.language} />;
+        if (streaming && index === blocks.length - 1) return <OpenBlock key={index} raw={block.raw} />;
+        return <HtmlBlock key={index} raw={block.raw} tokens={block.tokens} />;
       })}
+    </div>
+  );
+}
+
+/** The block a reply is still writing, as the text it has so far. */
+function OpenBlock({ raw }: { raw: string }) {
+  return (
+    <div className="md-block md-open" data-testid="md-open">
+      <p>{raw.trimEnd()}</p>
     </div>
   );
 }
@@ -54,13 +62,12 @@ export function Markdown({ text, streaming }: MarkdownProps) {
 interface HtmlBlockProps {
   raw: string;
   tokens: Token[];
-  final: boolean;
 }
 
-/** Sanitized HTML of one block (see sanitizeHtml); same source, no re-render. */
+/** Sanitized HTML of one finished block (see sanitizeHtml); same source, no re-render. */
 const HtmlBlock = memo(
-  function HtmlBlock({ raw, tokens, final }: HtmlBlockProps) {
-    return <div className="md-block" dangerouslySetInnerHTML={{ __html: blockHtmlCache.html(raw, tokens, final) }} />;
+  function HtmlBlock({ raw, tokens }: HtmlBlockProps) {
+    return <div className="md-block" dangerouslySetInnerHTML={{ __html: blockHtmlCache.html(raw, tokens, true) }} />;
   },
-  (before, after) => before.raw === after.raw && before.final === after.final,
+  (before, after) => before.raw === after.raw,
 );

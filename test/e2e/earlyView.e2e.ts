@@ -1,0 +1,95 @@
+/// <reference types="mocha" />
+// Showing the chat: the page VS Code loads draws the conversation's last messages (from the
+// state VS Code keeps for the view) and a composer before the chat's script has loaded, and
+// the chat takes their place once the host's snapshot is in. The same page starts a new
+// window's chat (bench: npm run bench -- vscodeView).
+import * as assert from 'node:assert';
+import type { Page } from 'playwright-core';
+import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
+import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
+import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
+import { e2eEnv } from './harness/e2eEnv.ts';
+import { useWorkbench } from './harness/useWorkbench.ts';
+import { runCommand } from './harness/workbench.ts';
+import { ChatView } from './support/chatView.ts';
+import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
+
+interface EarlySighting {
+  /** Text of the early view's messages the first time it was on screen. */
+  messages?: string[];
+  composer?: boolean;
+  /** The chat's own root was hidden meanwhile (no "Connecting…", never both at once). */
+  rootHidden?: boolean;
+}
+
+/**
+ * Watches, from the workbench page, every animation frame until the chat's composer is drawn,
+ * and records what the early view showed while its page was the one on screen (VS Code shows
+ * the page, `iframe#active-frame`, once it has loaded). The webview's frames are same-origin
+ * with the workbench in code-server, so the page can look into them.
+ */
+async function watchForEarlyView(page: Page, extensionId: string): Promise<void> {
+  await page.evaluate((id) => {
+    const seen: EarlySighting = {};
+    (window as unknown as { __keelEarly: EarlySighting }).__keelEarly = seen;
+    const look = (): void => {
+      const outer = document.querySelector<HTMLIFrameElement>(`iframe.webview[src*="extensionId=${id}"]`);
+      const doc = outer?.contentDocument?.querySelector<HTMLIFrameElement>('iframe#active-frame')?.contentDocument;
+      if (doc?.querySelector('[data-testid="composer-input"]')) return;
+      const early = doc?.querySelector('[data-testid="early-view"]');
+      if (doc && early) {
+        seen.messages = [...early.querySelectorAll('[data-testid="early-message"]')].map((m) => m.textContent ?? '');
+        seen.composer = early.querySelector('[data-testid="early-composer"]') !== null;
+        seen.rootHidden = doc.getElementById('root')?.hidden === true;
+      }
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  }, extensionId);
+}
+
+describe('the chat shown again', () => {
+  const { workspace, extensionId } = e2eEnv();
+  let server: ScriptedServer;
+
+  before(async () => {
+    server = await startScriptedServer();
+    setModelSettings(workspace, { baseURL: server.baseURL });
+  });
+
+  const wb = useWorkbench();
+
+  after(async () => {
+    await server?.close();
+    removeStoredConversations(workspace);
+  });
+
+  it('draws the last messages from the page itself, then the chat takes over', async function () {
+    this.timeout(120_000);
+    const chat = new ChatView(wb.page);
+    await chat.open();
+    server.load({ turns: [reply.text('The build runs **esbuild** twice.')] });
+    await chat.send('how does the build work?');
+    assert.strictEqual(await chat.finishedAnswer(), 'The build runs esbuild twice.');
+
+    // Another view in the sidebar ends the chat's page; showing the chat again makes a new one.
+    await runCommand(wb.page, 'View: Show Explorer');
+    await wb.page.locator('.part.sidebar [id="workbench.view.explorer"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.frame.locator('body').waitFor({ state: 'detached', timeout: 30_000 });
+    await watchForEarlyView(wb.page, extensionId);
+    await chat.open();
+
+    const seen = await wb.page.evaluate(() => (window as unknown as { __keelEarly: EarlySighting }).__keelEarly);
+    assert.ok(seen.messages, 'the early view was on screen before the chat');
+    assert.strictEqual(seen.messages.length, 2, JSON.stringify(seen.messages));
+    assert.match(seen.messages[0]!, /how does the build work\?/);
+    assert.match(seen.messages[1]!, /The build runs esbuild twice\./);
+    assert.ok(seen.composer, 'the early view had a composer');
+    assert.ok(seen.rootHidden, 'the chat stayed hidden behind the early view');
+
+    // The chat is the one on screen now, with the same conversation.
+    await chat.frame.getByTestId('early-view').waitFor({ state: 'detached', timeout: 30_000 });
+    await chat.byRole('assistant').filter({ hasText: 'The build runs esbuild twice.' }).waitFor({ timeout: 30_000 });
+    await chat.frame.locator('[data-testid="message"] strong', { hasText: 'esbuild' }).waitFor({ timeout: 30_000 });
+  });
+});
