@@ -182,7 +182,7 @@ describe('saving the early view', () => {
     store.upsertMessage(assistantMessage('a1', '', 'streaming'));
     await Promise.resolve();
     const beforeStream = saved.length;
-    for (let i = 0; i < 50; i++) store.appendDelta('a1', 'text', 'word ');
+    for (let i = 0; i < 50; i++) store.textDelta('a1', 'word ');
     await Promise.resolve();
     expect(saved).toHaveLength(beforeStream);
     vi.advanceTimersByTime(1000);
