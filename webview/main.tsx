@@ -12,6 +12,7 @@ import { BridgeContext } from './bridge/bridgeContext';
 import { startUiBridge } from './bridge/uiBridge';
 import { App } from './components/App';
 import { RenderErrorBoundary } from './components/RenderErrorBoundary';
+import { applyPageLocale } from './l10n/pageLocale';
 import { ChatStore } from './store/chatStore';
 import { StoreContext } from './store/storeContext';
 import { registerToolkit } from './ui/toolkit';
@@ -25,6 +26,8 @@ window.addEventListener('error', (event) => bridge.log('error', `uncaught: ${err
 window.addEventListener('unhandledrejection', (event) =>
   bridge.log('error', `unhandled rejection: ${errorMessage(event.reason)}`),
 );
+
+document.documentElement.lang = applyPageLocale(document, (message) => bridge.log('warn', message));
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Keel webview: the page has no #root element');

@@ -1,5 +1,6 @@
 import { KeelError, errorMessage } from '../core/errors';
 import { parseCliArgs, usage } from './cliArgs';
+import { applyCliLocale } from './cliLocale';
 import { runCommand } from './runCommand';
 import type { CliIo } from './runCommand';
 import { sessionsCommand } from './sessionsCommand';
@@ -17,8 +18,11 @@ async function main(): Promise<number> {
     stderr: (s) => process.stderr.write(s),
     env: process.env,
   };
+  applyCliLocale(process.env);
   try {
     const args = parseCliArgs(process.argv.slice(2), process.cwd());
+    // stream-json is read by programs: its text stays English whatever the person's locale.
+    if (args.command === 'run' && args.output === 'stream-json') applyCliLocale({});
     if (args.command === 'help') {
       io.stdout(`${usage}\n`);
       return 0;

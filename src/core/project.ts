@@ -226,7 +226,7 @@ export class Project {
     }
     const system = await this.ctx.plugins.apply<string>({
       hook: 'systemPrompt',
-      memo: buildSystemPrompt({ mode, toolNames: [...offered.keys()], context: gathered.text }),
+      memo: buildSystemPrompt({ mode, toolNames: [...offered.keys()], context: gathered.text, displayLanguage: this.ctx.host.displayLanguage }),
       args: [{ mode }],
       type: 'SeriesLast',
     });

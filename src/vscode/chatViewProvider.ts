@@ -4,6 +4,7 @@ import { errorMessage } from '../core/errors';
 import type { HostWebview } from '../protocol/postMessageTransport';
 import { EarlyMessageBuffer } from '../chat/earlyMessageBuffer';
 import { chatPageHtml, missingUiHtml, newNonce } from './webviewHtml';
+import { webviewLocale } from './webviewLocale';
 
 /**
  * Where the chat UI's files are, relative to the extension root (codicons are inside the
@@ -79,6 +80,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       nonce,
       script: webview.asWebviewUri(script).toString(),
       styles: styles.map((uri) => webview.asWebviewUri(uri).toString()),
+      locale: webviewLocale(),
     });
   }
 }

@@ -16,6 +16,7 @@ import { registerHunkLenses } from './diff/hunkLenses';
 import { FileIndex } from './fileIndex';
 import { McpHub } from './mcpHub';
 import { showMcpServers } from './mcpQuickPick';
+import { shareCatalogueWithHostLayers } from './hostLocale';
 import { mcpViewExtension } from '../chat/mcpView';
 import { planCommandIds, runPlanCommand } from './planCommands';
 import type { PlanCommandId } from './planCommands';
@@ -61,6 +62,7 @@ export class KeelRuntime {
   private readonly windowState: vscode.Memento;
 
   constructor(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel, plugins: PluginRegistry) {
+    shareCatalogueWithHostLayers();
     const log: LogFn = (level, message) => channel[level](message);
     this.log = log;
     this.windowState = context.workspaceState;

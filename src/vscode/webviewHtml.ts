@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { LOCALE_ELEMENT_ID } from '../protocol/locale';
+import type { PageLocale } from '../protocol/locale';
 
 export interface ChatPageAssets {
   /** `webview.cspSource`. */
@@ -8,6 +10,8 @@ export interface ChatPageAssets {
   /** Webview URIs (`asWebviewUri`) as strings. */
   script: string;
   styles: readonly string[];
+  /** The page's language and the webview strings translated into it. */
+  locale: PageLocale;
 }
 
 export function newNonce(): string {
@@ -29,9 +33,11 @@ export function chatPageHtml(assets: ChatPageAssets): string {
     `img-src ${cspSource} data:`,
     "connect-src 'none'",
   ].join('; ');
+  // `<` is escaped so no string in the catalogue can close the script element early.
+  const locale = JSON.stringify(assets.locale).replace(/</g, '\\u003c');
   const styles = assets.styles.map((href) => `  <link rel="stylesheet" nonce="${nonce}" href="${attr(href)}">`).join('\n');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${attr(assets.locale.language)}">
 <head>
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
@@ -42,6 +48,7 @@ ${styles}
 </head>
 <body>
   <div id="root"></div>
+  <script type="application/json" id="${LOCALE_ELEMENT_ID}">${locale}</script>
   <script nonce="${nonce}" src="${attr(assets.script)}"></script>
 </body>
 </html>`;
