@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { errorMessage } from '../core/errors';
 import type { ApprovalAnswer, ApprovalRequest } from '../core/projectTypes';
 import type { FileChange } from '../core/tools/tool';
@@ -136,7 +137,7 @@ export class ApprovalFlow {
         this.opts.log('error', `asking the view about ${approval.request.tool} failed: ${errorMessage(err)}`);
         this.opts.state.error({
           code: 'internal',
-          message: `The approval card for ${approval.request.tool} could not be shown (${errorMessage(err)}). Reload the view or stop the run.`,
+          message: l10n.t('The approval card for {0} could not be shown ({1}). Reload the view or stop the run.', approval.request.tool, errorMessage(err)),
           retryable: false,
         });
       },

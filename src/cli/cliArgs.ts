@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { approvalModes } from '../core/config/configSchema';
@@ -6,31 +7,12 @@ import { KeelError } from '../core/errors';
 import { isPresetName, presetNames } from '../core/model/providerPresets';
 import type { PresetName } from '../core/model/providerPresets';
 
-export const usage = `Usage:
-  keel run [options] PROMPT     run one request in a workspace and exit ("-" reads the prompt from stdin)
-  keel sessions [--cwd DIR] [--json]
-                                list the workspace's sessions, newest first
-  keel --help | --version
-
-Options for run:
-  --cwd DIR                 workspace root (default: current directory)
-  --add-dir DIR             another folder the agent may use (repeatable); paths into it start
-                            with its name; the session still belongs to the --cwd folder
-  --plan                    plan mode: read-only tools, the plan prompt and planModel
-  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,
-                            whatever needs approval is denied and reported)
-  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)
-  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm
-                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)
-  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);
-                            with --provider, moves that endpoint
-  --api-key KEY             API key (default $OPENAI_API_KEY)
-  --session ID              resume a session of this workspace
-  --max-turns N             cap on model turns (default 50)
-  --output FORMAT           text | stream-json (default text)
-  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({"servers": {...}}); repeatable
-
-Keel stores sessions under $KEEL_HOME (default ~/.keel).`;
+/** The help text, in the CLI's language (a function: the locale is applied after this module loads). */
+export function usage(): string {
+  return l10n.t(
+    "Usage:\n  keel run [options] PROMPT     run one request in a workspace and exit (\"-\" reads the prompt from stdin)\n  keel sessions [--cwd DIR] [--json]\n                                list the workspace's sessions, newest first\n  keel --help | --version\n\nOptions for run:\n  --cwd DIR                 workspace root (default: current directory)\n  --add-dir DIR             another folder the agent may use (repeatable); paths into it start\n                            with its name; the session still belongs to the --cwd folder\n  --plan                    plan mode: read-only tools, the plan prompt and planModel\n  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,\n                            whatever needs approval is denied and reported)\n  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)\n  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm\n                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)\n  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);\n                            with --provider, moves that endpoint\n  --api-key KEY             API key (default $OPENAI_API_KEY)\n  --session ID              resume a session of this workspace\n  --max-turns N             cap on model turns (default 50)\n  --output FORMAT           text | stream-json (default text)\n  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({\"servers\": {...}}); repeatable\n\nKeel stores sessions under $KEEL_HOME (default ~/.keel).",
+  );
+}
 
 export interface RunArgs {
   command: 'run';
@@ -60,7 +42,7 @@ export interface SessionsArgs {
 export type CliArgs = RunArgs | SessionsArgs | { command: 'help' } | { command: 'version' };
 
 function usageError(message: string): KeelError {
-  return new KeelError('usage', `${message}\n\n${usage}`);
+  return new KeelError('usage', `${message}\n\n${usage()}`);
 }
 
 export function parseCliArgs(argv: string[], cwd: string): CliArgs {
@@ -96,21 +78,21 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   if (v.version) return { command: 'version' };
   const [command, ...rest] = positionals;
   if (command === 'sessions') {
-    if (rest.length) throw usageError(`"keel sessions" takes no arguments (got "${rest.join(' ')}")`);
+    if (rest.length) throw usageError(l10n.t('"keel sessions" takes no arguments (got "{0}")', rest.join(' ')));
     return { command: 'sessions', cwd: v.cwd ?? cwd, json: v.json === true };
   }
-  if (command !== 'run') throw usageError(command ? `Unknown command "${command}".` : 'No command given.');
+  if (command !== 'run') throw usageError(command ? l10n.t('Unknown command "{0}".', command) : l10n.t('No command given.'));
   const prompt = rest.join(' ').trim();
-  if (!prompt) throw usageError('"keel run" needs a prompt.');
+  if (!prompt) throw usageError(l10n.t('"keel run" needs a prompt.'));
   if (v.approval !== undefined && !(approvalModes as readonly string[]).includes(v.approval)) {
-    throw usageError(`--approval must be one of ${approvalModes.join(', ')} (got "${v.approval}").`);
+    throw usageError(l10n.t('--approval must be one of {0} (got "{1}").', approvalModes.join(', '), String(v.approval)));
   }
   const output = v.output ?? 'text';
-  if (output !== 'text' && output !== 'stream-json') throw usageError(`--output must be text or stream-json (got "${output}").`);
+  if (output !== 'text' && output !== 'stream-json') throw usageError(l10n.t('--output must be text or stream-json (got "{0}").', output));
   let maxTurns: number | undefined;
   if (v['max-turns'] !== undefined) {
     maxTurns = Number(v['max-turns']);
-    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw usageError(`--max-turns must be a positive whole number (got "${v['max-turns']}").`);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw usageError(l10n.t('--max-turns must be a positive whole number (got "{0}").', String(v['max-turns'])));
   }
   return {
     command: 'run',
@@ -132,6 +114,6 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
 
 function presetArg(value: string | undefined): PresetName | undefined {
   if (value === undefined) return undefined;
-  if (!isPresetName(value)) throw usageError(`--provider must be one of ${presetNames.join(', ')} (got "${value}").`);
+  if (!isPresetName(value)) throw usageError(l10n.t('--provider must be one of {0} (got "{1}").', presetNames.join(', '), value));
   return value;
 }

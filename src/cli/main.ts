@@ -24,7 +24,7 @@ async function main(): Promise<number> {
     // stream-json is read by programs: its text stays English whatever the person's locale.
     if (args.command === 'run' && args.output === 'stream-json') applyCliLocale({});
     if (args.command === 'help') {
-      io.stdout(`${usage}\n`);
+      io.stdout(`${usage()}\n`);
       return 0;
     }
     if (args.command === 'version') {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import type { ConfigLayer } from '../core/config/configSchema';
 import { Context } from '../core/context';
@@ -65,7 +66,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
     });
     if (result.status === 'error') printer.error('model_error', result.error?.message ?? 'the model request failed');
     printer.result(result);
-    if (result.plan && a.output !== 'stream-json') io.stderr(`keel: plan saved as ${project.plans.filePath(result.plan.id)}\n`);
+    if (result.plan && a.output !== 'stream-json') io.stderr(`keel: ${l10n.t('plan saved as {0}', project.plans.filePath(result.plan.id))}\n`);
     return result.status === 'completed' ? 0 : 1;
   } catch (err) {
     printer.error('run_failed', errorMessage(err));

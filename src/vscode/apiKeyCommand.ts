@@ -10,10 +10,14 @@ import { keyProvider, readKeelSettings } from '../chat/settingsLayer';
 export async function setApiKeyInteractively(keys: ApiKeyStore, knownProviders: readonly string[], log: LogFn): Promise<void> {
   const { settings } = readKeelSettings(vscode.workspace.getConfiguration('keel'), vscode.workspace.isTrusted);
   const provider = keyProvider(settings, knownProviders);
-  const where = settings.baseUrl ? ` for ${settings.baseUrl}` : provider === 'openai' ? ' for OpenAI' : '';
+  const title = settings.baseUrl
+    ? vscode.l10n.t('Keel: API key for {0}', settings.baseUrl)
+    : provider === 'openai'
+      ? vscode.l10n.t('Keel: API key for OpenAI')
+      : vscode.l10n.t('Keel: API key');
   const key = await vscode.window.showInputBox({
-    title: `Keel: API key${where}`,
-    prompt: `Stored in VS Code's secret storage as the key of provider "${provider}". Leave empty to remove it.`,
+    title,
+    prompt: vscode.l10n.t('Stored in VS Code\'s secret storage as the key of provider "{0}". Leave empty to remove it.', provider),
     password: true,
     ignoreFocusOut: true,
     placeHolder: 'sk-…',
@@ -22,5 +26,5 @@ export async function setApiKeyInteractively(keys: ApiKeyStore, knownProviders: 
   const remove = key.trim() === '';
   await keys.set(provider, remove ? null : key);
   log('info', `API key for provider "${provider}" ${remove ? 'removed' : 'stored'}`);
-  void vscode.window.showInformationMessage(remove ? `Keel: the API key for "${provider}" was removed.` : `Keel: API key for "${provider}" saved.`);
+  void vscode.window.showInformationMessage(remove ? vscode.l10n.t('Keel: the API key for "{0}" was removed.', provider) : vscode.l10n.t('Keel: API key for "{0}" saved.', provider));
 }

@@ -59,8 +59,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       },
       (err: unknown) => {
         this.log.error(`chat view: starting Keel failed: ${errorMessage(err)}`);
-        void vscode.window.showErrorMessage(`Keel could not start: ${errorMessage(err)}`, 'Show Log').then((choice) => {
-          if (choice === 'Show Log') this.log.show();
+        const showLog = vscode.l10n.t('Show Log');
+        void vscode.window.showErrorMessage(vscode.l10n.t('Keel could not start: {0}', errorMessage(err)), showLog).then((choice) => {
+          if (choice === showLog) this.log.show();
         });
       },
     );

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
@@ -59,9 +60,11 @@ export interface ModelRegistryOptions {
   factories?: ProviderFactory[];
 }
 
-const setupHint =
-  'Set "model" (for example "openai/gpt-4.1" with OPENAI_API_KEY, or a provider with a baseURL for Ollama, LM Studio, vLLM and other OpenAI-compatible servers). ' +
-  'In VS Code: Settings › Keel › Model and "Keel: Set API Key". On the command line: --model, --base-url, --api-key or OPENAI_BASE_URL / OPENAI_API_KEY.';
+// Translated when thrown: the host or CLI configures the catalogue after this module loads.
+const setupHint = (): string =>
+  l10n.t(
+    'Set "model" (for example "openai/gpt-4.1" with OPENAI_API_KEY, or a provider with a baseURL for Ollama, LM Studio, vLLM and other OpenAI-compatible servers). In VS Code: Settings › Keel › Model and "Keel: Set API Key". On the command line: --model, --base-url, --api-key or OPENAI_BASE_URL / OPENAI_API_KEY.',
+  );
 
 export class ModelRegistry {
   private readonly opts: ModelRegistryOptions;
@@ -102,7 +105,7 @@ export class ModelRegistry {
 
   resolve(purpose: ModelPurpose = 'model', explicit?: string): ResolvedModel {
     const ref = explicit ?? this.configuredId(purpose);
-    if (!ref) throw new KeelError('model_not_configured', `No model is configured. ${setupHint}`);
+    if (!ref) throw new KeelError('model_not_configured', l10n.t('No model is configured. {0}', setupHint()));
     const { provider, modelId } = this.parse(ref);
     const factory = this.opts.factories?.find((f) => f.name === provider);
     if (factory) {
@@ -117,13 +120,13 @@ export class ModelRegistry {
     }
     const pconf = effectiveProvider(provider, this.opts.config.providers[provider]);
     if (!pconf) {
-      throw new KeelError('model_unknown', `Unknown model provider "${provider}" in "${ref}". ${setupHint}`);
+      throw new KeelError('model_unknown', l10n.t('Unknown model provider "{0}" in "{1}". {2}', provider, ref, setupHint()));
     }
     const apiKey = this.apiKey(provider, pconf);
     if (!apiKey && pconf.needsKey) {
       throw new KeelError(
         'api_key_missing',
-        `No API key for provider "${provider}". Set ${this.keyEnvName(provider, pconf)} or use "Keel: Set API Key" in VS Code.`,
+        l10n.t('No API key for provider "{0}". Set {1} or use "Keel: Set API Key" in VS Code.', provider, this.keyEnvName(provider, pconf)),
       );
     }
     const api = pconf.api ?? 'chat';
