@@ -22,6 +22,7 @@ import { todosFromEntries } from './uiSessions';
 import { configSummaryOf, listModels, sessionsPage } from './coreQueries';
 import { ProjectChoice, projectsFor } from './projectChoice';
 import { PlanControl } from './planControl';
+import type { PlanInfo } from '../protocol/planState';
 import { latestPlanInfo, runPlanAction } from './planRuns';
 import type { PlanAction, PlanFiles } from './planRuns';
 import { exportSource } from '../core/session/sessionExport';
@@ -56,6 +57,8 @@ export interface ChatControllerOptions {
   state?: ConversationStateOptions;
   /** Plan mode turned on or off (the status bar follows it). */
   onModeChange?(mode: AgentMode): void;
+  /** The conversation's newest plan changed (the command palette's Execute Plan follows it). */
+  onPlanChange?(plan: PlanInfo | null): void;
   /** The editor side of plan files; without it plans cannot be opened. */
   planFiles?: PlanFiles;
   /** Delete confirmation and export targets (absent: those actions are refused). */
@@ -110,6 +113,7 @@ export class ChatController {
     const sink: EventSink = {
       emit: (event, data) => {
         if (event === 'state') this.followMode((data as RunState).mode);
+        if (event === 'plan') this.opts.onPlanChange?.((data as { plan: PlanInfo | null }).plan);
         if (this.view && this.synced) this.view.outbox.emit(event, data);
       },
     };

@@ -15,7 +15,7 @@ export class ActivityStatus implements vscode.Disposable {
 
   update(activity: { running: boolean; approvals: number }): void {
     if (activity.approvals > 0) {
-      this.item.text = '$(bell-dot) Keel: approval needed';
+      this.item.text = `$(bell-dot) ${vscode.l10n.t('Keel: approval needed')}`;
       this.item.tooltip = vscode.l10n.t('Keel is waiting for you to approve or reject a tool call. Click to show the chat.');
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       this.item.show();

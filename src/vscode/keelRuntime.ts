@@ -16,6 +16,7 @@ import { registerHunkLenses } from './diff/hunkLenses';
 import { FileIndex } from './fileIndex';
 import { McpHub } from './mcpHub';
 import { showMcpServers } from './mcpQuickPick';
+import { KeelContextKeys } from './contextKeys';
 import { shareCatalogueWithHostLayers } from './hostLocale';
 import { mcpViewExtension } from '../chat/mcpView';
 import { planCommandIds, runPlanCommand } from './planCommands';
@@ -74,6 +75,7 @@ export class KeelRuntime {
     const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
     this.mcp = mcp;
     const planStatus = new PlanModeStatus('keel.togglePlanMode');
+    const contextKeys = new KeelContextKeys(log);
     const languageModels = new LmModelSource(log, () => this.invalidate("VS Code's language models changed"));
     this.loader = new CoreLoader(
       {
@@ -123,7 +125,11 @@ export class KeelRuntime {
       log,
       changes,
       trusted: () => vscode.workspace.isTrusted,
-      onActivity: (activity) => status.update(activity),
+      onActivity: (activity) => {
+        status.update(activity);
+        contextKeys.running(activity.running);
+      },
+      onPlanChange: (plan) => contextKeys.plan(plan),
       onApprovalNeeded: () => this.revealForApproval(),
       onModeChange: (mode) => planStatus.update(mode),
       planFiles: new PlanFileEditor(),
@@ -136,6 +142,7 @@ export class KeelRuntime {
       },
     });
     changes.attach(this.controller);
+    this.disposables.push(changes.onDidChange(() => contextKeys.pendingChanges(changes.list().length)));
     plugins.onBuiltInRemoved = () => this.invalidate('a plugin was removed');
     // One watcher for the workspace: the @-file listing and the context gathered for each request.
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
