@@ -17,6 +17,12 @@ export function cliLanguage(env: NodeJS.ProcessEnv): string {
   return tag;
 }
 
+/** The language to name to the model: only one the environment states (not C/POSIX, not unset). */
+export function statedLanguage(env: NodeJS.ProcessEnv): string | undefined {
+  const stated = [env.LC_ALL, env.LC_MESSAGES, env.LANG].some((v) => v !== undefined && v !== '' && v !== 'C' && v !== 'POSIX' && !v.startsWith('C.'));
+  return stated ? cliLanguage(env) : undefined;
+}
+
 /** Points `l10n.t` at the catalogue for the environment's language; returns that language. */
 export function applyCliLocale(env: NodeJS.ProcessEnv): string {
   const language = cliLanguage(env);

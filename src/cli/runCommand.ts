@@ -5,7 +5,7 @@ import { Context } from '../core/context';
 import { endpointLayer } from '../core/config/endpointLayer';
 import { errorMessage } from '../core/errors';
 import { createFsHost } from '../core/fsHost';
-import { cliLanguage } from './cliLocale';
+import { statedLanguage } from './cliLocale';
 import { Project } from '../core/project';
 import type { RunArgs } from './cliArgs';
 import { readMcpConfigArgs } from './mcpConfigArg';
@@ -37,7 +37,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
   const printer: Printer = a.output === 'stream-json' ? streamJsonPrinter(io.stdout) : textPrinter(io.stdout, io.stderr);
   const host = createFsHost({
     log: (level, message) => level !== 'debug' && io.stderr(`keel [${level}] ${message}\n`),
-    displayLanguage: cliLanguage(io.env),
+    displayLanguage: statedLanguage(io.env),
   });
   const { layer, apiKeys } = cliModelLayer(a, io.env);
   const mcpServers = readMcpConfigArgs(a.mcpConfigs, { workspaceFolder: resolve(a.cwd), env: io.env });
