@@ -21,7 +21,7 @@ export const CONTEXT_KEYS = {
 type ContextKey = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];
 
 export class KeelContextKeys {
-  private readonly values = new Map<ContextKey, boolean>();
+  private readonly current = new Map<ContextKey, boolean>();
 
   constructor(private readonly log: LogFn) {}
 
@@ -38,9 +38,14 @@ export class KeelContextKeys {
     this.set(CONTEXT_KEYS.planPending, plan?.status === 'proposed' || plan?.status === 'edited');
   }
 
+  /** The values set so far, for the extension's own tests. */
+  values(): Record<string, boolean> {
+    return Object.fromEntries(this.current.entries());
+  }
+
   private set(key: ContextKey, value: boolean): void {
-    if (this.values.get(key) === value) return;
-    this.values.set(key, value);
+    if (this.current.get(key) === value) return;
+    this.current.set(key, value);
     vscode.commands.executeCommand('setContext', key, value).then(undefined, (err: unknown) =>
       this.log('warn', `setting the context key ${key} failed: ${String(err)}`),
     );

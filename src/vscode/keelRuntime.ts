@@ -59,6 +59,8 @@ export class KeelRuntime {
   private view: vscode.WebviewView | undefined;
 
   private readonly keys: ApiKeyStore;
+  /** The palette's `when` states (keel.running, keel.hasPendingChange, keel.hasPlan, keel.planPending). */
+  readonly contextKeys: KeelContextKeys;
   private readonly log: LogFn;
   private readonly windowState: vscode.Memento;
 
@@ -76,6 +78,11 @@ export class KeelRuntime {
     this.mcp = mcp;
     const planStatus = new PlanModeStatus('keel.togglePlanMode');
     const contextKeys = new KeelContextKeys(log);
+    this.contextKeys = contextKeys;
+    // Nothing runs, waits or is planned yet: say so, so the palette hides those commands from the start.
+    contextKeys.running(false);
+    contextKeys.pendingChanges(0);
+    contextKeys.plan(null);
     const languageModels = new LmModelSource(log, () => this.invalidate("VS Code's language models changed"));
     this.loader = new CoreLoader(
       {
