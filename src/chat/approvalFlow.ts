@@ -98,9 +98,11 @@ export class ApprovalFlow {
           final = await this.opts.changes.amend(id, answer);
         } catch (err) {
           // Without the reviewed content, writing the raw proposal could undo the person's choices.
+          // The log and the model get English; the person reads it in their language.
           const problem = `Keel could not read the reviewed change to ${approval.change.displayPath} (${errorMessage(err)}); nothing was written.`;
           this.opts.log('error', problem);
-          this.opts.state.error({ code: 'internal', message: problem, retryable: false });
+          const shown = l10n.t('Keel could not read the reviewed change to {0} ({1}); nothing was written.', approval.change.displayPath, errorMessage(err));
+          this.opts.state.error({ code: 'internal', message: shown, retryable: false });
           final = { approved: false, reason: problem };
         }
       }

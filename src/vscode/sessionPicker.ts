@@ -14,7 +14,7 @@ interface SessionItem extends vscode.QuickPickItem {
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Rename') };
 const EXPORT_MD: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('markdown'), tooltip: vscode.l10n.t('Export to Markdown') };
-const EXPORT_JSON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('json'), tooltip: 'Export to JSON' };
+const EXPORT_JSON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('json'), tooltip: vscode.l10n.t('Export to JSON') };
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete') };
 
 /**

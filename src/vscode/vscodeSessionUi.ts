@@ -27,7 +27,7 @@ export class VscodeSessionUi implements SessionUi {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = exportFileName(source, 'json');
     const target = await vscode.window.showSaveDialog({
-      title: 'Export conversation as JSON',
+      title: vscode.l10n.t('Export conversation as JSON'),
       saveLabel: vscode.l10n.t('Export'),
       filters: { JSON: ['json'] },
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
