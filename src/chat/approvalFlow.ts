@@ -7,7 +7,7 @@ import type { LogFn } from '../protocol/log';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';
 import { ApprovalBook, toApprovalAnswer } from './approvalBook';
 import type { OpenApproval } from './approvalBook';
-import type { ViewLink } from './chatController';
+import type { ViewLink } from './viewSync';
 import type { ConversationState } from './conversationState';
 
 /** Bus errors that only mean the view went away; the next `ready` asks again. */

@@ -1,6 +1,6 @@
 import type { HostBus } from './buses';
 import type { HostSide, WebviewSide } from './catalogue';
-import type { RequestOptions } from './messageBus';
+import type { RequestOptions } from './busTypes';
 import type { EventIn, EventOf, MethodOf, ParamsIn, ResultOut } from './side';
 
 type DeltaEvent = 'textDelta' | 'reasoningDelta';

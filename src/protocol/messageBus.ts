@@ -5,28 +5,10 @@ import { cancelFrameSchema, eventFrameSchema, peekFrame, requestFrameSchema, res
 import type { EventFrame, FramePeek, Frame, RequestFrame, ResponseFrame } from './frames';
 import type { LogFn } from './log';
 import { PendingRequests } from './pendingRequests';
-import type { EventIn, EventOf, EventOut, MethodOf, ParamsIn, ParamsOut, ResultIn, ResultOut, Side } from './side';
+import type { Handler, HandlerContext, Listener, RequestOptions } from './busTypes';
+import type { EventIn, EventOf, MethodOf, ParamsIn, ResultOut, Side } from './side';
 import type { Transport } from './transport';
 import { PROTOCOL_VERSION } from './version';
-
-export interface RequestOptions {
-  /** Aborting sends `cancel` to the remote handler and rejects with an AbortError. */
-  signal?: AbortSignal;
-  /** No default: an approval may legitimately wait for the person as long as it takes. */
-  timeoutMs?: number;
-}
-
-export interface HandlerContext {
-  /** Fires when the caller cancels, times out, or the bus is disposed. */
-  signal: AbortSignal;
-}
-
-export type Handler<S extends Side, M extends MethodOf<S>> = (
-  params: ParamsOut<S, M>,
-  context: HandlerContext,
-) => ResultIn<S, M> | Promise<ResultIn<S, M>>;
-
-export type Listener<S extends Side, E extends EventOf<S>> = (data: EventOut<S, E>) => void;
 
 export interface MessageBusOptions<Local extends Side, Remote extends Side> {
   /** Methods this end answers and events it emits. */

@@ -8,7 +8,7 @@ import { setApiKeyInteractively } from './apiKeyCommand';
 import { ApiKeyStore } from './apiKeyStore';
 import { BurstThrottle } from '../chat/burstThrottle';
 import { ChatController } from '../chat/chatController';
-import type { CoreAccess } from '../chat/chatController';
+import type { CoreAccess } from '../chat/coreAccess';
 import type { BuiltCore } from '../chat/coreLoader';
 import { CoreLoader } from '../chat/coreLoader';
 import { ChangeReview } from './diff/changeReview';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalMode } from '../core/config/configSchema';
 import type { ConfigSetParams, UiConfig } from '../protocol/uiConfig';
 import type { ApiKeyStore } from './apiKeyStore';
-import type { CoreAccess } from '../chat/chatController';
+import type { CoreAccess } from '../chat/coreAccess';
 import { endpointSettings, keyEnvName, keyProvider, readKeelSettings } from '../chat/settingsLayer';
 
 /**

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ConfigSetParams, UiConfig } from '../protocol/uiConfig';
 import type { LineRange } from '../protocol/uiMessage';
-import type { CoreAccess } from '../chat/chatController';
+import type { CoreAccess } from '../chat/coreAccess';
 import type { ChangeReview } from './diff/changeReview';
 import type { EditorServices, FileSearchResult, UiCommand } from '../chat/editorServices';
 import type { FileIndex } from './fileIndex';

@@ -4,7 +4,7 @@ import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/proto
 import type { UiError } from '../../../src/protocol/sessionState';
 import { ApprovalFlow } from '../../../src/chat/approvalFlow';
 import type { ChangeApprovalHooks } from '../../../src/chat/approvalFlow';
-import type { ViewLink } from '../../../src/chat/chatController';
+import type { ViewLink } from '../../../src/chat/viewSync';
 
 function changeRequest(): ApprovalRequest {
   return {

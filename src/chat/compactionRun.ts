@@ -1,0 +1,47 @@
+import type { RequestResult } from '../protocol/catalogue';
+import type { QueuedRun } from './runQueue';
+import { uiErrorOf } from './runContext';
+import type { RunContext } from './runContext';
+import { showCompacted } from './sendRun';
+
+type CompactResult = RequestResult<'session.compact'>;
+
+/** `/compact` as a run of the queue: Stop cancels it (nothing is written then). */
+export class CompactionRun implements QueuedRun {
+  private settle!: (result: CompactResult) => void;
+  /** What the person is told when the run is over. */
+  readonly result = new Promise<CompactResult>((resolve) => {
+    this.settle = resolve;
+  });
+
+  constructor(private readonly rc: RunContext) {}
+
+  dropped(): void {
+    this.settle({ status: 'failed', message: 'The conversation was not compacted; nothing was changed.' });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const { rc } = this;
+    rc.state.setRun({ running: true });
+    rc.activity();
+    try {
+      const project = rc.slot.for((await rc.core.get()).ctx);
+      let failure = 'The conversation was not compacted; nothing was changed.';
+      const outcome = await project.compact({
+        signal,
+        onEvent: (e) => {
+          if (e.type === 'compaction' && e.phase === 'failed') failure = e.error;
+          rc.state.apply(e, () => signal.aborted);
+          if (e.type === 'compaction') showCompacted(rc, e);
+        },
+      });
+      if (outcome === 'nothing') this.settle({ status: 'nothing', message: 'There is nothing to compact yet.' });
+      else if (outcome === 'failed') this.settle({ status: 'failed', message: failure });
+      else this.settle({ status: 'compacted', message: `${outcome.compactedMessages} messages were summarized.` });
+    } catch (err) {
+      const error = uiErrorOf(rc.core, err);
+      rc.state.error(error);
+      this.settle({ status: 'failed', message: error.message });
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import type { ResolvedModel } from '../core/model/modelRegistry';
+import type { Project } from '../core/project';
+import type { ProjectEvent, RunOptions, RunResult } from '../core/projectTypes';
+import type { RequestParams } from '../protocol/catalogue';
+import type { AgentMode } from '../protocol/sessionState';
+import type { PlanAction } from './planRuns';
+import { latestPlanInfo, runPlanAction } from './planRuns';
+import type { QueuedRun } from './runQueue';
+import { uiErrorOf } from './runContext';
+import type { RunContext } from './runContext';
+import { runFailure } from './runErrors';
+import type { SessionTitler } from './sessionTitler';
+import { userContent } from './uiMessages';
+
+export type SendParams = RequestParams<'session.send'>;
+
+export interface SendRunContext extends RunContext {
+  /** Live user messages carry view ids: the session id each one was saved under. */
+  savedAs: Map<string, string>;
+  titler: SessionTitler;
+  generateTitles?(): boolean;
+  onSessionChange?(id: string | null): void;
+}
+
+/** The person's message (or a plan action) in the queue, and its run when its turn comes. */
+export class SendRun implements QueuedRun {
+  constructor(
+    private readonly rc: SendRunContext,
+    /** The view's id of the user message. */
+    readonly id: string,
+    readonly params: SendParams,
+    readonly mode: AgentMode,
+    /** Execute or refine a plan instead of sending `params.text` as typed. */
+    readonly plan?: PlanAction,
+  ) {}
+
+  dropped(): void {
+    this.rc.state.setStatus(this.id, 'cancelled');
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const { rc } = this;
+    const { state } = rc;
+    if (state.message(this.id)?.status === 'queued') state.dequeue(this.id);
+    state.setRun({ running: true, queued: rc.waiting(), mode: this.mode });
+    rc.activity();
+    let recorded = false;
+    let secrets: string[] = [];
+    try {
+      const built = await rc.core.get();
+      secrets = built.secrets;
+      const project = rc.slot.for(built.ctx);
+      const model = built.ctx.models.resolve(this.mode === 'plan' ? 'planModel' : 'model');
+      state.beginRun(model.id);
+      state.setRun({ model: model.id, approvalMode: project.approvalMode });
+      const plan = this.plan;
+      const run = plan
+        ? (_input: unknown, opts: RunOptions) => runPlanAction(project, plan, opts)
+        : this.mode === 'plan'
+          ? project.plan.bind(project)
+          : project.send.bind(project);
+      const result = await run(userContent(this.params), {
+        signal,
+        ...(this.params.mentions?.length ? { mentions: this.params.mentions } : {}),
+        onEvent: (event) => {
+          if (event.type === 'message' && event.message.role === 'user') {
+            recorded = true;
+            // The plan was settled (executed, refined) as its run began: the view's plan actions go.
+            if (plan) state.setPlan(latestPlanInfo(project));
+            rc.savedAs.set(this.id, event.id);
+            this.markBranch(event.id, project);
+          }
+          this.onProjectEvent(event, project, model, signal);
+        },
+        onToolApprove: (request) => rc.approvals.ask(request, signal),
+      });
+      this.finish(result, secrets);
+      if (plan || this.mode === 'plan') state.setPlan(latestPlanInfo(project));
+      if (rc.generateTitles?.() === true) {
+        rc.titler.maybeTitle(built.ctx, project.session, (title) => {
+          if (rc.slot.current?.session === project.session) state.setSession({ id: project.session.id, title });
+        });
+      }
+    } catch (err) {
+      const error = uiErrorOf(rc.core, err, secrets);
+      rc.log('error', `run failed: ${error.message}`);
+      state.error(error);
+      state.finishRun({ cancelled: false, error });
+      // The session never got the message: say so on it, so nothing is silently lost.
+      if (!recorded) state.setStatus(this.id, 'error', { code: error.code, message: error.message });
+    }
+  }
+
+  private finish(result: RunResult, secrets: readonly string[]): void {
+    const { state } = this.rc;
+    if (result.status === 'error') {
+      const error = runFailure(result.error ?? { message: 'the model request failed' }, secrets);
+      this.rc.log('warn', `run ended with an error: ${error.message}`);
+      state.error(error);
+      state.finishRun({ cancelled: false, error });
+      return;
+    }
+    if (result.status === 'max_turns') {
+      state.error({
+        code: 'internal',
+        message: `The agent stopped after ${result.turns} turns (keel.maxTurns). Send "continue" to let it go on.`,
+        retryable: true,
+      });
+    }
+    state.finishRun({ cancelled: result.status === 'cancelled' });
+  }
+
+  private onProjectEvent(event: ProjectEvent, project: Project, model: ResolvedModel, signal: AbortSignal): void {
+    const { state } = this.rc;
+    if (event.type === 'usage') {
+      const totals = project.session.usageTotals();
+      state.setUsage({
+        inputTokens: totals.inputTokens,
+        outputTokens: totals.outputTokens,
+        contextTokens: event.inputTokens + event.outputTokens,
+        ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}),
+      });
+      return;
+    }
+    state.apply(event, () => signal.aborted);
+    if (event.type === 'compaction') showCompacted(this.rc, event);
+    if (event.type === 'message' && event.message.role === 'user') {
+      state.setSession({ id: project.session.id, title: project.session.summary().title || null });
+      this.rc.onSessionChange?.(project.session.id);
+    }
+  }
+
+  /** A prompt sent after an edit shows which version it is. */
+  private markBranch(savedId: string, project: Project): void {
+    const point = project.session.branchPoints().get(savedId);
+    const message = this.rc.state.message(this.id);
+    if (point && message) this.rc.state.add({ ...message, branch: { index: point.index, count: point.count } });
+  }
+}
+
+/** The context meter shows the smaller history at once, not after the next request. */
+export function showCompacted(rc: Pick<RunContext, 'state'>, event: Extract<ProjectEvent, { type: 'compaction' }>): void {
+  const usage = rc.state.usage;
+  if (event.phase === 'done' && usage) rc.state.setUsage({ ...usage, contextTokens: event.tokensAfter });
+}

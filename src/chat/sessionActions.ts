@@ -1,0 +1,197 @@
+import { Project } from '../core/project';
+import { exportSource } from '../core/session/sessionExport';
+import { BusError } from '../protocol/busError';
+import type { RequestParams, RequestResult } from '../protocol/catalogue';
+import type { LogFn } from '../protocol/log';
+import type { SessionInfo } from '../protocol/sessionState';
+import type { Context } from '../core/context';
+import type { ConversationState } from './conversationState';
+import type { CoreAccess } from './coreAccess';
+import { sessionsPage } from './coreQueries';
+import { latestPlanInfo } from './planRuns';
+import type { ProjectSlot } from './projectSlot';
+import { uiErrorOf } from './runContext';
+import type { SendParams } from './sendRun';
+import type { ExportFormat, SessionUi } from './sessionUi';
+import { RESUME_WINDOW, conversationView } from './sessionView';
+import { todosFromEntries } from './uiSessions';
+import type { ViewSync } from './viewSync';
+
+export interface SessionActionsDeps {
+  core: CoreAccess;
+  log: LogFn;
+  state: ConversationState;
+  slot: ProjectSlot;
+  view: ViewSync;
+  /** Live user messages carry view ids until a resume: the session id each one was saved under. */
+  savedAs: Map<string, string>;
+  sessionUi?: SessionUi;
+  onSessionChange?(id: string | null): void;
+  /** Stops the run and drops the queue, resolving once nothing runs. */
+  stopAndWait(): Promise<void>;
+  refreshProjects(ctx: Context): Promise<unknown>;
+  send(params: SendParams): Promise<RequestResult<'session.send'>>;
+}
+
+/**
+ * What the person does with whole conversations: start a new one, resume, rename, delete,
+ * export, edit a prompt and resend it, switch between its versions, load its earlier part.
+ */
+export class SessionActions {
+  constructor(private readonly deps: SessionActionsDeps) {}
+
+  async newSession(): Promise<RequestResult<'session.new'>> {
+    const { deps } = this;
+    await deps.stopAndWait();
+    deps.slot.choice.carryOver(deps.slot.current);
+    deps.slot.close();
+    deps.state.replace([], { id: null, title: null }, null, []);
+    deps.state.setPlan(undefined);
+    deps.view.hiddenEarlier = 0;
+    deps.onSessionChange?.(null);
+    deps.view.sendSnapshot();
+    return { session: { id: null, title: null } };
+  }
+
+  async resume(id: string): Promise<RequestResult<'sessions.resume'>> {
+    const { deps } = this;
+    const { state } = deps;
+    await deps.stopAndWait();
+    if (deps.slot.current?.session.id === id) {
+      deps.view.sendSnapshot();
+      return { session: { ...state.session } };
+    }
+    const { ctx } = await deps.core.get();
+    const session = ctx.sessions.open(id);
+    for (const warning of session.warnings) deps.log('warn', `session ${id}: ${warning}`);
+    deps.slot.close();
+    const project = new Project(ctx, session);
+    const entries = session.entries();
+    project.todos.set(todosFromEntries(entries));
+    deps.slot.set(project);
+    const view = conversationView(session, RESUME_WINDOW);
+    const info: SessionInfo = view.info;
+    if (session.recovered) deps.log('warn', `session ${id}: ${session.recovered}`);
+    deps.savedAs.clear();
+    deps.view.hiddenEarlier = view.earlier;
+    state.replace(view.messages, info, view.usage, project.todos.get());
+    state.attachChanges(project.journal?.entries() ?? []);
+    state.attachRules(session.rulesFired());
+    state.setRun({ approvalMode: project.approvalMode });
+    state.setPlan(latestPlanInfo(project));
+    deps.onSessionChange?.(session.id);
+    await deps.refreshProjects(ctx);
+    deps.view.sendSnapshot();
+    return { session: info };
+  }
+
+  async list(params: RequestParams<'sessions.list'>): Promise<RequestResult<'sessions.list'>> {
+    const { ctx } = await this.deps.core.get();
+    return sessionsPage(ctx, params, this.deps.slot.current?.session.id);
+  }
+
+  async rename(id: string, title: string): Promise<RequestResult<'sessions.rename'>> {
+    const current = this.deps.slot.current?.session;
+    if (current?.id === id && !current.readOnly) {
+      current.appendConfig('title', title.trim());
+      const shown = current.summary().title;
+      this.deps.state.setSession({ id, title: shown || null });
+      return { title: shown };
+    }
+    const { ctx } = await this.deps.core.get();
+    return { title: ctx.sessions.rename(id, title).title };
+  }
+
+  /** Asks first; the conversation in view is replaced by a new one before its log goes. */
+  async delete(id: string): Promise<RequestResult<'sessions.delete'>> {
+    const ui = this.sessionUi();
+    const { ctx } = await this.deps.core.get();
+    const stored = ctx.sessions.open(id, { readOnly: true });
+    const title = stored.summary().title;
+    stored.close();
+    if (!(await ui.confirmDelete(title))) return { deleted: false };
+    if (this.deps.slot.current?.session.id === id) await this.newSession();
+    ctx.sessions.delete(id);
+    return { deleted: true };
+  }
+
+  async export(id: string, format: ExportFormat): Promise<RequestResult<'sessions.export'>> {
+    const ui = this.sessionUi();
+    const { ctx } = await this.deps.core.get();
+    // Read from disk without the lock: the conversation in view may be exported too.
+    const stored = ctx.sessions.open(id, { readOnly: true });
+    let source: ReturnType<typeof exportSource>;
+    try {
+      source = exportSource(stored);
+    } finally {
+      stored.close();
+    }
+    return { exported: await ui.exportSession(source, format) };
+  }
+
+  /** "Edit and resend": the branch goes back to before that prompt and the edited text is sent from there. */
+  async editAndResend(params: RequestParams<'session.editResend'>): Promise<RequestResult<'session.editResend'>> {
+    const { deps } = this;
+    await deps.stopAndWait();
+    const session = this.writableSession();
+    // Without a usable model the branch would be cut and nothing sent: refuse first, fork nothing.
+    try {
+      (await deps.core.get()).ctx.models.resolve(deps.state.run.mode === 'plan' ? 'planModel' : 'model');
+    } catch (err) {
+      const error = uiErrorOf(deps.core, err);
+      throw new BusError(error.code, error.message);
+    }
+    const messageId = deps.savedAs.get(params.messageId) ?? params.messageId;
+    session.fork(session.parentOf(messageId));
+    this.showSession();
+    return deps.send({ text: params.text });
+  }
+
+  async switchBranch(params: RequestParams<'session.switchBranch'>): Promise<RequestResult<'session.switchBranch'>> {
+    await this.deps.stopAndWait();
+    const session = this.writableSession();
+    const messageId = this.deps.savedAs.get(params.messageId) ?? params.messageId;
+    const point = session.branchPoints().get(messageId);
+    const target = point?.siblings[params.index - 1];
+    if (!point || !target) throw new BusError('invalid_params', `That message has no version ${params.index}.`);
+    if (target !== messageId) session.switchBranch(target);
+    this.showSession();
+    return { session: { ...this.deps.state.session } };
+  }
+
+  /** The whole of a long conversation the view got the end of. */
+  async loadEarlier(): Promise<RequestResult<'session.loadEarlier'>> {
+    await this.deps.stopAndWait();
+    const shown = this.deps.view.hiddenEarlier;
+    if (!this.deps.slot.current || shown === 0) return { shown: 0 };
+    this.showSession(Number.POSITIVE_INFINITY);
+    return { shown };
+  }
+
+  /** The view shows the session's active branch again, from the log (after a fork or a switch). */
+  private showSession(window = RESUME_WINDOW): void {
+    const { deps } = this;
+    const project = deps.slot.current;
+    if (!project) return;
+    const view = conversationView(project.session, window);
+    deps.view.hiddenEarlier = view.earlier;
+    deps.savedAs.clear();
+    deps.state.replace(view.messages, view.info, view.usage, project.todos.get());
+    deps.state.attachChanges(project.journal?.entries() ?? []);
+    deps.state.attachRules(project.session.rulesFired());
+    deps.state.setRun({ approvalMode: project.approvalMode });
+    deps.view.sendSnapshot();
+  }
+
+  private sessionUi(): SessionUi {
+    if (!this.deps.sessionUi) throw new BusError('internal', 'This window cannot export or delete conversations.');
+    return this.deps.sessionUi;
+  }
+
+  private writableSession() {
+    const session = this.deps.slot.current?.session;
+    if (!session) throw new BusError('invalid_params', 'There is no saved conversation in view to branch.');
+    if (session.readOnly) throw new BusError('invalid_params', `This conversation is read-only here (${session.readOnlyReason ?? 'another window'}).`);
+    return session;
+  }
+}

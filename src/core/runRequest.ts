@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+import type { ModelMessage, UserContent } from 'ai';
+import type { Context } from './context';
+import { KeelError } from './errors';
+import type { ChangeJournal } from './journal/changeJournal';
+import type { ConversationContext } from './llmsContext/conversationContext';
+import type { LoopToolSpec } from './loop/loopTypes';
+import { toDisplayText } from './loop/toolOutput';
+import { attachMentions } from './mentions/attachMentions';
+import { expandMentions } from './mentions/expandMentions';
+import { mentionNotesOf, type MentionNote } from './mentions/mentionTypes';
+import type { ResolvedModel } from './model/modelRegistry';
+import type { RunMode } from './plugins/pluginTypes';
+import { acceptPluginTools } from './plugins/pluginTools';
+import type { ProjectEvent, RunOptions, UserInput } from './projectTypes';
+import type { MessageMeta } from './session/sessionRecords';
+import { buildSystemPrompt } from './systemPrompt';
+import { builtinTools, readOnlyToolNames } from './tools/builtinTools';
+import type { FileReadTracker } from './tools/fileReadTracker';
+import type { AnyTool } from './tools/tool';
+import type { ToolCalls } from './toolCalls';
+import type { Workspace } from './workspace/workspace';
+
+/** The tools a run offers: built-in, plugins', MCP servers'; read-only in plan mode, fewer without trust. */
+export async function offeredTools(ctx: Context, mode: RunMode): Promise<AnyTool[]> {
+  const offeredByPlugins = await ctx.plugins.apply<unknown[]>({ hook: 'tool', memo: [], args: [{ mode }], type: 'SeriesMerge' });
+  const fromPlugins = acceptPluginTools(offeredByPlugins, (level, message) => ctx.host.log(level, message));
+  const all = [...builtinTools(), ...fromPlugins, ...(await ctx.mcp.tools())];
+  const byName = new Map<string, AnyTool>();
+  for (const t of all) {
+    if (byName.has(t.name)) {
+      ctx.host.log('warn', `Tool "${t.name}" is defined twice; the first definition is used.`);
+      continue;
+    }
+    byName.set(t.name, t);
+  }
+  let tools = [...byName.values()];
+  if (mode === 'plan') tools = tools.filter((t) => t.category === 'read' || readOnlyToolNames.includes(t.name));
+  if (!ctx.workspaceTrusted) tools = tools.filter((t) => t.category === 'read' || t.category === 'network');
+  return tools;
+}
+
+/** Refused before anything is logged, so the person can resend without the image. */
+export function checkImages(model: ResolvedModel, input: UserInput): void {
+  if (model.supportsImages || !hasImages(input)) return;
+  throw new KeelError(
+    'usage',
+    `The model ${model.id} does not take images. Remove the image, or choose a model that reads images ` +
+      `(if this one does, set "images": true for it under providers.${model.provider}.models in Keel's config).`,
+  );
+}
+
+/** The system prompt: the mode's prompt with the gathered workspace context, after the plugins' hook. */
+export async function systemPromptFor(
+  ctx: Context,
+  context: ConversationContext,
+  mode: RunMode,
+  toolNames: string[],
+  currentPath: string,
+  emit: (e: ProjectEvent) => void,
+): Promise<string> {
+  const gathered = await context.gather(mode, currentPath);
+  if (gathered.gathered) {
+    const { sections, rules } = gathered.gathered;
+    emit({ type: 'context', sections: sections.map(({ id, title, tokens, budget, cut }) => ({ id, title, tokens, budget, cut })), rules });
+  }
+  return ctx.plugins.apply<string>({
+    hook: 'systemPrompt',
+    memo: buildSystemPrompt({ mode, toolNames, context: gathered.text, displayLanguage: ctx.host.displayLanguage }),
+    args: [{ mode }],
+    type: 'SeriesLast',
+  });
+}
+
+export interface UserTurnParts {
+  ctx: Context;
+  sessionId: string;
+  workspace: Workspace;
+  reads: FileReadTracker;
+  journal: ChangeJournal | undefined;
+  tools: ToolCalls;
+  signal: AbortSignal;
+  emit(e: ProjectEvent): void;
+}
+
+/** The person's message as the model gets it (mentions expanded, a note of undone changes) and its log metadata. */
+export async function userTurn(
+  parts: UserTurnParts,
+  input: UserInput,
+  model: ResolvedModel,
+  opts: Pick<RunOptions, 'mentions'>,
+): Promise<{ message: ModelMessage; meta: MessageMeta }> {
+  const { ctx, emit } = parts;
+  let content: UserContent =
+    typeof input !== 'string'
+      ? input
+      : await ctx.plugins.apply<string>({ hook: 'userPrompt', memo: input, args: [{ sessionId: parts.sessionId }], type: 'SeriesLast' });
+  const mentions = opts.mentions ?? [];
+  let mentionNotes: MentionNote[] = [];
+  if (mentions.length > 0) {
+    const expanded = await expandMentions(mentions, {
+      workspace: parts.workspace,
+      host: ctx.host,
+      reads: parts.reads,
+      signal: parts.signal,
+      // @url mentions go through the fetch tool like the model's own calls: its approval, its limits.
+      fetchUrl: async (url) => {
+        const result = await parts.tools.call({ toolCallId: `mention-${randomUUID()}`, toolName: 'fetch', input: { url } });
+        const text = toDisplayText(result);
+        return result.isError ? { ok: false, reason: text } : { ok: true, body: text, hint: `fetch ${url} for the rest` };
+      },
+    });
+    emit({ type: 'mentions', outcomes: expanded.outcomes });
+    mentionNotes = mentionNotesOf(expanded.outcomes);
+    content = attachMentions(content, expanded.text);
+  }
+  const undone = parts.journal?.takeRevertNote() ?? '';
+  if (undone) content = attachMentions(content, undone);
+  const meta: MessageMeta = mentions.length
+    ? { model: model.id, mentions: [...mentions], ...(mentionNotes.length ? { mentionNotes } : {}) }
+    : { model: model.id };
+  return { message: { role: 'user', content }, meta };
+}
+
+/** What the model is told about each tool. */
+export function toolSpecs(tools: readonly AnyTool[]): Record<string, LoopToolSpec> {
+  const specs: Record<string, LoopToolSpec> = {};
+  for (const t of tools) {
+    specs[t.name] = { description: t.description, parameters: toolParameters(t), readOnly: t.category === 'read' };
+  }
+  return specs;
+}
+
+const schemaCache = new WeakMap<AnyTool, Record<string, unknown>>();
+
+/** The JSON Schema the model sees, derived once per tool from its zod schema. */
+function toolParameters(tool: AnyTool): Record<string, unknown> {
+  if (tool.jsonSchema) return tool.jsonSchema;
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    const { $schema: _drop, ...rest } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    schema = rest;
+    schemaCache.set(tool, schema);
+  }
+  return schema;
+}
+
+function hasImages(input: UserInput): boolean {
+  return typeof input !== 'string' && input.some((p) => p.type === 'image' || (p.type === 'file' && p.mediaType.startsWith('image/')));
+}
