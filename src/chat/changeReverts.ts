@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChangeJournal, RevertOutcome } from '../core/journal/changeJournal';
 import type { Project } from '../core/project';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
@@ -27,14 +28,14 @@ export class ChangeReverts {
     const journal = this.journal();
     if ('status' in journal) return journal;
     const calls = this.deps.state.toolCallIdsFrom(params.messageId);
-    if (!calls) return { status: 'nothing', message: 'That message is not in this conversation.' };
+    if (!calls) return { status: 'nothing', message: l10n.t('That message is not in this conversation.') };
     return this.reverted(await journal.restoreFrom(calls, { force: params.force === true }));
   }
 
   private journal(): ChangeJournal | Refused {
     const journal = this.deps.project()?.journal;
-    if (!journal) return { status: 'failed', message: 'This conversation has no record of file changes it can put back (it is open read-only or not started).' };
-    if (this.deps.isRunning()) return { status: 'failed', message: 'Keel is working in this conversation: stop it or let it finish, then put files back.' };
+    if (!journal) return { status: 'failed', message: l10n.t('This conversation has no record of file changes it can put back (it is open read-only or not started).') };
+    if (this.deps.isRunning()) return { status: 'failed', message: l10n.t('Keel is working in this conversation: stop it or let it finish, then put files back.') };
     return journal;
   }
 

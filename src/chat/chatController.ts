@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Context } from '../core/context';
 import { errorMessage } from '../core/errors';
 import type { Project } from '../core/project';
@@ -230,10 +231,10 @@ export class ChatController {
   /** `/compact`: summarizes the conversation in view; Stop cancels it (nothing is written then). */
   async compact(): Promise<RequestResult<'session.compact'>> {
     if (this.queue.busy) {
-      return { status: 'failed', message: 'Keel is working in this conversation: let it finish or stop it, then compact.' };
+      return { status: 'failed', message: l10n.t('Keel is working in this conversation: let it finish or stop it, then compact.') };
     }
     const current = this.project;
-    if (!current) return { status: 'nothing', message: 'There is nothing to compact yet.' };
+    if (!current) return { status: 'nothing', message: l10n.t('There is nothing to compact yet.') };
     if (current.session.readOnly) return { status: 'failed', message: readOnlyMessage(current.session.readOnlyReason ?? 'it was opened read-only') };
     const run = new CompactionRun(this.runs);
     this.queue.add(run);
@@ -285,7 +286,7 @@ export class ChatController {
   /** Makes a workspace folder the current project: of this conversation (recorded in its log), or of the next. */
   async selectProject(name: string): Promise<RequestResult<'project.select'>> {
     if (this.queue.isRunning) {
-      throw new BusError('busy', 'Keel is working in this conversation: stop it or let it finish, then switch the project.');
+      throw new BusError('busy', l10n.t('Keel is working in this conversation: stop it or let it finish, then switch the project.'));
     }
     const { ctx } = await this.opts.core.get();
     try {
@@ -395,5 +396,8 @@ export class ChatController {
 
 /** What the person reads when a conversation is open for writing in another window. */
 export function readOnlyMessage(reason: string): string {
-  return `This conversation is read-only in this window: ${reason}. Two windows writing one conversation would corrupt it; continue it in that window, or start a new chat here.`;
+  return l10n.t(
+    'This conversation is read-only in this window: {0}. Two windows writing one conversation would corrupt it; continue it in that window, or start a new chat here.',
+    reason,
+  );
 }

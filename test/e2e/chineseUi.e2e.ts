@@ -28,7 +28,8 @@ describe('Keel in Chinese', () => {
   });
 
   it('names the view and draws the chat in Chinese', async () => {
-    await wb.page.locator('.part.sidebar .pane-header', { hasText: '聊天' }).first().waitFor({ timeout: TIMEOUT });
+    // A container with one view shows the view's name in the sidebar's title ("KEEL: 聊天").
+    await wb.page.locator('.part.sidebar .title-label', { hasText: '聊天' }).first().waitFor({ timeout: TIMEOUT });
     assert.strictEqual(await chat.composer().getAttribute('placeholder'), '问问 Keel…（@ 添加文件，/ 使用命令）');
     assert.strictEqual(await chat.frame.getByTestId('mode-act').innerText(), '执行');
     assert.strictEqual(await chat.frame.getByTestId('mode-plan').innerText(), '计划');
