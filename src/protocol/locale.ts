@@ -1,8 +1,5 @@
 import * as z from 'zod';
 
-/** Where the served chat page carries its locale: a JSON script element with this id. */
-export const LOCALE_ELEMENT_ID = 'keel-locale';
-
 /**
  * The language the chat page speaks and the translations it needs: only the webview's own
  * strings from the extension's catalogue (keyed by their English text), none for English.

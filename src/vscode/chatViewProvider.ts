@@ -81,7 +81,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       nonce,
       script: webview.asWebviewUri(script).toString(),
       styles: styles.map((uri) => webview.asWebviewUri(uri).toString()),
-      locale: webviewLocale(),
+      locale: webviewLocale(this.extensionUri, (message) => this.log.error(message)),
     });
   }
 }

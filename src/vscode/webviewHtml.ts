@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LOCALE_ELEMENT_ID } from '../protocol/locale';
+import { LOCALE_ELEMENT_ID } from '../protocol/localeElement';
 import type { PageLocale } from '../protocol/locale';
 
 export interface ChatPageAssets {

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { LOCALE_ELEMENT_ID, pageLocaleSchema } from '../../src/protocol/locale';
+import { pageLocaleSchema } from '../../src/protocol/locale';
+import { LOCALE_ELEMENT_ID } from '../../src/protocol/localeElement';
 
 /**
  * Reads the locale the host put in the page and points `l10n.t` at its strings, before the

@@ -26,18 +26,18 @@ afterEach(async () => {
 
 describe('the page locale', () => {
   it('hands the page only the webview strings, and none for English', () => {
-    const zh = pickWebviewStrings('zh-CN', zhBundle);
+    const zh = pickWebviewStrings('zh-CN', zhBundle, webviewKeys);
     expect(zh.language).toBe('zh-cn');
     expect(Object.keys(zh.strings).length).toBeGreaterThan(100);
     expect(Object.keys(zh.strings).every((key) => webviewKeys.includes(key))).toBe(true);
     // A host-only message (the status bar's) stays with the host.
     expect(zh.strings['Keel: plan mode (read-only)']).toBeUndefined();
-    expect(pickWebviewStrings('en', undefined)).toEqual({ language: 'en', strings: {} });
+    expect(pickWebviewStrings('en', undefined, webviewKeys)).toEqual({ language: 'en', strings: {} });
   });
 
   it('draws the chat in Chinese from the strings in the page', async () => {
     const log = vi.fn();
-    expect(applyPageLocale(page(pickWebviewStrings('zh-cn', zhBundle)), log)).toBe('zh-cn');
+    expect(applyPageLocale(page(pickWebviewStrings('zh-cn', zhBundle, webviewKeys)), log)).toBe('zh-cn');
     expect(log).not.toHaveBeenCalled();
     app = await mountApp();
     app.host.emit('snapshot', snapshot({ session: { id: null, title: null } }));
