@@ -6,7 +6,7 @@
 import * as assert from 'node:assert';
 import { e2eEnv } from './harness/e2eEnv.ts';
 import { useWorkbench } from './harness/useWorkbench.ts';
-import { openWorkbench } from './harness/workbench.ts';
+import { openWorkbench, runCommand } from './harness/workbench.ts';
 import { ChatView } from './support/chatView.ts';
 import { paletteFor } from './support/palette.ts';
 
@@ -41,5 +41,17 @@ describe('Keel in Chinese', () => {
     assert.strictEqual(plan.selected, 'Keel: 计划…', `rows: ${plan.labels.join(' | ')}`);
     const chatCommands = await paletteFor(wb.page, 'Keel: 新建聊天', 'Keel: 新建聊天');
     assert.strictEqual(chatCommands.selected, 'Keel: 新建聊天');
+  });
+
+  it('walks through getting started in Chinese', async () => {
+    await runCommand(wb.page, 'Welcome: Open Walkthrough...');
+    const widget = wb.page.locator('.quick-input-widget');
+    await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
+    await widget.locator('input').fill('Keel 入门');
+    await widget.locator('.monaco-list-row', { hasText: 'Keel 入门' }).first().click();
+    const steps = wb.page.locator('.getting-started-step .step-title');
+    await steps.filter({ hasText: '连接模型' }).first().waitFor({ timeout: TIMEOUT });
+    assert.deepStrictEqual((await steps.allInnerTexts()).map((t) => t.trim()).filter(Boolean), ['连接模型', '开始第一次聊天', '逐块审阅修改', '先计划，再动手', '回到之前的会话']);
+    await runCommand(wb.page, 'View: Close All Editors');
   });
 });
