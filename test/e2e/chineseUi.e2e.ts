@@ -8,7 +8,7 @@ import { e2eEnv } from './harness/e2eEnv.ts';
 import { useWorkbench } from './harness/useWorkbench.ts';
 import { openWorkbench, runCommand } from './harness/workbench.ts';
 import { ChatView } from './support/chatView.ts';
-import { paletteFor } from './support/palette.ts';
+import { openWalkthrough, paletteFor } from './support/palette.ts';
 
 const TIMEOUT = 30_000;
 
@@ -43,12 +43,16 @@ describe('Keel in Chinese', () => {
     assert.strictEqual(chatCommands.selected, 'Keel: 新建聊天');
   });
 
+  it('says plan mode in Chinese in the status bar (the host\'s vscode.l10n bundle) and in the chat', async () => {
+    await runCommand(wb.page, 'Keel: 切换计划模式');
+    await wb.page.locator('.statusbar-item', { hasText: 'Keel: 计划模式' }).first().waitFor({ timeout: TIMEOUT });
+    await chat.frame.getByTestId('plan-banner').filter({ hasText: '计划模式：Keel 只读取和规划' }).waitFor({ timeout: TIMEOUT });
+    await runCommand(wb.page, 'Keel: 切换计划模式');
+    await wb.page.locator('.statusbar-item', { hasText: 'Keel: 计划模式' }).first().waitFor({ state: 'hidden', timeout: TIMEOUT });
+  });
+
   it('walks through getting started in Chinese', async () => {
-    await runCommand(wb.page, 'Welcome: Open Walkthrough...');
-    const widget = wb.page.locator('.quick-input-widget');
-    await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
-    await widget.locator('input').fill('Keel 入门');
-    await widget.locator('.monaco-list-row', { hasText: 'Keel 入门' }).first().click();
+    await openWalkthrough(wb.page, 'Keel 入门');
     const steps = wb.page.locator('.getting-started-step .step-title');
     await steps.filter({ hasText: '连接模型' }).first().waitFor({ timeout: TIMEOUT });
     assert.deepStrictEqual((await steps.allInnerTexts()).map((t) => t.trim()).filter(Boolean), ['连接模型', '开始第一次聊天', '逐块审阅修改', '先计划，再动手', '回到之前的会话']);

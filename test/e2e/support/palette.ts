@@ -46,3 +46,15 @@ export async function clearCommandHistory(page: Page): Promise<void> {
   await dialog.locator('.dialog-buttons a.monaco-button').first().click();
   await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT });
 }
+
+/** "Welcome: Open Walkthrough..." and the walkthrough titled `title` from its list. */
+export async function openWalkthrough(page: Page, title: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await page.keyboard.press('F1');
+  await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
+  await widget.locator('input').fill('>Welcome: Open Walkthrough');
+  await widget.locator('.monaco-list-row', { hasText: 'Welcome: Open Walkthrough' }).first().click();
+  // The same widget comes back as the list of walkthroughs.
+  await widget.locator('.monaco-list-row', { hasText: title }).first().click({ timeout: TIMEOUT });
+  await widget.waitFor({ state: 'hidden', timeout: TIMEOUT });
+}
