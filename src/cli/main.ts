@@ -1,4 +1,5 @@
 import { KeelError, errorMessage } from '../core/errors';
+import { batchedOutput } from './batchedOutput';
 import { parseCliArgs, usage } from './cliArgs';
 import { applyCliLocale } from './cliLocale';
 import { runCommand } from './runCommand';
@@ -7,6 +8,11 @@ import { sessionsCommand } from './sessionsCommand';
 
 declare const KEEL_VERSION: string;
 
+// Batched stdout; stderr first writes what stdout holds, so the two stay in order on a terminal.
+const stdout = batchedOutput((s) => process.stdout.write(s));
+// Whatever ends the process, what was printed gets out.
+process.once('exit', () => stdout.flush());
+
 async function main(): Promise<number> {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 22) {
@@ -14,8 +20,11 @@ async function main(): Promise<number> {
     return 2;
   }
   const io: CliIo = {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
+    stdout: (s) => stdout.write(s),
+    stderr: (s) => {
+      stdout.flush();
+      process.stderr.write(s);
+    },
     env: process.env,
   };
   applyCliLocale(process.env);
@@ -57,9 +66,11 @@ async function readStdin(): Promise<string> {
 
 main().then(
   (code) => {
+    stdout.flush();
     process.exitCode = code;
   },
   (err: unknown) => {
+    stdout.flush();
     process.stderr.write(`keel: ${errorMessage(err)}\n`);
     process.exitCode = 1;
   },

@@ -1,5 +1,5 @@
-import { experimental_streamTextLowMemory as streamText } from 'ai';
 import type { LanguageModel } from 'ai';
+import { modelText } from '../model/modelText';
 import { errorMessage } from '../errors';
 import { isContextOverflow } from '../history/contextOverflow';
 import type { Session } from '../session/session';
@@ -120,24 +120,10 @@ export async function compactSession(session: Session, opts: CompactOptions): Pr
 
 /** The summarization request, through the same streaming call the agent loop uses (one code path, a smaller bundle). */
 async function summarize(opts: CompactOptions, transcript: string): Promise<{ text: string; usage: { inputTokens: number; outputTokens: number } }> {
-  const result = streamText({
-    model: opts.model,
-    instructions: summarySystemPrompt,
-    messages: [{ role: 'user', content: summaryRequestText(transcript) }],
-    maxRetries: 2,
-    ...(opts.signal ? { abortSignal: opts.signal } : {}),
-    // Errors arrive as error parts below; the default handler would also print them.
-    onError: () => undefined,
-  });
-  let text = '';
-  const usage = { inputTokens: 0, outputTokens: 0 };
-  for await (const part of result.stream) {
-    if (part.type === 'text-delta') text += part.text;
-    else if (part.type === 'finish-step') {
-      usage.inputTokens += part.usage.inputTokens ?? 0;
-      usage.outputTokens += part.usage.outputTokens ?? 0;
-    } else if (part.type === 'error') throw part.error;
-    else if (part.type === 'abort') throw new Error('the request was cancelled');
-  }
+  const { text, usage } = await modelText(
+    opts.model,
+    { system: summarySystemPrompt, messages: [{ role: 'user', content: summaryRequestText(transcript) }], ...(opts.signal ? { signal: opts.signal } : {}) },
+    2,
+  );
   return { text: text.trim(), usage };
 }

@@ -1,9 +1,10 @@
-import { experimental_streamTextLowMemory as streamText, jsonSchema, tool } from 'ai';
-import type { AssistantModelMessage, ModelMessage, ToolModelMessage, ToolSet } from 'ai';
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
 import { errorMessage } from '../errors';
 import { isContextOverflow, overflowSize } from '../history/contextOverflow';
 import { maxShrinkAttempts, shrinkHistory } from '../history/shrinkHistory';
 import type { ToolResult } from '../tools/tool';
+import type { FunctionTool, LanguageModelSpec } from '../model/wire/modelSpec';
+import { callOptions, specModel, streamModel } from '../model/wire/modelStream';
 import { defaultRetryPolicy, isRetryable, retryDelayMs, sleep, statusOf } from './retry';
 import type { LoopError, LoopOptions, LoopResult, LoopStatus, LoopToolCall, LoopToolSpec, RetryPolicy } from './loopTypes';
 import { toDisplayText, toModelOutput } from './toolOutput';
@@ -24,13 +25,19 @@ interface TurnOutput {
 
 const cancelledResult: ToolResult = { output: 'Cancelled by the user before this tool finished.', isError: true };
 
-/** Tools without `execute`: the SDK only streams the calls; Loop runs them after approval. */
-function sdkTools(tools: Record<string, LoopToolSpec>): ToolSet {
-  const out: ToolSet = {};
-  for (const [name, spec] of Object.entries(tools)) {
-    out[name] = tool({ description: spec.description, inputSchema: jsonSchema(spec.parameters) });
-  }
-  return out;
+/** What the model is offered: names, descriptions and input schemas; Loop runs the calls after approval. */
+function modelTools(tools: Record<string, LoopToolSpec>): FunctionTool[] {
+  return Object.entries(tools).map(([name, spec]) => ({
+    type: 'function',
+    name,
+    description: spec.description,
+    inputSchema: spec.parameters as FunctionTool['inputSchema'],
+  }));
+}
+
+interface TurnRequest {
+  model: LanguageModelSpec;
+  tools: FunctionTool[];
 }
 
 /**
@@ -39,7 +46,7 @@ function sdkTools(tools: Record<string, LoopToolSpec>): ToolSet {
  */
 export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...opts.retry };
-  const tools = sdkTools(opts.tools);
+  const request: TurnRequest = { model: specModel(opts.model), tools: modelTools(opts.tools) };
   // What is sent: the given messages plus this run's, less what context recovery left out.
   let history: ModelMessage[] = [...opts.messages];
   const produced: ModelMessage[] = [];
@@ -75,7 +82,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     for (let attempt = 1; turn === undefined; attempt++) {
       const sent = opts.prepareTurn ? opts.prepareTurn(history, turns) : history;
       try {
-        turn = await streamTurnWithRetry(opts, policy, tools, sent);
+        turn = await streamTurnWithRetry(opts, policy, request, sent);
       } catch (err) {
         if (!isContextOverflow(err)) return finish('error', err);
         if (opts.onOverflow && !triedCompaction) {
@@ -122,13 +129,13 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
 async function streamTurnWithRetry(
   opts: LoopOptions,
   policy: RetryPolicy,
-  tools: ToolSet,
+  request: TurnRequest,
   messages: ModelMessage[],
 ): Promise<TurnOutput> {
   for (let attempt = 1; ; attempt++) {
     const out: TurnOutput = { text: '', reasoning: '', calls: [], inputTokens: 0, outputTokens: 0, aborted: false };
     try {
-      await streamTurn(opts, tools, messages, out);
+      await streamTurn(opts, request, messages, out);
       return out;
     } catch (err) {
       if (opts.signal.aborted) {
@@ -160,46 +167,45 @@ function contextTooLong(err: unknown, attempts: number): LoopError {
   return { message: `${message} (The model's answer: ${said})`, statusCode: statusOf(err), code: 'context_too_long' };
 }
 
-// The single-consumer stream: it keeps no replay buffer, which costs about a third less CPU per token.
-async function streamTurn(opts: LoopOptions, tools: ToolSet, messages: ModelMessage[], out: TurnOutput): Promise<void> {
-  const result = streamText({
-    model: opts.model,
-    instructions: opts.system,
-    messages,
-    tools,
-    maxRetries: 0,
-    abortSignal: opts.signal,
-    // Errors reach us as error parts (handled below); the default handler would also print them.
-    onError: () => undefined,
-  });
-  for await (const part of result.stream) {
+/**
+ * One model call, driven through the model's own stream (no `streamText` pipeline per token):
+ * deltas go out as events as they arrive, tool calls are parsed once whole.
+ */
+async function streamTurn(opts: LoopOptions, request: TurnRequest, messages: ModelMessage[], out: TurnOutput): Promise<void> {
+  const options = await callOptions(request.model, { system: opts.system, messages, tools: request.tools, signal: opts.signal });
+  await streamModel(request.model, options, (part) => {
     switch (part.type) {
       case 'text-delta':
-        out.text += part.text;
-        opts.onEvent({ type: 'text_delta', text: part.text });
+        // Some providers open a message with an empty delta; it is no text to show.
+        if (part.delta === '') break;
+        out.text += part.delta;
+        opts.onEvent({ type: 'text_delta', text: part.delta });
         break;
       case 'reasoning-delta':
-        out.reasoning += part.text;
-        opts.onEvent({ type: 'reasoning_delta', text: part.text });
+        if (part.delta === '') break;
+        out.reasoning += part.delta;
+        opts.onEvent({ type: 'reasoning_delta', text: part.delta });
         break;
-      case 'tool-call': {
-        const call: PendingCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
-        if (part.invalid) call.invalid = errorMessage(part.error ?? 'the call could not be parsed');
-        out.calls.push(call);
+      case 'tool-call':
+        out.calls.push(parseCall(part.toolCallId, part.toolName, part.input));
         break;
-      }
-      case 'finish-step':
-        out.inputTokens += part.usage.inputTokens ?? 0;
-        out.outputTokens += part.usage.outputTokens ?? 0;
+      case 'finish':
+        out.inputTokens += part.usage.inputTokens.total ?? 0;
+        out.outputTokens += part.usage.outputTokens.total ?? 0;
         break;
-      case 'abort':
-        out.aborted = true;
-        break;
-      case 'error':
-        throw part.error;
       default:
         break;
     }
+  });
+}
+
+/** A call's input as the tool gets it; input that is not JSON makes the call invalid (the model is told). */
+function parseCall(toolCallId: string, toolName: string, input: string): PendingCall {
+  if (input.trim() === '') return { toolCallId, toolName, input: {} };
+  try {
+    return { toolCallId, toolName, input: JSON.parse(input) as unknown };
+  } catch (err) {
+    return { toolCallId, toolName, input, invalid: `the input is not valid JSON (${errorMessage(err)}): ${input}` };
   }
 }
 

@@ -1,5 +1,5 @@
-import { generateText } from 'ai';
 import type { LanguageModel } from 'ai';
+import { modelText } from '../model/modelText';
 
 const TITLE_INSTRUCTIONS =
   'You name conversations. Reply with a title of at most 6 words for the conversation below: ' +
@@ -13,13 +13,11 @@ const EXCERPT_CHARS = 1500;
  * model. Returns undefined when the model gave nothing usable (the first prompt stays the title).
  */
 export async function generateTitle(model: LanguageModel, prompt: string, reply: string, signal?: AbortSignal): Promise<string | undefined> {
-  const result = await generateText({
-    model,
-    instructions: TITLE_INSTRUCTIONS,
-    prompt: `Request:\n${prompt.slice(0, EXCERPT_CHARS)}\n\nAnswer:\n${reply.slice(0, EXCERPT_CHARS)}`,
+  const result = await modelText(model, {
+    system: TITLE_INSTRUCTIONS,
+    messages: [{ role: 'user', content: `Request:\n${prompt.slice(0, EXCERPT_CHARS)}\n\nAnswer:\n${reply.slice(0, EXCERPT_CHARS)}` }],
     maxOutputTokens: 30,
-    maxRetries: 0,
-    ...(signal ? { abortSignal: signal } : {}),
+    ...(signal ? { signal } : {}),
   });
   return cleanTitle(result.text);
 }

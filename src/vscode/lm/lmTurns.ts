@@ -1,4 +1,4 @@
-import type { Prompt, PromptMessage } from './sdkSpec';
+import type { Prompt, PromptMessage } from '../../core/model/wire/modelSpec';
 
 /**
  * A conversation as VS Code's language model API takes it, before it becomes

@@ -1,0 +1,77 @@
+// The wire conformance suite (test/conformance/wireConformance.ts) against every HTTP model
+// source: Keel's lean wires as the registry builds them, and the AI SDK's own providers as
+// the reference they must match. vscode.lm runs the same cases in the integration tier
+// (test/integration/suite/wireConformance.test.ts), where VS Code's API is real.
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { defaultConfig } from '../../../src/core/config/configSchema';
+import type { ProviderConfig } from '../../../src/core/config/configSchema';
+import { mergeLayers } from '../../../src/core/config/loadConfig';
+import { ModelRegistry } from '../../../src/core/model/modelRegistry';
+import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
+import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import { wireCases } from '../../conformance/wireConformance';
+import type { ModelSource } from '../../conformance/wireConformance';
+
+const http = { exactUsage: true, httpStatus: true, rawArguments: true };
+
+/** A model as Keel's registry makes it for a provider configured this way. */
+function registryModel(provider: ProviderConfig) {
+  const registry = new ModelRegistry({
+    config: mergeLayers(defaultConfig, { model: 'p/scripted-model', providers: { p: provider } }),
+    env: {},
+    apiKeys: { p: 'sk-test' },
+  });
+  const { model } = registry.resolve('model');
+  if (!(model instanceof LeanLanguageModel)) throw new Error('the registry did not build a lean model');
+  return model;
+}
+
+const sources: ModelSource[] = [
+  {
+    name: 'lean Chat Completions (OpenAI-compatible endpoint)',
+    traits: { ...http, reasoning: true },
+    model: (s) => registryModel({ baseURL: s.baseURL }),
+  },
+  {
+    name: 'lean Chat Completions (OpenAI)',
+    traits: { ...http, reasoning: true },
+    // The OpenAI preset's flavour; the base URL only moves it to the scripted server.
+    model: (s) => registryModel({ preset: 'openai', baseURL: s.baseURL }),
+  },
+  {
+    name: 'lean Responses',
+    traits: { ...http, reasoning: true },
+    model: (s) => registryModel({ baseURL: s.baseURL, api: 'responses' }),
+  },
+  {
+    name: 'AI SDK openai-compatible chat (reference)',
+    traits: { ...http, reasoning: true },
+    model: (s) => createOpenAICompatible({ name: 'ref', baseURL: s.baseURL, apiKey: 'sk-test', includeUsage: true }).chatModel('scripted-model'),
+  },
+  {
+    name: 'AI SDK OpenAI chat (reference)',
+    // It does not read reasoning_content.
+    traits: { ...http, reasoning: false },
+    model: (s) => createOpenAI({ baseURL: s.baseURL, apiKey: 'sk-test' }).chat('scripted-model'),
+  },
+  {
+    name: 'AI SDK OpenAI Responses (reference)',
+    traits: { ...http, reasoning: true },
+    model: (s) => createOpenAI({ baseURL: s.baseURL, apiKey: 'sk-test' }).responses('scripted-model'),
+  },
+];
+
+let server: ScriptedServer;
+beforeAll(async () => {
+  server = await startScriptedServer();
+});
+afterAll(() => server.close());
+
+for (const source of sources) {
+  describe(`wire conformance: ${source.name}`, () => {
+    for (const c of wireCases(source)) it(c.name, () => c.run(server));
+  });
+}
