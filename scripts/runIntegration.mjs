@@ -108,7 +108,7 @@ export async function runIntegration(options = {}) {
   let stopFollowing = () => {};
   let code = 1;
   try {
-    await step(PREFIX, 'Debian packages (chromium)', () => ensureAptPackages(['chromium'], PREFIX));
+    await step(PREFIX, 'Debian packages (chromium, bubblewrap)', () => ensureAptPackages(['chromium', 'bubblewrap'], PREFIX));
     chromiumPath();
     if (options.build ?? true) await buildExtension(extensionDir);
     const bundled = await step(PREFIX, 'bundle runner and suites', () => bundleIntegration(outDir, suitePaths));

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { rmSync } from 'node:fs';
 import { CODE_SERVER_VERSION, ensureCodeServer } from './codeServer/install.mjs';
 import { copyWorkspace, launchServer, makeRunDir, tail } from './codeServer/launch.mjs';
+import { ensureAptPackages } from './lib/apt.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { log, seconds } from './lib/steps.mjs';
 import { buildExtension, packageVsix } from './packageVsix.mjs';
@@ -30,6 +31,8 @@ async function main() {
     },
   });
   const extensionDir = resolve(values.extension ?? repoRoot);
+  // bubblewrap is the OS sandbox Keel runs commands in on Linux.
+  if (process.platform === 'linux') await ensureAptPackages(['bubblewrap'], PREFIX);
   await ensureCodeServer();
   if (!values['no-build']) await buildExtension(extensionDir, { production: true });
   const runDir = makeRunDir('start');

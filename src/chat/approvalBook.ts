@@ -118,6 +118,8 @@ export function toApprovalRequest(id: string, core: ApprovalRequest): ToolApprov
   };
   if (core.change) request.change = proposedChange(core.change);
   if (core.allowPrefixes?.length) request.allowPrefixes = [...core.allowPrefixes];
+  if (core.network) request.network = true;
+  if (core.unsandboxed) request.unsandboxed = true;
   return request;
 }
 

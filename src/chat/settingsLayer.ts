@@ -3,6 +3,8 @@ import type { ApprovalMode, ConfigLayer } from '../core/config/configSchema';
 import { CUSTOM_PROVIDER, endpointLayer } from '../core/config/endpointLayer';
 import { isPresetName, providerPresets } from '../core/model/providerPresets';
 import type { PresetName } from '../core/model/providerPresets';
+import { sandboxModes } from '../core/sandbox/sandboxTypes';
+import type { SandboxMode } from '../core/sandbox/sandboxTypes';
 import { readCommandSettings } from './commandSettings';
 
 /** The `keel` section, as far as reading it goes (a vscode.WorkspaceConfiguration fits). */
@@ -23,6 +25,8 @@ export interface KeelSettings {
   planModel?: string;
   smallModel?: string;
   approvalMode?: ApprovalMode;
+  /** keel.sandbox, from the user settings only. */
+  sandbox?: SandboxMode;
   maxTurns?: number;
   autoCompact?: boolean;
   compactAt?: number;
@@ -85,10 +89,27 @@ export function readKeelSettings(section: SettingsSection, workspaceTrusted: boo
     if (value === '') continue;
     Object.assign(settings, { [field.key]: value });
   }
+  readSandboxSetting(section, settings, problems);
   const commands = readCommandSettings(section, workspaceTrusted, problems);
   if (commands.allow.length > 0) settings.commandsAllow = commands.allow;
   if (commands.deny.length > 0) settings.commandsDeny = commands.deny;
   return { settings, problems };
+}
+
+/**
+ * keel.sandbox is application-scoped: only the person's user settings count, so a
+ * repository's .vscode/settings.json cannot turn the sandbox off.
+ */
+function readSandboxSetting(section: SettingsSection, settings: KeelSettings, problems: string[]): void {
+  const inspected = section.inspect<unknown>('sandbox');
+  if (!inspected) return;
+  if (inspected.workspaceValue !== undefined || inspected.workspaceFolderValue !== undefined) {
+    problems.push('keel.sandbox from the workspace settings is ignored: only your user settings may set it.');
+  }
+  const raw = inspected.globalValue;
+  if (raw === undefined || raw === null) return;
+  if (typeof raw === 'string' && (sandboxModes as readonly string[]).includes(raw)) settings.sandbox = raw as SandboxMode;
+  else problems.push('keel.sandbox has an invalid value and is ignored.');
 }
 
 function parse(kind: Kind, raw: unknown): string | number | boolean | undefined {
@@ -132,6 +153,7 @@ export function settingsLayer(
   );
   const layer: ConfigLayer = { ...endpoint.layer };
   if (settings.approvalMode !== undefined) layer.approvalMode = settings.approvalMode;
+  if (settings.sandbox !== undefined) layer.sandbox = settings.sandbox;
   if (settings.maxTurns !== undefined) layer.maxTurns = settings.maxTurns;
   if (settings.autoCompact !== undefined) layer.autoCompact = settings.autoCompact;
   if (settings.compactAt !== undefined) layer.compactAt = settings.compactAt;

@@ -6,11 +6,13 @@ import type { ApprovalMode } from '../core/config/configSchema';
 import { KeelError } from '../core/errors';
 import { isPresetName, presetNames } from '../core/model/providerPresets';
 import type { PresetName } from '../core/model/providerPresets';
+import { sandboxModes } from '../core/sandbox/sandboxTypes';
+import type { SandboxMode } from '../core/sandbox/sandboxTypes';
 
 /** The help text, in the CLI's language (a function: the locale is applied after this module loads). */
 export function usage(): string {
   return l10n.t(
-    "Usage:\n  keel run [options] PROMPT     run one request in a workspace and exit (\"-\" reads the prompt from stdin)\n  keel sessions [--cwd DIR] [--json]\n                                list the workspace's sessions, newest first\n  keel --help | --version\n\nOptions for run:\n  --cwd DIR                 workspace root (default: current directory)\n  --add-dir DIR             another folder the agent may use (repeatable); paths into it start\n                            with its name; the session still belongs to the --cwd folder\n  --plan                    plan mode: read-only tools, the plan prompt and planModel\n  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,\n                            whatever needs approval is denied and reported)\n  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)\n  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm\n                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)\n  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);\n                            with --provider, moves that endpoint\n  --api-key KEY             API key (default $OPENAI_API_KEY)\n  --session ID              resume a session of this workspace\n  --max-turns N             cap on model turns (default 50)\n  --output FORMAT           text | stream-json (default text)\n  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({\"servers\": {...}}); repeatable\n\nKeel stores sessions under $KEEL_HOME (default ~/.keel).",
+    "Usage:\n  keel run [options] PROMPT     run one request in a workspace and exit (\"-\" reads the prompt from stdin)\n  keel sessions [--cwd DIR] [--json]\n                                list the workspace's sessions, newest first\n  keel --help | --version\n\nOptions for run:\n  --cwd DIR                 workspace root (default: current directory)\n  --add-dir DIR             another folder the agent may use (repeatable); paths into it start\n                            with its name; the session still belongs to the --cwd folder\n  --plan                    plan mode: read-only tools, the plan prompt and planModel\n  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,\n                            whatever needs approval is denied and reported)\n  --sandbox MODE            auto | on | off: the OS sandbox for commands and local MCP servers\n                            (default auto: bubblewrap on Linux, sandbox-exec on macOS, where available;\n                            on: refuse commands without one; off: run them unconfined)\n  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)\n  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm\n                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)\n  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);\n                            with --provider, moves that endpoint\n  --api-key KEY             API key (default $OPENAI_API_KEY)\n  --session ID              resume a session of this workspace\n  --max-turns N             cap on model turns (default 50)\n  --output FORMAT           text | stream-json (default text)\n  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({\"servers\": {...}}); repeatable\n\nKeel stores sessions under $KEEL_HOME (default ~/.keel).",
   );
 }
 
@@ -22,6 +24,7 @@ export interface RunArgs {
   addDirs: string[];
   plan: boolean;
   approval?: ApprovalMode;
+  sandbox?: SandboxMode;
   model?: string;
   provider?: PresetName;
   baseURL?: string;
@@ -59,6 +62,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'add-dir': { type: 'string', multiple: true },
         plan: { type: 'boolean' },
         approval: { type: 'string' },
+        sandbox: { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
         provider: { type: 'string' },
@@ -87,6 +91,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   if (v.approval !== undefined && !(approvalModes as readonly string[]).includes(v.approval)) {
     throw usageError(l10n.t('--approval must be one of {0} (got "{1}").', approvalModes.join(', '), String(v.approval)));
   }
+  if (v.sandbox !== undefined && !(sandboxModes as readonly string[]).includes(v.sandbox)) {
+    throw usageError(l10n.t('--sandbox must be one of {0} (got "{1}").', sandboxModes.join(', '), String(v.sandbox)));
+  }
   const output = v.output ?? 'text';
   if (output !== 'text' && output !== 'stream-json') throw usageError(l10n.t('--output must be text or stream-json (got "{0}").', output));
   let maxTurns: number | undefined;
@@ -101,6 +108,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     addDirs: (v['add-dir'] ?? []).map((dir) => resolve(cwd, dir)),
     plan: v.plan === true,
     approval: v.approval as ApprovalMode | undefined,
+    sandbox: v.sandbox as SandboxMode | undefined,
     model: v.model,
     provider: presetArg(v.provider),
     baseURL: v['base-url'],

@@ -24,7 +24,14 @@ export function streamJsonPrinter(out: Write): Printer {
         case 'approval':
           return line({ type: 'approval', id: e.toolCallId, name: e.name, category: e.category, approved: e.approved, reason: e.reason ?? e.rule });
         case 'tool_result':
-          return line({ type: 'tool_result', id: e.toolCallId, name: e.name, isError: e.isError, output: e.output });
+          return line({
+            type: 'tool_result',
+            id: e.toolCallId,
+            name: e.name,
+            isError: e.isError,
+            output: e.output,
+            ...(e.sandboxed === undefined ? {} : { sandboxed: e.sandboxed }),
+          });
         case 'retry':
           return line({ type: 'retry', attempt: e.attempt, error: e.error, delayMs: e.delayMs });
         case 'context_trimmed':

@@ -29,6 +29,7 @@ export function cliModelLayer(a: RunArgs, env: Record<string, string | undefined
   const baseURL = a.baseURL ?? (preset === undefined ? env.OPENAI_BASE_URL : undefined);
   const { layer, provider } = endpointLayer({ preset, baseURL, model: a.model });
   if (a.approval) layer.approvalMode = a.approval;
+  if (a.sandbox) layer.sandbox = a.sandbox;
   if (a.maxTurns) layer.maxTurns = a.maxTurns;
   return { layer, apiKeys: { [provider]: a.apiKey ?? (viaOpenAiEnv ? env.OPENAI_API_KEY : undefined) } };
 }

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type { Host } from './host';
 import { LlmsContext } from './llmsContext/llmsContext';
 import { keelHome, projectDir, sessionsDir, workspaceKey } from './paths';
@@ -9,6 +10,9 @@ import type { ParsedMcpConfig } from './mcp/mcpConfig';
 import { ModelRegistry } from './model/modelRegistry';
 import type { ProviderFactory } from './model/modelRegistry';
 import { PluginManager } from './plugins/pluginManager';
+import { CommandSandbox } from './sandbox/commandSandbox';
+import { sweepPlaceholders } from './sandbox/placeholders';
+import type { SandboxDetection } from './sandbox/sandboxTypes';
 import type { KeelPlugin } from './plugins/pluginTypes';
 import { SessionStore } from './session/sessionStore';
 import { Workspace } from './workspace/workspace';
@@ -30,6 +34,8 @@ export interface ContextOptions {
   mcpServers?: ParsedMcpConfig;
   /** A manager the host keeps across rebuilds of its Context (VS Code); destroy() leaves it running. */
   mcp?: McpManager;
+  /** Finds the OS sandbox (default: probe this machine); tests inject one that finds none. */
+  detectSandbox?: () => Promise<SandboxDetection>;
 }
 
 export interface KeelPaths {
@@ -62,6 +68,8 @@ export class Context {
   readonly llmsContext: LlmsContext;
   /** Problems worth showing that did not stop Keel (ignored settings, skipped plugins). */
   readonly warnings: string[];
+  /** The OS sandbox commands and local MCP servers run in. */
+  readonly sandbox: CommandSandbox;
 
   private constructor(init: {
     config: KeelConfig;
@@ -75,7 +83,9 @@ export class Context {
     warnings: string[];
     mcp: McpManager;
     ownsMcp: boolean;
+    sandbox: CommandSandbox;
   }) {
+    this.sandbox = init.sandbox;
     this.mcp = init.mcp;
     this.ownsMcp = init.ownsMcp;
     this.config = init.config;
@@ -126,6 +136,14 @@ export class Context {
       workspace: { root: workspace.root, workspaceFile: opts.workspaceFile },
       onWarning: (message) => opts.host.log('warn', message),
     });
+    const sandbox = new CommandSandbox({
+      mode: config.sandbox,
+      folders: workspace.folders.map((f) => f.path),
+      home: env.HOME ?? homedir(),
+      keelHome: home,
+      networkAllow: config.sandboxNetwork,
+      detect: opts.detectSandbox,
+    });
     const mcp =
       opts.mcp ??
       new McpManager({
@@ -134,6 +152,7 @@ export class Context {
         trusted,
         log: (level, message) => opts.host.log(level, message),
       });
+    mcp.setSandbox((cwd) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message)));
     mcp.setToolTimeout(config.mcpToolTimeout * 1000);
     if (!opts.mcp && opts.mcpServers) mcp.setServers(opts.mcpServers.servers, opts.mcpServers.problems);
     const ctx = new Context({
@@ -148,6 +167,7 @@ export class Context {
       host: opts.host,
       workspaceTrusted: trusted,
       warnings: files.warnings,
+      sandbox,
     });
     for (const w of files.warnings) opts.host.log('warn', w);
     await plugins.apply({ hook: 'initialized', memo: undefined, type: 'Series' });
@@ -157,5 +177,7 @@ export class Context {
   async destroy(): Promise<void> {
     await this.plugins.apply({ hook: 'destroy', memo: [], type: 'Parallel' });
     if (this.ownsMcp) await this.mcp.dispose();
+    // Placeholders for missing protected paths linger briefly between commands; none outlive Keel.
+    await sweepPlaceholders();
   }
 }

@@ -31,6 +31,10 @@ export interface ApprovalRequest {
    * `npm test` (bash). Absent for bash when no prefix could allow the call: approve once only.
    */
   allowPrefixes?: string[];
+  /** A command asks for network access in the OS sandbox. */
+  network?: boolean;
+  /** A command asks to run outside the OS sandbox: never remembered by "always allow". */
+  unsandboxed?: boolean;
 }
 
 export interface ApprovalAnswer {

@@ -196,6 +196,7 @@ export class ToolCalls {
       history: host.history,
       commandRules: commandRulesFor(host.ctx.config.commands, host.session.config().allowedCommands),
       jobs: host.jobs,
+      sandbox: host.ctx.sandbox,
       onOutput: (text) => emit({ type: 'tool_output', toolCallId: call.toolCallId, text }),
     };
     let preview: ToolPreview | undefined;
@@ -218,6 +219,9 @@ export class ToolCalls {
       toolNeedsApproval: own.needsApproval,
       insist: own.hint?.insist,
       allowedForSession: host.session.config().allowedTools.has(tool.name),
+      alwaysAsk: own.hint?.alwaysAsk,
+      sandboxed: own.hint?.sandboxed,
+      writesFiles: own.hint?.writesFiles,
     });
     return { kind: 'ok', previewed: { ...resolved, tctx, preview, touchesProtected, verdict, hint: own.hint } };
   }
@@ -244,12 +248,14 @@ export class ToolCalls {
       rule: verdict.rule,
     };
     if (p.hint?.allowPrefixes && !touchesProtected) request.allowPrefixes = p.hint.allowPrefixes;
+    if (p.hint?.network) request.network = true;
+    if (p.hint?.unsandboxed) request.unsandboxed = true;
     try {
       answer = await onToolApprove(request);
     } catch (err) {
       answer = { approved: false, reason: signal.aborted ? 'the run was cancelled' : `approval failed: ${errorMessage(err)}` };
     }
-    if (answer.approved && answer.scope === 'session' && !touchesProtected) {
+    if (answer.approved && answer.scope === 'session' && !touchesProtected && !p.hint?.alwaysAsk) {
       // A tool with its own hint (bash) is allowed by prefix, never as a whole.
       if (!p.hint) this.host.session.appendConfig('allowTool', tool.name);
       for (const prefix of p.hint?.allowPrefixes ?? []) this.host.session.appendConfig('allowCommand', prefix);

@@ -45,6 +45,10 @@ export const toolApprovalRequestSchema = z.strictObject({
    * cannot be always-allowed: `alwaysAllow` then approves once.
    */
   allowPrefixes: z.array(z.string().min(1).max(500)).max(50).optional(),
+  /** A command asks for network access inside the OS sandbox: approving grants it for this run. */
+  network: z.boolean().optional(),
+  /** A command asks to run outside the OS sandbox: approve once only, never always-allow. */
+  unsandboxed: z.boolean().optional(),
 });
 
 /**

@@ -36,6 +36,8 @@ export class McpHub implements vscode.Disposable {
       env: process.env,
       trusted: vscode.workspace.isTrusted,
       log: (level, message) => log(level, `mcp: ${message}`),
+      // Local servers start once the core has read the sandbox setting.
+      waitForSandbox: true,
       approve: (server) => this.approve(server),
       isDisabled: (name) => this.disabled().includes(name),
       version,

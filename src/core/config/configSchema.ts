@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { presetNames } from '../model/providerPresets';
+import { sandboxModes } from '../sandbox/sandboxTypes';
+import type { SandboxMode } from '../sandbox/sandboxTypes';
 import { patternProblem } from '../shell/commandPatterns';
 
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
@@ -54,6 +56,13 @@ export const configLayerSchema = z.strictObject({
   commands: commandRulesSchema.optional(),
   /** Seconds an MCP tool call may take before it ends with an error result. */
   mcpToolTimeout: z.number().positive().max(3600).optional(),
+  /** The OS sandbox for commands and local MCP servers: auto (where available), on (refuse without), off. */
+  sandbox: z.enum(sandboxModes).optional(),
+  /**
+   * Command prefixes that get the network inside the sandbox without asking (`npm install`).
+   * Widens what Keel does: honoured from the person's own layers only.
+   */
+  sandboxNetwork: z.array(commandPattern).optional(),
 });
 export type ConfigLayer = z.infer<typeof configLayerSchema>;
 
@@ -71,6 +80,10 @@ export interface KeelConfig {
   commands: { allow: string[]; deny: string[] };
   /** Seconds an MCP tool call may take (default 60). */
   mcpToolTimeout: number;
+  /** The OS sandbox setting (default auto). */
+  sandbox: SandboxMode;
+  /** Command prefixes that get the network in the sandbox without asking. */
+  sandboxNetwork: string[];
 }
 
 export const defaultConfig: KeelConfig = {
@@ -82,4 +95,6 @@ export const defaultConfig: KeelConfig = {
   modelAliases: {},
   commands: { allow: [], deny: [] },
   mcpToolTimeout: 60,
+  sandbox: 'auto',
+  sandboxNetwork: [],
 };

@@ -75,6 +75,7 @@ export function mergeLayers(base: KeelConfig, layer: ConfigLayer): KeelConfig {
       allow: union(base.commands.allow, layer.commands?.allow),
       deny: union(base.commands.deny, layer.commands?.deny),
     },
+    sandboxNetwork: union(base.sandboxNetwork, layer.sandboxNetwork),
   };
   if (layer.model !== undefined) out.model = layer.model;
   if (layer.planModel !== undefined) out.planModel = layer.planModel;
@@ -84,6 +85,7 @@ export function mergeLayers(base: KeelConfig, layer: ConfigLayer): KeelConfig {
   if (layer.autoCompact !== undefined) out.autoCompact = layer.autoCompact;
   if (layer.mcpToolTimeout !== undefined) out.mcpToolTimeout = layer.mcpToolTimeout;
   if (layer.compactAt !== undefined) out.compactAt = layer.compactAt;
+  if (layer.sandbox !== undefined) out.sandbox = layer.sandbox;
   return out;
 }
 

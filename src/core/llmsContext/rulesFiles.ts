@@ -20,7 +20,11 @@ const rulesFolder = ['.keel', 'rules'];
 /** The rules files directly in `dir`: AGENTS.md, CLAUDE.md, then `.keel/rules/*.md` by name. */
 export async function rulesFilesIn(dir: string, cache: FileTextCache): Promise<string[]> {
   const names = await cache.names(dir);
-  const out = rulesFileNames.filter((n) => names.includes(n)).map((n) => join(dir, n));
+  const out: string[] = [];
+  for (const name of rulesFileNames.filter((n) => names.includes(n))) {
+    // An empty file holds no rules (and may be the command sandbox's placeholder for a missing one).
+    if ((await cache.text(join(dir, name)))?.trim()) out.push(join(dir, name));
+  }
   if (names.includes('.keel')) {
     const folder = join(dir, ...rulesFolder);
     const md = (await cache.names(folder)).filter((n) => n.toLowerCase().endsWith('.md')).sort();

@@ -248,6 +248,7 @@ async function runCalls(opts: LoopOptions, calls: PendingCall[], cancelled: bool
       name: call.toolName,
       isError: result.isError === true,
       output: toDisplayText(result),
+      ...(result.sandboxed === undefined ? {} : { sandboxed: result.sandboxed }),
     });
   };
 

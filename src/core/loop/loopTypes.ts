@@ -21,7 +21,7 @@ export type LoopEvent =
   | { type: 'text_delta'; text: string }
   | { type: 'reasoning_delta'; text: string }
   | { type: 'tool_use'; toolCallId: string; name: string; input: unknown }
-  | { type: 'tool_result'; toolCallId: string; name: string; isError: boolean; output: string }
+  | { type: 'tool_result'; toolCallId: string; name: string; isError: boolean; output: string; sandboxed?: boolean }
   /** A failed attempt that will be retried; text streamed during it is discarded. */
   | { type: 'retry'; attempt: number; maxAttempts: number; error: string; delayMs: number }
   | { type: 'usage'; turn: number; inputTokens: number; outputTokens: number }

@@ -5,6 +5,7 @@ import { serverFingerprint } from './mcpEnv';
 import { mcpToolName } from './mcpNames';
 import type { ResultCaps } from './mcpResult';
 import { defaultImageCap, defaultTextCap } from './mcpResult';
+import type { McpServerOptions } from './mcpServer';
 import { McpServer } from './mcpServer';
 import { mcpTool } from './mcpTool';
 import type { McpPromptInfo, McpResourceInfo, McpServerStatus, McpToolInfo } from './mcpTypes';
@@ -26,6 +27,10 @@ export interface McpManagerOptions {
   /** Servers the person turned off. */
   isDisabled?(name: string): boolean;
   version?: string;
+  /** The OS sandbox for local servers (see McpServerOptions.sandboxStart); setSandbox replaces it. */
+  sandboxStart?: McpServerOptions['sandboxStart'];
+  /** Local servers wait for the first setSandbox (a host whose Context, which knows the setting, comes later). */
+  waitForSandbox?: boolean;
 }
 
 export const defaultToolTimeoutMs = 60_000;
@@ -49,9 +54,24 @@ export class McpManager {
   private disposing: Promise<void> | undefined;
   private timeoutMs: number;
 
+  private sandboxStart: McpServerOptions['sandboxStart'];
+  private sandboxSet: Promise<void>;
+  private markSandboxSet: () => void = () => undefined;
+  private waitingForSandbox: boolean;
+
   constructor(private readonly opts: McpManagerOptions) {
+    this.sandboxStart = opts.sandboxStart;
+    this.waitingForSandbox = opts.waitForSandbox === true;
+    this.sandboxSet = opts.waitForSandbox ? new Promise((resolve) => (this.markSandboxSet = resolve)) : Promise.resolve();
     this.trusted = opts.trusted;
     this.timeoutMs = opts.toolTimeoutMs ?? defaultToolTimeoutMs;
+  }
+
+  /** The sandbox servers started from now on run in (a host keeps the manager across config changes). */
+  setSandbox(start: McpServerOptions['sandboxStart']): void {
+    this.sandboxStart = start;
+    this.waitingForSandbox = false;
+    this.markSandboxSet();
   }
 
   get toolTimeoutMs(): number {
@@ -95,6 +115,10 @@ export class McpManager {
         onChange: () => this.changed(),
         log: this.opts.log,
         version: this.opts.version ?? '0',
+        sandboxStart: async (cwd) => {
+          await this.sandboxSet;
+          return this.sandboxStart?.(cwd);
+        },
       });
       this.entries.set(name, { server, fingerprint: serverFingerprint(config) });
       void this.startIfAllowed(server);
@@ -238,6 +262,12 @@ export class McpManager {
       }
       if (this.entries.get(name)?.server !== server || this.disposed) return;
       if (!approved) return void (await server.stop('not approved (enable it to be asked again)'));
+    }
+    if (this.waitingForSandbox && server.config.type === 'stdio') {
+      // Waited for outside the start, whose timeout would otherwise run out.
+      await server.stop('waiting for Keel to read its sandbox setting');
+      await this.sandboxSet;
+      if (this.entries.get(name)?.server !== server || this.disposed) return;
     }
     await server.start();
   }

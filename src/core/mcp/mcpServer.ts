@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors';
+import type { SandboxedStart } from '../sandbox/sandboxTypes';
 import type { McpServerConfig } from './mcpConfig';
 import { serverEnv } from './mcpEnv';
 import { mcpPromptCommand } from './mcpNames';
@@ -22,6 +23,8 @@ export interface McpServerOptions {
   onChange(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   version: string;
+  /** Prepares the OS sandbox a local server runs in; undefined: it runs without one; throws: it must not run. */
+  sandboxStart?(cwd: string): Promise<SandboxedStart | undefined>;
 }
 
 /** A connection that stays up this long counts as healthy: the next crash starts the backoff over. */
@@ -188,13 +191,24 @@ export class McpServer {
   private async open(current: () => boolean): Promise<Client> {
     const c = this.config;
     if (c.type === 'stdio') {
+      const cwd = c.cwd ?? this.opts.workspaceRoot;
+      const sandboxed = await this.opts.sandboxStart?.(cwd);
       const transport = new StdioClientTransport({
-        command: c.command,
-        args: c.args,
+        command: sandboxed ? sandboxed.prefix[0] : c.command,
+        args: sandboxed ? [...sandboxed.prefix.slice(1), c.command, ...c.args] : c.args,
         env: serverEnv(c.env, this.opts.env),
-        cwd: c.cwd ?? this.opts.workspaceRoot,
+        cwd,
         stderr: 'pipe',
       });
+      if (sandboxed) {
+        // The client chains its own close handler after this one.
+        transport.onclose = () => {
+          sandboxed.release().then(
+            (removed) => removed.forEach((p) => this.log.add(`[keel] removed ${p}, which the server created in the sandbox`)),
+            (err: unknown) => this.log.add(`[keel] sandbox cleanup failed: ${errorMessage(err)}`),
+          );
+        };
+      }
       let partial = '';
       transport.stderr?.on('data', (chunk: Buffer) => {
         const text = partial + chunk.toString('utf8');
@@ -202,8 +216,9 @@ export class McpServer {
         partial = lines.pop() ?? '';
         for (const line of lines) this.stderrLine(line);
       });
-      this.log.add(`[keel] starting ${c.command} ${c.args.join(' ')}`);
-      this.opts.log('info', `MCP server "${c.name}": starting ${c.command} ${c.args.join(' ')}`);
+      const how = sandboxed ? ' (in the OS sandbox)' : '';
+      this.log.add(`[keel] starting ${c.command} ${c.args.join(' ')}${how}`);
+      this.opts.log('info', `MCP server "${c.name}": starting ${c.command} ${c.args.join(' ')}${how}`);
       this.transportKind = 'stdio';
       return this.attach(transport, current);
     }

@@ -3,6 +3,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors';
 import type { AnyTool, ToolResult } from '../tools/tool';
 import { defineTool, errorResult } from '../tools/tool';
+import { protectedArgumentPaths } from './mcpArgumentPaths';
 import type { ResultCaps } from './mcpResult';
 import { convertToolResult } from './mcpResult';
 import type { McpToolInfo } from './mcpTypes';
@@ -32,9 +33,11 @@ export function mcpTool(b: McpToolBinding): AnyTool {
     category: info.readOnly ? 'read' : 'network',
     inputSchema: z.record(z.string(), z.unknown()),
     jsonSchema: modelSchema(info.inputSchema),
-    async preview(input) {
+    async preview(input, ctx) {
       const args = JSON.stringify(input);
-      return { summary: `MCP ${server}: ${info.name} ${args.length > 200 ? `${args.slice(0, 200)}…` : args}`, paths: [] };
+      // A call that may change something and names a protected path asks in every mode.
+      const paths = info.readOnly ? [] : await protectedArgumentPaths(input, ctx.workspace);
+      return { summary: `MCP ${server}: ${info.name} ${args.length > 200 ? `${args.slice(0, 200)}…` : args}`, paths };
     },
     async execute(input, ctx): Promise<ToolResult> {
       let raw: unknown;

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { WordValue } from './commandOptions';
 import { unwrapCommand } from './commandWrappers';
+import { fileWriteTargets } from './fileWriters';
 import type { Command, Redirect, Script, SimpleCommand, Word } from './shellAst';
 import { ShellParseError } from './shellCursor';
 import { parseShell } from './shellParser';
@@ -210,6 +211,7 @@ class Walker {
       this.uses.push(wrapper);
       return current;
     }
+    for (const target of fileWriteTargets(current) ?? []) this.addWrite(target, target ?? '(unknown file)');
     const use: CommandUse = { words: [...prefix, ...current], forms };
     if (!blocked && variableNameBuiltins.has(current[0] ?? '') && current.some((w) => w !== null && hasSubscriptExpansion(w))) {
       blocked = 'an array subscript in its arguments could run commands';

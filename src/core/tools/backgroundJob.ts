@@ -18,6 +18,8 @@ export interface BackgroundJobInit {
   /** Stops the job after this long; undefined: it runs until killed. */
   timeoutMs?: number;
   onError: (err: Error) => void;
+  /** Called once when the shell has exited or could not start. */
+  onExit?: () => void;
 }
 
 /**
@@ -63,12 +65,14 @@ export class BackgroundJob {
       child.on('error', (err) => {
         this.startError = err;
         this.finish();
+        init.onExit?.();
         resolve();
       });
       child.on('exit', (code, signal) => {
         this.exitCode = code;
         this.signal = signal;
         this.finish();
+        init.onExit?.();
         resolve();
       });
     });

@@ -17,6 +17,10 @@ export interface JobStart {
   cwd: string;
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** The program the shell runs inside (the OS sandbox). */
+  prefix?: readonly string[];
+  /** Called once when the job's shell has exited (the sandbox cleans up). */
+  onExit?: () => void;
 }
 
 /** The conversation already runs as many background commands as it may. */
@@ -63,7 +67,8 @@ export class BackgroundJobs {
     const job = new BackgroundJob({
       id,
       command: spec.command,
-      child: spawnShell(spec.shell, spec.command, spec.cwd, spec.env),
+      child: spawnShell(spec.shell, spec.command, spec.cwd, spec.env, spec.prefix),
+      onExit: spec.onExit,
       outputChars: this.outputChars,
       timeoutMs: spec.timeoutMs,
       onError: this.onError,

@@ -1,5 +1,7 @@
 import { checkCommand } from '../shell/commandRules';
 import type { CommandCheck, CommandRules } from '../shell/commandRules';
+import { bashSandboxFacts } from './bashSandbox';
+import type { BashSandboxInput } from './bashSandbox';
 import type { ApprovalHint, ToolContext } from './tool';
 
 const noRules: CommandRules = { allow: [], deny: [] };
@@ -20,10 +22,24 @@ export function commandCheck(input: { command: string; cwd?: string }, ctx: Tool
 }
 
 /** bash's verdict: allowed by the rules or not, what the person must see, what "always allow" adds. */
-export async function bashApprovalHint(input: { command: string; cwd?: string }, ctx: ToolContext): Promise<ApprovalHint> {
+export async function bashApprovalHint(input: BashSandboxInput, ctx: ToolContext): Promise<ApprovalHint> {
   const check = await commandCheck(input, ctx);
+  const sandbox = await bashSandboxFacts(input, ctx);
   const hint: ApprovalHint = { needsApproval: !check.allowed };
   if (check.insist !== undefined) hint.insist = check.insist;
   if (check.suggestions) hint.allowPrefixes = check.suggestions;
+  if (check.allowed && check.writesInside.length > 0) hint.writesFiles = true;
+  // Network the person granted by their list needs no one; asked-for network insists below.
+  if (sandbox.plan.kind === 'sandboxed') hint.sandboxed = true;
+  if (sandbox.networkNeedsApproval) {
+    hint.network = true;
+    hint.insist ??= 'the command asks for network access';
+  }
+  if (sandbox.plan.kind === 'unsandboxed' && sandbox.plan.why === 'asked') {
+    // Never remembered: each command outside the sandbox is the person's own decision.
+    hint.unsandboxed = true;
+    hint.alwaysAsk = 'the command asks to run outside the OS sandbox';
+    delete hint.allowPrefixes;
+  }
   return hint;
 }

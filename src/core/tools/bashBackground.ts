@@ -12,15 +12,23 @@ export interface BackgroundStart {
   command: string;
   cwd: string;
   timeoutMs?: number;
+  /** The OS sandbox the shell runs inside. */
+  prefix?: readonly string[];
+  /** Called when the job's shell has exited (or could not start). */
+  onExit?: () => void;
 }
 
 /** Starts the command as a background job and returns at once with its id and first output. */
 export async function startBackground(spec: BackgroundStart, ctx: ToolContext): Promise<ToolResult> {
-  if (!ctx.jobs) return errorResult('Background commands are not available here; run the command without run_in_background.');
+  if (!ctx.jobs) {
+    spec.onExit?.();
+    return errorResult('Background commands are not available here; run the command without run_in_background.');
+  }
   let job;
   try {
-    job = ctx.jobs.start({ shell: spec.shell, command: spec.command, cwd: spec.cwd, env: shellEnv(), timeoutMs: spec.timeoutMs });
+    job = ctx.jobs.start({ shell: spec.shell, command: spec.command, cwd: spec.cwd, env: shellEnv(), timeoutMs: spec.timeoutMs, prefix: spec.prefix, onExit: spec.onExit });
   } catch (err) {
+    spec.onExit?.();
     if (err instanceof TooManyJobsError) return errorResult(err.message);
     throw err;
   }

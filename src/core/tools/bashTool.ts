@@ -2,6 +2,10 @@ import { stat } from 'node:fs/promises';
 import * as z from 'zod';
 import { bashApprovalHint, commandCheck } from './bashApproval';
 import { startBackground } from './bashBackground';
+import { bashSandboxFacts } from './bashSandbox';
+import type { BashSandboxFacts } from './bashSandbox';
+import { sandboxFailureNote } from '../sandbox/sandboxFailure';
+import type { SandboxedStart } from '../sandbox/sandboxTypes';
 import { findShell } from './process/findShell';
 import { runShell, type ShellRun } from './process/runShell';
 import { shellEnv } from './process/shellEnv';
@@ -31,6 +35,16 @@ const inputSchema = z.object({
     .boolean()
     .optional()
     .describe('Start the command in the background (a dev server, a watcher) and return at once with a job id and its first output.'),
+  network: z
+    .boolean()
+    .optional()
+    .describe('The command needs the network (package installs, git fetch): inside the sandbox it has none unless the person approves this.'),
+  unsandboxed: z
+    .boolean()
+    .optional()
+    .describe(
+      "Run outside Keel's OS sandbox. Only after a command failed because of the sandbox and cannot be done inside it; the person must approve every such call.",
+    ),
 });
 
 export type BashInput = z.infer<typeof inputSchema>;
@@ -43,7 +57,9 @@ export const bashTool = defineTool<BashInput>({
     'commands either way (only the person could answer them); pagers are disabled. The command and everything it starts are ' +
     `killed on timeout (default ${bashDefaultTimeoutMs / 1000} s) or cancel. Long output keeps its beginning and end. ` +
     'With run_in_background the command keeps running after the call returns: read its output with bash_output and ' +
-    'stop it with kill_bash. Use read, grep, glob and edit instead of cat, grep, find and sed when they fit.',
+    'stop it with kill_bash. Use read, grep, glob and edit instead of cat, grep, find and sed when they fit. ' +
+    "Commands run in an OS sandbox where one exists: the workspace is writable except protected paths (.git internals, .vscode, " +
+    '.keel, rules files), the rest of the file system is read-only, secrets are hidden and there is no network unless you set network.',
   category: 'command',
   inputSchema,
   async preview(input, ctx) {
@@ -52,7 +68,15 @@ export const bashTool = defineTool<BashInput>({
     const summary = firstLine.length < input.command.length ? `${firstLine} …` : firstLine;
     // Files it writes through redirections count too: `> .vscode/settings.json` is a protected path.
     const check = await commandCheck(input, ctx);
-    return { summary: input.run_in_background ? `${summary} (in the background)` : summary, paths: [cwd, ...check.writesInside] };
+    const sandbox = await bashSandboxFacts(input, ctx);
+    // Refused before anyone is asked: with the setting "on" and no sandbox, nothing runs.
+    if (sandbox.plan.kind === 'refused') throw new Error(sandbox.plan.reason);
+    const notes = [
+      input.run_in_background ? 'in the background' : undefined,
+      sandbox.networkNeedsApproval ? 'with network' : undefined,
+      sandbox.plan.kind === 'unsandboxed' && sandbox.plan.why === 'asked' ? 'outside the sandbox' : undefined,
+    ].filter(Boolean);
+    return { summary: notes.length > 0 ? `${summary} (${notes.join(', ')})` : summary, paths: [cwd, ...check.writesInside] };
   },
   needsApproval: (input, ctx) => bashApprovalHint(input, ctx),
   async execute(input, ctx) {
@@ -72,7 +96,66 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
   if (!info.isDirectory()) return errorResult(`cwd ${ctx.workspace.display(cwd)} is not a folder.`);
   const shell = await findShell();
   if (!shell) return errorResult('No shell found: bash or sh must be installed and on PATH to run commands.');
-  if (input.run_in_background) return startBackground({ shell, command: input.command, cwd, timeoutMs: input.timeout }, ctx);
+  const sandbox = await bashSandboxFacts(input, ctx);
+  if (sandbox.plan.kind === 'refused') return errorResult(sandbox.plan.reason);
+  const notice = unsandboxedNotice(sandbox, ctx);
+  const started = sandbox.plan.kind === 'sandboxed' && ctx.sandbox ? await ctx.sandbox.start({ cwd, network: sandbox.network }) : undefined;
+  const sandboxed = started !== undefined;
+  if (input.run_in_background) {
+    const release = started ? releaseOnce(started, ctx) : undefined;
+    const result = await startBackground({ shell, command: input.command, cwd, timeoutMs: input.timeout, prefix: started?.prefix, onExit: release }, ctx);
+    return withNotice({ ...result, sandboxed }, notice);
+  }
+  let result: ToolResult;
+  try {
+    result = await runForeground(input, ctx, shell, cwd, started?.prefix);
+  } finally {
+    if (started) {
+      const removed = await started.release();
+      if (removed.length > 0) notice.push(`The sandbox removed ${removed.map((p) => ctx.workspace.display(p)).join(', ')}, which the command created (it would redirect git).`);
+    }
+  }
+  if (sandboxed && result.isError !== true && typeof result.output === 'string' && !/\nExit code: 0$/.test(result.output)) {
+    const note = sandboxFailureNote(result.output, sandbox.network);
+    if (note) result = { ...result, output: `${result.output}\n\n${note}` };
+  }
+  if (started && typeof result.output === 'string') {
+    // Nothing holds a missing .git in a subfolder: say plainly when one appeared.
+    const repos = await ctx.sandbox?.newRepositories(started, (p) => ctx.workspace.display(p));
+    if (repos) {
+      ctx.host.log('warn', `bash: ${repos}`);
+      result = { ...result, output: `${result.output}\n\n${repos}` };
+    }
+  }
+  return withNotice({ ...result, sandboxed }, notice);
+}
+
+/** The once-per-conversation word that commands run unconfined here (setting "auto", no sandbox found). */
+function unsandboxedNotice(sandbox: BashSandboxFacts, ctx: ToolContext): string[] {
+  if (sandbox.plan.kind !== 'unsandboxed' || sandbox.plan.why !== 'unavailable' || !ctx.sandbox) return [];
+  const notice = ctx.sandbox.unavailableNotice(ctx.reads, sandbox.plan.reason ?? 'none found');
+  if (notice) ctx.host.log('warn', `bash: ${notice}`);
+  return notice ? [notice] : [];
+}
+
+function withNotice(result: ToolResult, notice: string[]): ToolResult {
+  if (notice.length === 0 || typeof result.output !== 'string') return result;
+  return { ...result, output: `${notice.join('\n')}\n\n${result.output}` };
+}
+
+function releaseOnce(started: SandboxedStart, ctx: ToolContext): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    started.release().then(
+      (removed) => removed.forEach((p) => ctx.host.log('warn', `bash: removed ${p}, which a background command created in the sandbox`)),
+      (err: unknown) => ctx.host.log('error', `bash: sandbox cleanup failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  };
+}
+
+async function runForeground(input: BashInput, ctx: ToolContext, shell: string, cwd: string, prefix: string[] | undefined): Promise<ToolResult> {
   const timeoutMs = input.timeout ?? bashDefaultTimeoutMs;
   let fallback: string | undefined;
   if (ctx.host.runInTerminal) {
@@ -84,6 +167,7 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
       signal: ctx.signal,
       maxOutputChars: bashMaxOutputChars,
       onOutput: ctx.onOutput,
+      prefix,
     });
     if (inTerminal.ran) return describeTerminalRun(inTerminal, timeoutMs);
     fallback = `Not run in the terminal (${inTerminal.reason}); ran as a child process instead.`;
@@ -100,6 +184,7 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
     maxOutputChars: bashMaxOutputChars,
     onOutput: ctx.onOutput,
     onError: (err) => ctx.host.log('error', `Could not stop command: ${err.message}`),
+    prefix,
   });
   return describeRun(run, timeoutMs, fallback);
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { SessionHistory } from '../history/sessionHistory';
 import type { Host } from '../host';
+import type { CommandSandbox } from '../sandbox/commandSandbox';
 import type { CommandRules } from '../shell/commandRules';
 import type { Workspace } from '../workspace/workspace';
 import type { BackgroundJobs } from './backgroundJobs';
@@ -50,6 +51,8 @@ export interface ToolResult {
   /** Plain text, or parts when the result carries images. */
   output: string | ToolOutputPart[];
   isError?: boolean;
+  /** For commands: whether it ran in the OS sandbox (reported in stream-json). */
+  sandboxed?: boolean;
 }
 
 export interface ToolContext {
@@ -69,6 +72,8 @@ export interface ToolContext {
   commandRules?: CommandRules;
   /** Background commands of this conversation; absent where they cannot outlive the call. */
   jobs?: BackgroundJobs;
+  /** The OS sandbox commands run in; absent: they run without one. */
+  sandbox?: CommandSandbox;
   /** Output as it arrives (a running command's), for the view to show live; not what the model gets. */
   onOutput?(text: string): void;
 }
@@ -83,6 +88,16 @@ export interface ApprovalHint {
   insist?: string;
   /** Command prefixes "always allow" would add for this call; absent when it cannot be allowed that way. */
   allowPrefixes?: string[];
+  /** Why the person must decide in every mode, yolo included, and no allowance may remember it (a command outside the sandbox). */
+  alwaysAsk?: string;
+  /** A command confined by the OS sandbox (network only from the person's list): autoEdit lets it run. */
+  sandboxed?: boolean;
+  /** A command a rule allows writes files through redirections: in manual mode that needs approval as a write would. */
+  writesFiles?: boolean;
+  /** The call asks for network access (shown on the approval card). */
+  network?: boolean;
+  /** The call asks to run outside the OS sandbox (shown on the approval card). */
+  unsandboxed?: boolean;
 }
 
 export interface ToolDefinition<Input = unknown> {

@@ -11,7 +11,7 @@ import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { KeelTerminals } from '../../../src/vscode/terminal/keelTerminals';
 import { runInKeelTerminal } from '../../../src/vscode/terminal/terminalCommandRun';
 import { useConfiguredChat } from './support/chatFixture';
-import { keelHomeForRun, setApprovalMode, workspaceFolder, workspaceSessionsDir } from './support/keelSetup';
+import { keelHomeForRun, setApprovalMode, setSandbox, workspaceFolder, workspaceSessionsDir } from './support/keelSetup';
 import { contentText, lastToolResult, request, userTexts } from './support/modelRequests';
 import { until } from './support/waiting';
 
@@ -49,12 +49,16 @@ describe('commands in the terminal', function () {
 
   before(async () => {
     folder = workspaceFolder();
+    // These tests follow the commands' host pids ($$, $!): inside the sandbox those are pids of
+    // its own namespace. sandbox.test.ts covers the terminal path in the sandbox.
+    await setSandbox('off');
     await setApprovalMode('yolo');
     await chat.page.waitFor(() => chat.page.run?.approvalMode === 'yolo', 'approval mode yolo in the chat');
   });
   after(async () => {
     for (const file of pidFiles) rmSync(file, { force: true });
     await setApprovalMode(undefined);
+    await setSandbox(undefined);
   });
 
   function pidFile(name: string): string {

@@ -22,6 +22,15 @@ function section(values: Record<string, Scopes>): SettingsSection {
 }
 
 describe('readKeelSettings', () => {
+  it('takes keel.sandbox from the user settings only: a workspace cannot turn the sandbox off', () => {
+    const fromWorkspace = readKeelSettings(section({ sandbox: { workspaceValue: 'off' } }), true);
+    expect(fromWorkspace.settings.sandbox).toBeUndefined();
+    expect(fromWorkspace.problems).toEqual(['keel.sandbox from the workspace settings is ignored: only your user settings may set it.']);
+    const fromUser = readKeelSettings(section({ sandbox: { globalValue: 'on', workspaceFolderValue: 'off' } }), true);
+    expect(fromUser.settings.sandbox).toBe('on');
+    expect(settingsLayer(fromUser.settings).layer.sandbox).toBe('on');
+  });
+
   it('takes the most specific value the person set and ignores defaults', () => {
     const { settings, problems } = readKeelSettings(
       section({

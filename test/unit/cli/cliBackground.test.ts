@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
@@ -26,7 +26,8 @@ describe('keel run with a background command', () => {
     });
     const r = await runCli(
       rig.cli,
-      ['run', '--cwd', rig.box.ws, '--model', 'scripted-model', '--base-url', rig.server.baseURL, '--output', 'stream-json', '--approval', 'yolo', 'start it'],
+      // $$ is a host pid only outside the sandbox (inside, the job has a pid namespace of its own).
+      ['run', '--cwd', rig.box.ws, '--model', 'scripted-model', '--base-url', rig.server.baseURL, '--output', 'stream-json', '--approval', 'yolo', '--sandbox', 'off', 'start it'],
       { KEEL_HOME: rig.box.home },
     );
     expect(r.code).toBe(0);
@@ -34,4 +35,39 @@ describe('keel run with a background command', () => {
     const pid = Number(readFileSync(join(rig.box.ws, 'job.pid'), 'utf8'));
     expect(alive(pid)).toBe(false);
   });
+
+  it('stops a sandboxed background command and everything in its sandbox when the run ends', async () => {
+    const marker = `100.${process.pid}${Date.now() % 100000}`;
+    rig.server.load({
+      turns: [
+        reply.tool('bash', { command: `echo serving; sleep ${marker} & sleep ${marker}`, run_in_background: true }),
+        { ...reply.text('Started the server.'), match: { lastToolResultIncludes: 'serving' } },
+      ],
+    });
+    const r = await runCli(
+      rig.cli,
+      ['run', '--cwd', rig.box.ws, '--model', 'scripted-model', '--base-url', rig.server.baseURL, '--output', 'stream-json', '--approval', 'yolo', 'start it'],
+      { KEEL_HOME: rig.box.home },
+    );
+    expect(r.code).toBe(0);
+    expect(r.lines.find((l) => l.type === 'tool_result')).toMatchObject({ sandboxed: true });
+    expect(processesWith(`sleep\0${marker}`)).toEqual([]);
+  });
 });
+
+/** Host pids whose command line contains `needle` (processes in a sandbox's pid namespace included). */
+function processesWith(needle: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+    } catch (err) {
+      if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ESRCH')) continue;
+      throw err;
+    }
+    if (cmdline.includes(needle) && alive(Number(name))) out.push(Number(name));
+  }
+  return out;
+}

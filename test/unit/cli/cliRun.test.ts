@@ -58,7 +58,7 @@ describe('keel run', () => {
     expect(ofType(r.lines, 'tool_result').find((l) => l.name === 'edit')).toMatchObject({ isError: true });
   });
 
-  it('autoEdit writes without asking but still denies commands', async () => {
+  it('autoEdit writes without asking but still denies commands outside the OS sandbox', async () => {
     const r = await keel(
       [
         reply.tool('read', { file_path: 'app.ts' }),
@@ -66,7 +66,7 @@ describe('keel run', () => {
         reply.tool('bash', { command: 'touch ran.txt' }),
         reply.text('ok'),
       ],
-      ['--approval', 'autoEdit', 'go'],
+      ['--approval', 'autoEdit', '--sandbox', 'off', 'go'],
     );
     expect(r.code).toBe(0);
     expect(readFileSync(join(rig.box.ws, 'app.ts'), 'utf8')).toContain('43');

@@ -6,6 +6,25 @@ const base: ApprovalFacts = { mode: 'manual', category: 'write', touchesProtecte
 const decide = (f: Partial<ApprovalFacts>) => decideApproval({ ...base, ...f }).decision;
 
 describe('approval order', () => {
+  it('autoEdit runs a sandboxed command without asking; manual still asks unless a rule allows it', () => {
+    expect(decide({ mode: 'autoEdit', category: 'command', sandboxed: true })).toBe('allow');
+    expect(decide({ mode: 'manual', category: 'command', sandboxed: true })).toBe('ask');
+    expect(decide({ mode: 'manual', category: 'command', sandboxed: true, toolNeedsApproval: false })).toBe('allow');
+    expect(decide({ mode: 'autoEdit', category: 'command', sandboxed: true, insist: 'the command asks for network access' })).toBe('ask');
+  });
+
+  it('an allow rule does not cover the files a command writes in manual mode; autoEdit and yolo allow them as writes', () => {
+    expect(decide({ mode: 'manual', category: 'command', toolNeedsApproval: false, writesFiles: true })).toBe('ask');
+    expect(decide({ mode: 'autoEdit', category: 'command', toolNeedsApproval: false, writesFiles: true })).toBe('allow');
+    expect(decide({ mode: 'yolo', category: 'command', toolNeedsApproval: false, writesFiles: true })).toBe('allow');
+  });
+
+  it('a command outside the sandbox asks in every mode, whatever allows it otherwise', () => {
+    for (const mode of ['manual', 'autoEdit', 'yolo'] as const) {
+      expect(decide({ mode, category: 'command', toolNeedsApproval: false, allowedForSession: true, alwaysAsk: 'outside the sandbox' })).toBe('ask');
+    }
+  });
+
   it('asks for writes and commands in manual mode', () => {
     expect(decide({ category: 'write' })).toBe('ask');
     expect(decide({ category: 'command' })).toBe('ask');

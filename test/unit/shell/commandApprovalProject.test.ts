@@ -81,12 +81,20 @@ const toolResults = () =>
 
 describe('command rules through Project', () => {
   it('runs an allowed command without asking in manual mode', async () => {
-    const { project: p } = await project([reply.tool('bash', { command: 'echo allowed-ran > out.txt' }), reply.text('ok')], { allow: ['echo'] });
+    const { project: p } = await project([reply.tool('bash', { command: 'echo allowed-ran' }), reply.text('ok')], { allow: ['echo'] });
     const r = recorder();
     await p.send('go', r);
     expect(r.asked).toEqual([]);
     expect(approvals(r.events)).toEqual([{ approved: true, automatic: true, rule: 'tool says no approval needed' }]);
-    expect(readFileSync(join(ws, 'out.txt'), 'utf8')).toBe('allowed-ran\n');
+    expect(toolResults().join('\n')).toContain('allowed-ran');
+  });
+
+  it('asks before an allowed command writes a file in manual mode, as a write would', async () => {
+    const { project: p } = await project([reply.tool('bash', { command: 'echo allowed-ran > out.txt' }), reply.text('ok')], { allow: ['echo'] });
+    const r = recorder();
+    await p.send('go', r);
+    expect(r.asked.map((a) => a.rule)).toEqual(['the command writes files']);
+    expect(r.asked[0].paths).toContain('out.txt');
   });
 
   it('asks when a command is smuggled behind an allowed one, and runs nothing when declined', async () => {

@@ -60,6 +60,18 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
           )}
         </p>
       ) : null}
+      {request.unsandboxed ? (
+        <p className="approval-card-sensitive" data-testid="approval-unsandboxed">
+          Outside the sandbox: this command asks to run without Keel's OS sandbox, with your full access to files, secrets
+          and the network. It needs your approval every time.
+        </p>
+      ) : null}
+      {request.network ? (
+        <p className="approval-card-network" data-testid="approval-network">
+          Network: this command asks for network access (downloads, git fetch). Approving lets it reach the network; its
+          file writes stay confined by the sandbox.
+        </p>
+      ) : null}
       {request.summary ? <code className="approval-card-summary">{request.summary}</code> : null}
       {change ? (
         <div className="approval-card-change">
@@ -118,7 +130,7 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
  * tool, so a command without a prefix to offer gets no such button; protected paths never do.
  */
 function alwaysAllowLabel(request: ToolApprovalRequest): string | null {
-  if (request.protected) return null;
+  if (request.protected || request.unsandboxed) return null;
   if (request.allowPrefixes?.length) return request.allowPrefixes.map((p) => `“${p}”`).join(', ');
   return request.category === 'command' ? null : request.tool;
 }

@@ -29,6 +29,8 @@ export interface ShellOptions {
   onError: (err: Error) => void;
   /** Output as it arrives, for a live view. */
   onOutput?: (text: string) => void;
+  /** The program (and its arguments) the shell runs inside: the OS sandbox. */
+  prefix?: readonly string[];
 }
 
 /**
@@ -39,7 +41,7 @@ export interface ShellOptions {
 export function runShell(opts: ShellOptions): Promise<ShellRun> {
   return new Promise((resolve, reject) => {
     const output = new MiddleTruncator(opts.maxOutputChars);
-    const child = spawnShell(opts.shell, opts.command, opts.cwd, opts.env);
+    const child = spawnShell(opts.shell, opts.command, opts.cwd, opts.env, opts.prefix);
     const run: ShellRun = { output: '', exitCode: null, signal: null, timedOut: false, cancelled: false, detachedOutput: false };
     const outDecoder = new StringDecoder('utf8');
     const errDecoder = new StringDecoder('utf8');

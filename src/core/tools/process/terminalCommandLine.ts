@@ -3,10 +3,10 @@
  * is elsewhere, then `shell -c 'command'`. Running it through `shell -c` gives it exactly the
  * semantics of the child process (the same parse the approval rules checked; `exit`, `set -e`
  * or `cd` cannot end or move the terminal's shell), and quoting keeps it on one line, which
- * shell integration needs to report one execution.
+ * shell integration needs to report one execution. `prefix` (the OS sandbox) goes before the shell.
  */
-export function terminalCommandLine(shell: string, command: string, cwd: string, terminalCwd: string | undefined): string {
-  const run = `${shellWord(shell)} -c ${shellQuote(command)}`;
+export function terminalCommandLine(shell: string, command: string, cwd: string, terminalCwd: string | undefined, prefix: readonly string[] = []): string {
+  const run = [...prefix, shell].map(shellWord).join(' ') + ` -c ${shellQuote(command)}`;
   return terminalCwd === cwd ? run : `cd -- ${shellQuote(cwd)} && ${run}`;
 }
 

@@ -14,6 +14,8 @@ export interface TerminalCommand {
   maxOutputChars: number;
   /** Output as it arrives (escape sequences removed), for a live view. */
   onOutput?: (text: string) => void;
+  /** The program the shell runs inside (the OS sandbox), typed before it on the line. */
+  prefix?: readonly string[];
 }
 
 export interface TerminalRan {

@@ -76,3 +76,13 @@ export async function setModelSettings(settings: { baseUrl: string; model: strin
 export async function setApprovalMode(mode: 'manual' | 'autoEdit' | 'yolo' | undefined): Promise<void> {
   await vscode.workspace.getConfiguration('keel').update('approvalMode', mode, vscode.ConfigurationTarget.Global);
 }
+
+/** keel.sandbox in the user settings (the only scope it is read from); resolves once the host sees it. */
+export async function setSandbox(mode: 'auto' | 'on' | 'off' | undefined): Promise<void> {
+  await vscode.workspace.getConfiguration('keel').update('sandbox', mode, vscode.ConfigurationTarget.Global);
+  const deadline = Date.now() + 10_000;
+  while (vscode.workspace.getConfiguration('keel').inspect('sandbox')?.globalValue !== mode) {
+    if (Date.now() > deadline) throw new Error('the keel.sandbox update never reached the extension host');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

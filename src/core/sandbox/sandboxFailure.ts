@@ -1,0 +1,25 @@
+/** What a denied write or connect looks like in a command's output. */
+const writeDenied = /read-only file system|EROFS|permission denied|EACCES|operation not permitted|EPERM/i;
+const connectDenied =
+  /network is unreachable|ENETUNREACH|could not resolve host|temporary failure in name resolution|EAI_AGAIN|ENOTFOUND|getaddrinfo|connection refused|ECONNREFUSED|name or service not known/i;
+
+/**
+ * The note added to a failed sandboxed command whose output shows a denied write or
+ * connection, so the model knows why and what it may ask for; undefined otherwise.
+ */
+export function sandboxFailureNote(output: string, network: boolean): string | undefined {
+  const wrote = writeDenied.test(output);
+  const connected = !network && connectDenied.test(output);
+  if (!wrote && !connected) return undefined;
+  const what = [
+    wrote ? 'writes outside the workspace and to protected paths (.git internals, .vscode, .keel, rules files) are refused' : undefined,
+    connected ? 'it has no network' : undefined,
+  ].filter(Boolean);
+  const ask = connected
+    ? 'If it needs the network, call bash again with network: true (the person is asked). '
+    : '';
+  return (
+    `This command ran in Keel's OS sandbox, and it probably failed because of it: ${what.join('; ')}. ` +
+    `${ask}If it must run outside the sandbox, call bash again with unsandboxed: true; the person always has to approve that.`
+  );
+}

@@ -1,0 +1,51 @@
+export const sandboxModes = ['auto', 'on', 'off'] as const;
+/** `auto`: sandbox where one exists; `on`: refuse commands without one; `off`: never (person's layers only). */
+export type SandboxMode = (typeof sandboxModes)[number];
+
+/** A path the sandbox treats specially, and whether it is a folder or a file. */
+export interface LayoutPath {
+  path: string;
+  kind: 'dir' | 'file';
+}
+
+/**
+ * What a sandboxed process may see and change, as absolute real paths. Everything not
+ * listed is visible and read-only.
+ */
+export interface SandboxLayout {
+  /** Writable trees (the workspace folders, and for MCP servers their caches). */
+  writable: string[];
+  /** Existing protected paths inside the writable trees: mounted read-only. */
+  readOnly: string[];
+  /**
+   * Protected paths that do not exist yet: held by an empty read-only placeholder for the
+   * run so they cannot be created (bubblewrap); Seatbelt denies them by rule instead.
+   */
+  missing: LayoutPath[];
+  /** Secrets: replaced by something empty. */
+  hidden: LayoutPath[];
+  /** Files a run must not leave behind, which no mount can block without breaking git (`.git/commondir`). */
+  mustNotAppear: string[];
+  /** Folders (any depth) whose protected names Seatbelt denies by pattern: the workspace folders. */
+  patternRoots: string[];
+  /** The `.git` folders found in the workspace folders. */
+  gitDirs: string[];
+}
+
+/** How a command or server is started inside the sandbox. */
+export interface SandboxedStart {
+  /** What goes before the command's own argv: the sandbox program and its arguments. */
+  prefix: string[];
+  /** The layout the run gets. */
+  layout: SandboxLayout;
+  /** Runs after the process exits: removes placeholders and anything it must not leave. Returns what it removed. */
+  release(): Promise<string[]>;
+}
+
+export interface SandboxBackend {
+  kind: 'bubblewrap' | 'seatbelt';
+  /** Prepares a run in `cwd` under the layout. */
+  wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean }): Promise<SandboxedStart>;
+}
+
+export type SandboxDetection = { available: true; backend: SandboxBackend } | { available: false; reason: string };
