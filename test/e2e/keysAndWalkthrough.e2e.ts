@@ -67,6 +67,5 @@ describe('keys and the walkthrough', () => {
     assert.deepStrictEqual(titles, ['Connect a model', 'Have a first chat', 'Review a change hunk by hunk', 'Plan before changing anything', 'Come back to a conversation']);
     const first = wb.page.locator('.getting-started-step').first();
     assert.match(await first.innerText(), /Ollama or LM Studio needs no key/);
-    await runCommand(wb.page, 'View: Close All Editors');
   });
 });
