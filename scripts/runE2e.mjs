@@ -85,6 +85,8 @@ export async function runE2e(options = {}) {
     Object.assign(process.env, {
       KEEL_E2E_URL: server.url,
       KEEL_E2E_WORKSPACE: workspace,
+      // The person's own settings: Keel takes its endpoint and approval mode only from there.
+      KEEL_E2E_USER_SETTINGS: join(server.runDir, 'user-data', 'User', 'settings.json'),
       KEEL_E2E_RESULTS: resultsDir,
       KEEL_E2E_EXTENSION_ID: extensionIdOf(extensionDir),
     });

@@ -7,13 +7,13 @@ export interface CommandSettings {
 }
 
 /**
- * `keel.commands.allow` / `keel.commands.deny`. Unlike other settings, the scopes add up
- * (user, workspace, folder), so a workspace cannot remove the person's deny rules. In an
- * untrusted workspace only the user's allow rules count. Bad entries are left out and named.
+ * `keel.commands.allow` / `keel.commands.deny`. Allow rules come from the user settings only
+ * (a workspace's are reported by readKeelSettings). Deny rules of every scope add up (user,
+ * workspace, folder): a workspace may ask more, never less. Bad entries are left out and named.
  */
-export function readCommandSettings(section: SettingsSection, workspaceTrusted: boolean, problems: string[]): CommandSettings {
+export function readCommandSettings(section: SettingsSection, problems: string[]): CommandSettings {
   return {
-    allow: readList(section, 'commands.allow', workspaceTrusted, problems),
+    allow: readList(section, 'commands.allow', false, problems),
     deny: readList(section, 'commands.deny', true, problems),
   };
 }
@@ -21,11 +21,7 @@ export function readCommandSettings(section: SettingsSection, workspaceTrusted: 
 function readList(section: SettingsSection, setting: string, workspaceValues: boolean, problems: string[]): string[] {
   const inspected = section.inspect<unknown>(setting);
   if (!inspected) return [];
-  const scoped = [inspected.workspaceValue, inspected.workspaceFolderValue];
-  if (!workspaceValues && scoped.some((v) => Array.isArray(v) && v.length > 0)) {
-    problems.push(`keel.${setting} from the workspace settings is ignored because the workspace is not trusted.`);
-  }
-  const values = workspaceValues ? [inspected.globalValue, ...scoped] : [inspected.globalValue];
+  const values = workspaceValues ? [inspected.globalValue, inspected.workspaceValue, inspected.workspaceFolderValue] : [inspected.globalValue];
   const out = new Set<string>();
   for (const value of values) {
     if (value === undefined || value === null) continue;

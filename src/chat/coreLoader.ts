@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { resolveConfig, userConfigPath, workspaceConfigPath } from '../core/config/loadConfig';
+import { mergeLayers, resolveConfig, userConfigPath, workspaceConfigPath } from '../core/config/loadConfig';
 import { CUSTOM_PROVIDER } from '../core/config/endpointLayer';
 import { Context } from '../core/context';
 import { KeelError, errorMessage } from '../core/errors';
@@ -11,7 +11,10 @@ import type { ProviderFactory } from '../core/model/modelRegistry';
 import { LM_PROVIDER } from './lmProviderName';
 import type { LogFn } from '../protocol/log';
 import type { SettingsRead } from './settingsLayer';
-import { settingsLayer } from './settingsLayer';
+import { personalSettingsLayer, settingsLayer, workspaceSettingsLayers } from './settingsLayer';
+import { providerOrigin } from '../core/model/keyOrigin';
+import { isPresetName, presetNames } from '../core/model/providerPresets';
+import type { PairedKey } from '../core/model/keyOrigin';
 
 /** What building the core needs from the editor, read fresh on every build. */
 export interface CoreInputs {
@@ -20,8 +23,9 @@ export interface CoreInputs {
   /** The `.code-workspace` file of a saved multi-root workspace. */
   workspaceFile(): string | undefined;
   trusted(): boolean;
-  settings(trusted: boolean): SettingsRead;
-  apiKey(provider: string): Promise<string | undefined>;
+  settings(): SettingsRead;
+  /** The key the person stored for this provider and origin (never one stored for another origin). */
+  apiKey(provider: string, origin: string): Promise<string | undefined>;
   plugins(): KeelPlugin[];
   /** Model sources of the editor itself (VS Code's language models), read fresh on every build. */
   providerFactories?(): Promise<ProviderFactory[]>;
@@ -33,7 +37,7 @@ export interface CoreInputs {
 
 export interface BuiltCore {
   ctx: Context;
-  /** Settings that were ignored, in words for the person. */
+  /** Settings that were ignored (the workspace's that would widen, invalid values), in words for the person. */
   problems: string[];
   /** Key values in use, so error text can be scrubbed of them. */
   secrets: string[];
@@ -125,23 +129,29 @@ export class CoreLoader {
       throw new KeelError('config', l10n.t('Keel works on the files of a folder: open a folder or a workspace first.'));
     }
     const trusted = inputs.trusted();
-    const read = inputs.settings(trusted);
+    const read = inputs.settings();
     // The config files decide which provider names and aliases a model setting may refer to.
     const files = resolveConfig({
       userFile: userConfigPath(keelHome(inputs.env)),
       workspaceFile: workspaceConfigPath(folders[0]!.path),
-      workspaceTrusted: trusted,
     });
     const known = { providers: Object.keys(files.config.providers), aliases: Object.keys(files.config.modelAliases), sources: [LM_PROVIDER] };
     const { layer } = settingsLayer(read.settings, known);
+    const personal = personalSettingsLayer(read, known);
+    // Where each provider sends, by the person's own layers: the origin its stored key must belong to.
+    const endpoints = mergeLayers(files.personal, personal).providers;
 
-    const providers = new Set(['openai', CUSTOM_PROVIDER, ...known.providers, ...Object.keys(layer.providers ?? {})]);
-    const apiKeys: Record<string, string | undefined> = {};
+    // Presets too: `keel.provider` names one without configuring it, and "Set API Key" stores its key.
+    const providers = new Set([...presetNames, CUSTOM_PROVIDER, ...known.providers, ...Object.keys(layer.providers ?? {})]);
+    const apiKeys: Record<string, PairedKey | undefined> = {};
     const secrets: string[] = [];
     for (const provider of providers) {
-      const key = await inputs.apiKey(provider);
+      // A provider with no endpoint of the person's has no origin a key could be paired with.
+      if (!endpoints[provider] && !isPresetName(provider)) continue;
+      const origin = providerOrigin(provider, endpoints[provider]);
+      const key = await inputs.apiKey(provider, origin);
       if (key) {
-        apiKeys[provider] = key;
+        apiKeys[provider] = { key, origin };
         secrets.push(key);
       }
     }
@@ -153,7 +163,8 @@ export class CoreLoader {
       ...(workspaceFile ? { workspaceFile } : {}),
       host: inputs.host,
       env: inputs.env,
-      overrides: [layer],
+      overrides: [personal],
+      workspaceOverrides: workspaceSettingsLayers(read, layer),
       workspaceTrusted: trusted,
       plugins,
       apiKeys,
@@ -162,6 +173,7 @@ export class CoreLoader {
     });
     this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'}, approvals: ${ctx.config.approvalMode})`);
     for (const problem of read.problems) this.log('warn', problem);
-    return { ctx, problems: read.problems, secrets, plugins };
+    // The Context logged its own warnings (the workspace's config that was ignored); the view shows both.
+    return { ctx, problems: [...read.problems, ...ctx.warnings], secrets, plugins };
   }
 }

@@ -8,7 +8,7 @@ import type { BuiltCore } from './coreLoader';
 import { thrownError } from './runErrors';
 import { toUiSummary } from './uiSessions';
 
-/** What the view's first-run panel and problem banner need, from a built core. */
+/** What the view's first-run panel and problem banner need, from a built core (one problem a line). */
 export function configSummaryOf(built: BuiltCore): ConfigSummary {
   const problems = [...built.problems];
   let modelConfigured = false;
@@ -19,7 +19,7 @@ export function configSummaryOf(built: BuiltCore): ConfigSummary {
     // "No model" is what the first-run panel explains; other reasons are problems to name.
     if (!(err instanceof KeelError && err.code === 'model_not_configured')) problems.unshift(thrownError(err, built.secrets).message);
   }
-  return { modelConfigured, workspaceTrusted: built.ctx.workspaceTrusted, problem: problems.length > 0 ? problems.join(' ') : null };
+  return { modelConfigured, workspaceTrusted: built.ctx.workspaceTrusted, problem: problems.length > 0 ? problems.join('\n') : null };
 }
 
 /** One page of this workspace's conversations; sessions that never got a message are left out. */

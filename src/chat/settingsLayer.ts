@@ -1,11 +1,14 @@
 import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode, ConfigLayer } from '../core/config/configSchema';
+import type { WorkspaceLayer } from '../core/config/workspaceNarrowing';
 import { CUSTOM_PROVIDER, endpointLayer } from '../core/config/endpointLayer';
 import { isPresetName, providerPresets } from '../core/model/providerPresets';
 import type { PresetName } from '../core/model/providerPresets';
 import { sandboxModes } from '../core/sandbox/sandboxTypes';
 import type { SandboxMode } from '../core/sandbox/sandboxTypes';
 import { readCommandSettings } from './commandSettings';
+import { personalOnlySettings, scanWorkspaceSettings, workspaceSettingsFile } from './workspaceSettingsScan';
+import type { WorkspaceSettingValue, WorkspaceSettingsFiles } from './workspaceSettingsScan';
 
 /** The `keel` section, as far as reading it goes (a vscode.WorkspaceConfiguration fits). */
 export interface SettingsSection {
@@ -25,7 +28,6 @@ export interface KeelSettings {
   planModel?: string;
   smallModel?: string;
   approvalMode?: ApprovalMode;
-  /** keel.sandbox, from the user settings only. */
   sandbox?: SandboxMode;
   maxTurns?: number;
   autoCompact?: boolean;
@@ -37,12 +39,21 @@ export interface KeelSettings {
 }
 
 export interface SettingsRead {
+  /** What is in effect as far as settings go: personal-only settings from the user settings alone. */
   settings: KeelSettings;
-  /** Values that were ignored and why: wrong type, or not allowed in an untrusted workspace. */
+  /** Model settings whose value came from the workspace's settings, and the file it came from. */
+  fromWorkspace: Partial<Record<ModelSetting, string>>;
+  /** The user's own value of each model setting the workspace overrode: what applies if the workspace's is ignored. */
+  userModels: Partial<Record<ModelSetting, string>>;
+  /** Approval and sandbox modes the workspace's settings ask for: honoured only where stricter than the person's. */
+  narrowing: WorkspaceSettingValue[];
+  /** Values that were ignored and why: wrong type, or a workspace setting that may only come from the person. */
   problems: string[];
 }
 
-type Kind = 'string' | 'approvalMode' | 'turns' | 'boolean' | 'diffReveal' | 'preset' | 'fraction';
+type ModelSetting = 'model' | 'planModel' | 'smallModel';
+
+type Kind = 'string' | 'approvalMode' | 'sandbox' | 'turns' | 'boolean' | 'diffReveal' | 'preset' | 'fraction';
 
 const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
   { key: 'provider', setting: 'provider', kind: 'preset' },
@@ -51,34 +62,50 @@ const fields: { key: keyof KeelSettings; setting: string; kind: Kind }[] = [
   { key: 'planModel', setting: 'planModel', kind: 'string' },
   { key: 'smallModel', setting: 'smallModel', kind: 'string' },
   { key: 'approvalMode', setting: 'approvalMode', kind: 'approvalMode' },
+  { key: 'sandbox', setting: 'sandbox', kind: 'sandbox' },
   { key: 'maxTurns', setting: 'maxTurns', kind: 'turns' },
   { key: 'autoCompact', setting: 'autoCompact', kind: 'boolean' },
   { key: 'diffReveal', setting: 'diff.reveal', kind: 'diffReveal' },
   { key: 'compactAt', setting: 'compactAt', kind: 'fraction' },
 ];
 
-/** Settings whose workspace values an untrusted workspace may not use: they redirect requests. */
-export const endpointSettings: ReadonlySet<string> = new Set(['baseUrl', 'provider']);
+/** Settings only the user settings may set (they are application-scoped in package.json). */
+export const personalSettings: ReadonlySet<string> = new Set(personalOnlySettings);
 
 /**
- * Reads what the person set, most specific scope first. In an untrusted workspace the
- * endpoint comes from user settings only, so a cloned repository cannot send the
- * conversation (and the key) to a server of its choosing.
+ * Reads what the person set. Personal-only settings (approval mode, sandbox, allow rules, the
+ * endpoint) come from the user settings alone, trusted workspace or not: a workspace that sets
+ * them is named in `problems`, or, for a stricter mode, handed on in `narrowing`. The others
+ * take the most specific scope. `where` names the workspace's settings files, read to find what
+ * VS Code itself hides from extensions.
  */
-export function readKeelSettings(section: SettingsSection, workspaceTrusted: boolean): SettingsRead {
+export function readKeelSettings(section: SettingsSection, where?: WorkspaceSettingsFiles): SettingsRead {
   const settings: KeelSettings = {};
+  const fromWorkspace: SettingsRead['fromWorkspace'] = {};
+  const userModels: SettingsRead['userModels'] = {};
   const problems: string[] = [];
+  const found: WorkspaceSettingValue[] = [];
+  if (where) {
+    const scanned = scanWorkspaceSettings(where);
+    found.push(...scanned.found);
+    problems.push(...scanned.problems);
+  }
+  const folderFile = where?.folders[0] ? workspaceSettingsFile(where.folders[0]) : 'the workspace folder settings';
+  const workspaceFile = where?.workspaceFile ?? folderFile;
   for (const field of fields) {
     const inspected = section.inspect<unknown>(field.setting);
     if (!inspected) continue;
     let raw: unknown;
-    if (!workspaceTrusted && endpointSettings.has(field.setting)) {
+    if (personalSettings.has(field.setting)) {
       raw = inspected.globalValue;
-      if (inspected.workspaceValue !== undefined || inspected.workspaceFolderValue !== undefined) {
-        problems.push(`keel.${field.setting} from the workspace settings is ignored because the workspace is not trusted.`);
-      }
     } else {
       raw = inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue;
+      if (field.key === 'model' || field.key === 'planModel' || field.key === 'smallModel') {
+        if (inspected.workspaceFolderValue !== undefined) fromWorkspace[field.key] = folderFile;
+        else if (inspected.workspaceValue !== undefined) fromWorkspace[field.key] = workspaceFile;
+        const own = typeof inspected.globalValue === 'string' ? inspected.globalValue.trim() : '';
+        if (fromWorkspace[field.key] && own) userModels[field.key] = own;
+      }
     }
     if (raw === undefined || raw === null) continue;
     const value = parse(field.kind, raw);
@@ -86,30 +113,78 @@ export function readKeelSettings(section: SettingsSection, workspaceTrusted: boo
       problems.push(`keel.${field.setting} has an invalid value and is ignored.`);
       continue;
     }
-    if (value === '') continue;
+    if (value === '') {
+      delete fromWorkspace[field.key as keyof SettingsRead['fromWorkspace']];
+      continue;
+    }
     Object.assign(settings, { [field.key]: value });
   }
-  readSandboxSetting(section, settings, problems);
-  const commands = readCommandSettings(section, workspaceTrusted, problems);
+  // VS Code normally leaves personal-only settings out of the workspace scopes; the files read above are where they show.
+  for (const setting of personalOnlySettings) {
+    if (found.some((f) => f.setting === setting)) continue;
+    const inspected = section.inspect<unknown>(setting);
+    if (inspected?.workspaceFolderValue !== undefined) found.push({ origin: folderFile, setting, value: inspected.workspaceFolderValue });
+    else if (inspected?.workspaceValue !== undefined) found.push({ origin: workspaceFile, setting, value: inspected.workspaceValue });
+  }
+  const narrowing: WorkspaceSettingValue[] = [];
+  for (const f of found) {
+    if (f.setting === 'approvalMode' || f.setting === 'sandbox') {
+      if (parse(f.setting, f.value) === undefined) problems.push(`${f.origin}: keel.${f.setting} has an invalid value and is ignored.`);
+      else narrowing.push(f);
+    } else if (!isEmpty(f.value)) {
+      problems.push(`${f.origin}: "keel.${f.setting}" is ignored: ${whyPersonal[f.setting]}.`);
+    }
+  }
+  const commands = readCommandSettings(section, problems);
   if (commands.allow.length > 0) settings.commandsAllow = commands.allow;
   if (commands.deny.length > 0) settings.commandsDeny = commands.deny;
-  return { settings, problems };
+  return { settings, fromWorkspace, userModels, narrowing, problems };
+}
+
+const whyPersonal: Record<'commands.allow' | 'baseUrl' | 'provider', string> = {
+  'commands.allow': 'a workspace may not let commands run without asking; add allow rules to your user settings',
+  baseUrl: 'a workspace may not change where requests, and your key, are sent; set it in your user settings',
+  provider: 'a workspace may not change where requests, and your key, are sent; set it in your user settings',
+};
+
+function isEmpty(value: unknown): boolean {
+  return value === '' || value === null || (Array.isArray(value) && value.length === 0);
 }
 
 /**
- * keel.sandbox is application-scoped: only the person's user settings count, so a
- * repository's .vscode/settings.json cannot turn the sandbox off.
+ * The workspace's model settings and modes as a workspace layer for the core, which keeps
+ * only what narrows. Model names are mapped as the person's endpoint knows them.
  */
-function readSandboxSetting(section: SettingsSection, settings: KeelSettings, problems: string[]): void {
-  const inspected = section.inspect<unknown>('sandbox');
-  if (!inspected) return;
-  if (inspected.workspaceValue !== undefined || inspected.workspaceFolderValue !== undefined) {
-    problems.push('keel.sandbox from the workspace settings is ignored: only your user settings may set it.');
+export function workspaceSettingsLayers(read: SettingsRead, layer: ConfigLayer): WorkspaceLayer[] {
+  const byOrigin = new Map<string, ConfigLayer>();
+  const at = (origin: string) => {
+    let l = byOrigin.get(origin);
+    if (!l) byOrigin.set(origin, (l = {}));
+    return l;
+  };
+  for (const [key, origin] of Object.entries(read.fromWorkspace) as [keyof SettingsRead['fromWorkspace'], string][]) {
+    const value = layer[key];
+    if (value !== undefined) at(origin)[key] = value;
   }
-  const raw = inspected.globalValue;
-  if (raw === undefined || raw === null) return;
-  if (typeof raw === 'string' && (sandboxModes as readonly string[]).includes(raw)) settings.sandbox = raw as SandboxMode;
-  else problems.push('keel.sandbox has an invalid value and is ignored.');
+  for (const f of read.narrowing) {
+    if (f.setting === 'approvalMode') at(f.origin).approvalMode = f.value as ApprovalMode;
+    if (f.setting === 'sandbox') at(f.origin).sandbox = f.value as SandboxMode;
+  }
+  return [...byOrigin].map(([origin, l]) => ({ origin, layer: l, keyPrefix: 'keel.' }));
+}
+
+/**
+ * The person's part of the settings as a config layer: their own model names where the
+ * workspace set others (so an ignored workspace model falls back to the person's).
+ */
+export function personalSettingsLayer(read: SettingsRead, known: Parameters<typeof settingsLayer>[1] = {}): ConfigLayer {
+  const mine: KeelSettings = { ...read.settings };
+  for (const key of Object.keys(read.fromWorkspace) as ModelSetting[]) {
+    delete mine[key];
+    const own = read.userModels[key];
+    if (own) mine[key] = own;
+  }
+  return settingsLayer(mine, known).layer;
 }
 
 function parse(kind: Kind, raw: unknown): string | number | boolean | undefined {
@@ -122,6 +197,8 @@ function parse(kind: Kind, raw: unknown): string | number | boolean | undefined 
       return typeof raw === 'number' && Number.isInteger(raw) && raw >= 1 && raw <= 1000 ? raw : undefined;
     case 'approvalMode':
       return typeof raw === 'string' && (approvalModes as readonly string[]).includes(raw) ? raw : undefined;
+    case 'sandbox':
+      return typeof raw === 'string' && (sandboxModes as readonly string[]).includes(raw) ? raw : undefined;
     case 'diffReveal':
       return typeof raw === 'string' && (diffRevealModes as readonly string[]).includes(raw) ? raw : undefined;
     case 'preset':

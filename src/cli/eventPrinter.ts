@@ -5,6 +5,8 @@ export interface Printer {
   event(e: ProjectEvent): void;
   result(r: RunResult): void;
   error(code: string, message: string): void;
+  /** A problem that did not stop the run (an ignored workspace setting). */
+  warning(message: string): void;
 }
 
 type Write = (s: string) => void;
@@ -64,6 +66,9 @@ export function streamJsonPrinter(out: Write): Printer {
     },
     error(code, message) {
       line({ type: 'error', code, message });
+    },
+    warning(message) {
+      line({ type: 'warning', message });
     },
   };
 }
@@ -133,6 +138,8 @@ export function textPrinter(out: Write, err: Write): Printer {
     error(code, message) {
       note(`keel: ${message} (${code})`);
     },
+    // The host's log already put the warning on stderr: the text output says it once.
+    warning() {},
   };
 }
 

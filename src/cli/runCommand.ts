@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import type { ConfigLayer } from '../core/config/configSchema';
 import { Context } from '../core/context';
 import { endpointLayer } from '../core/config/endpointLayer';
+import { providerOrigin } from '../core/model/keyOrigin';
+import type { PairedKey } from '../core/model/keyOrigin';
 import { errorMessage } from '../core/errors';
 import { createFsHost } from '../core/fsHost';
 import { statedLanguage } from './cliLocale';
@@ -10,6 +12,8 @@ import { Project } from '../core/project';
 import type { RunArgs } from './cliArgs';
 import { readMcpConfigArgs } from './mcpConfigArg';
 import { streamJsonPrinter, textPrinter } from './eventPrinter';
+import { worktreeFor } from './worktreeRun';
+import { removeWorktree } from '../core/worktrees/gitWorktree';
 import type { Printer } from './eventPrinter';
 
 export interface CliIo {
@@ -23,7 +27,7 @@ export interface CliIo {
  * `custom` provider. OPENAI_* variables describe OpenAI or a custom endpoint, never a preset's
  * (a DeepSeek request must not carry the OpenAI key): presets read their own key variable.
  */
-export function cliModelLayer(a: RunArgs, env: Record<string, string | undefined>): { layer: ConfigLayer; apiKeys: Record<string, string | undefined> } {
+export function cliModelLayer(a: RunArgs, env: Record<string, string | undefined>): { layer: ConfigLayer; apiKeys: Record<string, PairedKey | undefined> } {
   const preset = a.provider;
   const viaOpenAiEnv = preset === undefined || preset === 'openai';
   const baseURL = a.baseURL ?? (preset === undefined ? env.OPENAI_BASE_URL : undefined);
@@ -31,7 +35,10 @@ export function cliModelLayer(a: RunArgs, env: Record<string, string | undefined
   if (a.approval) layer.approvalMode = a.approval;
   if (a.sandbox) layer.sandbox = a.sandbox;
   if (a.maxTurns) layer.maxTurns = a.maxTurns;
-  return { layer, apiKeys: { [provider]: a.apiKey ?? (viaOpenAiEnv ? env.OPENAI_API_KEY : undefined) } };
+  const key = a.apiKey ?? (viaOpenAiEnv ? env.OPENAI_API_KEY : undefined);
+  // The key is for the endpoint these flags and variables name, and for no other.
+  const paired = key ? { key, origin: providerOrigin(provider, layer.providers?.[provider]) } : undefined;
+  return { layer, apiKeys: { [provider]: paired } };
 }
 
 export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Promise<number> {
@@ -41,18 +48,29 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
     displayLanguage: statedLanguage(io.env),
   });
   const { layer, apiKeys } = cliModelLayer(a, io.env);
-  const mcpServers = readMcpConfigArgs(a.mcpConfigs, { workspaceFolder: resolve(a.cwd), env: io.env });
-  const ctx = await Context.create({
-    mcpServers,
-    folders: [{ path: resolve(a.cwd) }, ...a.addDirs.map((path) => ({ path }))],
-    host,
-    env: io.env,
-    overrides: [layer],
-    apiKeys,
-  });
-  // Resolve the model before opening a session so a configuration error leaves no empty log behind.
-  ctx.models.resolve(a.plan ? 'planModel' : 'model', layer.model);
-  const session = a.session ? ctx.sessions.open(a.session) : ctx.sessions.create({ cwd: resolve(a.cwd) });
+  const worktree = await worktreeFor(a, io);
+  const cwd = worktree?.path ?? resolve(a.cwd);
+  let ctx: Context;
+  try {
+    const mcpServers = readMcpConfigArgs(a.mcpConfigs, { workspaceFolder: cwd, env: io.env });
+    ctx = await Context.create({
+      mcpServers,
+      folders: [{ path: cwd }, ...a.addDirs.map((path) => ({ path }))],
+      host,
+      env: io.env,
+      overrides: [layer],
+      apiKeys,
+    });
+    // Ignored workspace settings were said on stderr when the Context logged them; stream-json readers get them as events.
+    for (const message of ctx.warnings) printer.warning(message);
+    // Resolve the model before opening a session so a configuration error leaves no empty log behind.
+    ctx.models.resolve(a.plan ? 'planModel' : 'model', layer.model);
+  } catch (err) {
+    // Nothing ran in it yet: a worktree made for a run that cannot start is taken back.
+    if (worktree) await removeWorktree(worktree, { deleteBranch: true });
+    throw err;
+  }
+  const session = a.session ? ctx.sessions.open(a.session) : ctx.sessions.create({ cwd });
   if (session.recovered) io.stderr(`keel: ${session.recovered}\n`);
   let project: Project | undefined;
   try {

@@ -3,8 +3,9 @@ import type { Host } from './host';
 import { LlmsContext } from './llmsContext/llmsContext';
 import { keelHome, projectDir, sessionsDir, workspaceKey } from './paths';
 import { resolveConfig, userConfigPath, workspaceConfigPath } from './config/loadConfig';
-import { mergeLayers } from './config/loadConfig';
 import type { ConfigLayer, KeelConfig } from './config/configSchema';
+import type { WorkspaceLayer } from './config/workspaceNarrowing';
+import type { PairedKey } from './model/keyOrigin';
 import { McpManager } from './mcp/mcpManager';
 import type { ParsedMcpConfig } from './mcp/mcpConfig';
 import { ModelRegistry } from './model/modelRegistry';
@@ -23,12 +24,18 @@ export interface ContextOptions {
   workspaceFile?: string;
   host: Host;
   env?: Record<string, string | undefined>;
-  /** Layers applied after the user's and the workspace's config files (host settings, CLI flags). */
+  /** The person's layers, applied after the config files (user settings, CLI flags). */
   overrides?: ConfigLayer[];
+  /** The workspace's layers from the host (its VS Code settings): they may only narrow. */
+  workspaceOverrides?: WorkspaceLayer[];
+  /**
+   * Restricted Mode (VS Code's Workspace Trust): write, command and MCP tools are off. It does
+   * not decide what the workspace's config may change: that is never more than narrowing.
+   */
   workspaceTrusted?: boolean;
   plugins?: KeelPlugin[];
-  /** Keys from the host's secret storage, by provider name. */
-  apiKeys?: Record<string, string | undefined>;
+  /** Keys the person gave (secret storage, --api-key), by provider name, each with its origin. */
+  apiKeys?: Record<string, PairedKey | undefined>;
   providerFactories?: ProviderFactory[];
   /** MCP servers for a Context that runs them itself (the CLI); stopped by destroy(). */
   mcpServers?: ParsedMcpConfig;
@@ -102,6 +109,7 @@ export class Context {
 
   static async create(opts: ContextOptions): Promise<Context> {
     const env = opts.env ?? process.env;
+    // Trust only gates tools here (the CLI has no Restricted Mode); workspace config is narrowed either way.
     const trusted = opts.workspaceTrusted ?? true;
     const workspace = await Workspace.create(opts.folders, { workspaceFile: opts.workspaceFile });
     const home = keelHome(env);
@@ -112,24 +120,28 @@ export class Context {
       log: (level, message) => opts.host.log(level, message),
       plugins: opts.plugins,
     });
-    // Plugin config sits between the files and the host's explicit settings.
-    const files = resolveConfig({
+    // Plugin config sits between the files and the host's explicit settings; plugin aliases under everything.
+    const pluginLayer = await plugins.apply<ConfigLayer>({ hook: 'config', memo: {}, type: 'SeriesMerge' });
+    const aliases = await plugins.apply<Record<string, string>>({ hook: 'modelAlias', memo: {}, type: 'SeriesMerge' });
+    const pluginProviders = await plugins.apply<ProviderFactory[]>({ hook: 'provider', memo: [], type: 'SeriesMerge' });
+    const factories = [...(opts.providerFactories ?? []), ...pluginProviders];
+    const resolved = resolveConfig({
       userFile: userConfigPath(home),
       workspaceFile: workspaceConfigPath(workspace.root),
-      workspaceTrusted: trusted,
+      baseAliases: aliases,
+      overrides: [pluginLayer, ...(opts.overrides ?? [])],
+      workspaceOverrides: opts.workspaceOverrides,
+      keyProviders: Object.entries(opts.apiKeys ?? {}).flatMap(([name, paired]) => (paired?.key ? [name] : [])),
+      sources: factories.map((f) => f.name),
     });
-    const pluginLayer = await plugins.apply<ConfigLayer>({ hook: 'config', memo: {}, type: 'SeriesMerge' });
-    let config = mergeLayers(files.config, pluginLayer);
-    for (const layer of opts.overrides ?? []) config = mergeLayers(config, layer);
-    const aliases = await plugins.apply<Record<string, string>>({ hook: 'modelAlias', memo: {}, type: 'SeriesMerge' });
-    config = { ...config, modelAliases: { ...aliases, ...config.modelAliases } };
-    const pluginProviders = await plugins.apply<ProviderFactory[]>({ hook: 'provider', memo: [], type: 'SeriesMerge' });
+    const { config } = resolved;
 
     const models = new ModelRegistry({
       config,
+      personal: resolved.personal,
       env,
       apiKeys: opts.apiKeys,
-      factories: [...(opts.providerFactories ?? []), ...pluginProviders],
+      factories,
     });
     const sessions = new SessionStore({
       home,
@@ -166,10 +178,10 @@ export class Context {
       sessions,
       host: opts.host,
       workspaceTrusted: trusted,
-      warnings: files.warnings,
+      warnings: resolved.warnings,
       sandbox,
     });
-    for (const w of files.warnings) opts.host.log('warn', w);
+    for (const w of resolved.warnings) opts.host.log('warn', w);
     await plugins.apply({ hook: 'initialized', memo: undefined, type: 'Series' });
     return ctx;
   }

@@ -26,7 +26,7 @@ import { PlanModeStatus } from './planModeStatus';
 import { LmModelSource } from './lm/lmModelSource';
 import { connectChatView } from '../chat/nodeBridge';
 import type { PluginRegistry } from '../chat/pluginRegistry';
-import { readKeelSettings } from '../chat/settingsLayer';
+import { keelSettings } from './keelSettings';
 import { UiConfigBridge } from './uiConfigBridge';
 import { createVscodeHost } from './vscodeHost';
 import { VscodeServices } from './vscodeServices';
@@ -93,8 +93,8 @@ export class KeelRuntime {
           return file?.scheme === 'file' ? file.fsPath : undefined;
         },
         trusted: () => vscode.workspace.isTrusted,
-        settings: (trusted) => readKeelSettings(vscode.workspace.getConfiguration('keel'), trusted),
-        apiKey: (provider) => keys.get(provider),
+        settings: () => keelSettings(true),
+        apiKey: (provider, origin) => keys.get(provider, origin),
         plugins: () => plugins.list(),
         providerFactories: () => languageModels.factories(),
         host,
@@ -124,7 +124,7 @@ export class KeelRuntime {
     this.core = core;
     const changes = new ChangeReview({
       log,
-      reveal: () => readKeelSettings(vscode.workspace.getConfiguration('keel'), vscode.workspace.isTrusted).settings.diffReveal ?? 'background',
+      reveal: () => keelSettings().settings.diffReveal ?? 'background',
     });
     this.changes = changes;
     this.controller = new ChatController({
@@ -153,6 +153,8 @@ export class KeelRuntime {
     plugins.onBuiltInRemoved = () => this.invalidate('a plugin was removed');
     // One watcher for the workspace: the @-file listing and the context gathered for each request.
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    // VS Code raises no configuration change for the personal-only settings a workspace file sets (it ignores them); Keel names them.
+    const settingsFiles = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
     const contextStale = new BurstThrottle(() => loader.peek()?.ctx.llmsContext.invalidate(), CONTEXT_INVALIDATE_MS);
     const files = new FileIndex(watcher);
     this.services = new VscodeServices({
@@ -174,6 +176,10 @@ export class KeelRuntime {
       watcher.onDidDelete(() => contextStale.signal()),
       contextStale,
       watcher,
+      settingsFiles,
+      settingsFiles.onDidCreate(() => this.invalidate('a workspace settings file changed')),
+      settingsFiles.onDidChange(() => this.invalidate('a workspace settings file changed')),
+      settingsFiles.onDidDelete(() => this.invalidate('a workspace settings file changed')),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('keel')) this.invalidate('settings changed');
         if (event.affectsConfiguration('keel.approvalMode')) this.followApprovalSetting();
@@ -244,7 +250,7 @@ export class KeelRuntime {
   }
 
   setApiKey(): Promise<void> {
-    return setApiKeyInteractively(this.keys, Object.keys(this.loader.peek()?.ctx.config.providers ?? {}), this.log);
+    return setApiKeyInteractively(this.keys, this.loader.peek()?.ctx.config, this.log);
   }
 
   async shutdown(): Promise<void> {
@@ -261,7 +267,7 @@ export class KeelRuntime {
 
   /** A change in the Settings editor applies to the open conversation too, as one from the chat does. */
   private followApprovalSetting(): void {
-    const { settings } = readKeelSettings(vscode.workspace.getConfiguration('keel'), vscode.workspace.isTrusted);
+    const { settings } = keelSettings();
     if (settings.approvalMode) this.controller.applyApprovalMode(settings.approvalMode);
   }
 

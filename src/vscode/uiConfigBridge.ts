@@ -3,7 +3,9 @@ import type { ApprovalMode } from '../core/config/configSchema';
 import type { ConfigSetParams, UiConfig } from '../protocol/uiConfig';
 import type { ApiKeyStore } from './apiKeyStore';
 import type { CoreAccess } from '../chat/coreAccess';
-import { endpointSettings, keyEnvName, keyProvider, readKeelSettings } from '../chat/settingsLayer';
+import { keyEnvName, keyProvider, personalSettings } from '../chat/settingsLayer';
+import { keyOriginFor } from '../chat/keyTarget';
+import { keelSettings } from './keelSettings';
 
 /**
  * The settings panel's view of Keel's configuration: VS Code settings (what the person set),
@@ -20,25 +22,27 @@ export class UiConfigBridge {
 
   async get(): Promise<UiConfig> {
     const trusted = vscode.workspace.isTrusted;
-    const { settings } = readKeelSettings(vscode.workspace.getConfiguration('keel'), trusted);
+    const { settings } = keelSettings();
     const config = this.core.peek()?.ctx.config;
     const provider = keyProvider(settings, Object.keys(config?.providers ?? {}));
+    const origin = keyOriginFor(provider, settings, config);
     const envName = keyEnvName(provider, config?.providers[provider]?.apiKeyEnv);
     return {
       model: settings.model ?? config?.model ?? null,
       planModel: settings.planModel ?? config?.planModel ?? null,
       baseUrl: httpUrlOrNull(settings.baseUrl),
       approvalMode: settings.approvalMode ?? config?.approvalMode ?? 'manual',
-      apiKeySet: (await this.keys.has(provider)) || Boolean(this.env[envName]?.trim()),
+      apiKeySet: (await this.keys.has(provider, origin)) || Boolean(this.env[envName]?.trim()),
       workspaceTrusted: trusted,
     };
   }
 
   async set(params: ConfigSetParams): Promise<UiConfig> {
     if (params.key === 'apiKey') {
-      const { settings } = readKeelSettings(vscode.workspace.getConfiguration('keel'), vscode.workspace.isTrusted);
-      const provider = keyProvider(settings, Object.keys(this.core.peek()?.ctx.config.providers ?? {}));
-      await this.keys.set(provider, params.value);
+      const { settings } = keelSettings();
+      const config = this.core.peek()?.ctx.config;
+      const provider = keyProvider(settings, Object.keys(config?.providers ?? {}));
+      await this.keys.set(provider, keyOriginFor(provider, settings, config), params.value);
       return this.get();
     }
     const section = vscode.workspace.getConfiguration('keel');
@@ -50,12 +54,12 @@ export class UiConfigBridge {
 
 /**
  * Where a change takes effect: the workspace when it already overrides the setting (else
- * the user-level write would be shadowed), otherwise the user settings. An untrusted
- * workspace's endpoint is never written to (it would be ignored).
+ * the user-level write would be shadowed), otherwise the user settings. Personal-only
+ * settings (mode, endpoint) are always the person's: written to the user settings.
  */
 function targetFor(section: vscode.WorkspaceConfiguration, key: string): vscode.ConfigurationTarget {
   const inspected = section.inspect(key);
-  const workspaceAllowed = vscode.workspace.isTrusted || !endpointSettings.has(key);
+  const workspaceAllowed = !personalSettings.has(key);
   if (workspaceAllowed && inspected?.workspaceValue !== undefined) return vscode.ConfigurationTarget.Workspace;
   return vscode.ConfigurationTarget.Global;
 }

@@ -7,6 +7,7 @@ import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.t
 import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
 import { e2eEnv } from './harness/e2eEnv.ts';
 import { useWorkbench } from './harness/useWorkbench.ts';
+import { reloadWindow } from './harness/workbench.ts';
 import { ChatView } from './support/chatView.ts';
 import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
 
@@ -37,8 +38,12 @@ describe('Keel before a model is configured', () => {
     await panel.getByTestId('set-api-key').waitFor();
     await panel.getByTestId('open-settings').waitFor();
 
+    // The endpoint is a user setting (a workspace may not set it); code-server reads its user
+    // settings file when a window opens, so the window is reloaded as after editing it by hand.
     setModelSettings(workspace, { baseURL: server.baseURL });
-    await panel.waitFor({ state: 'detached', timeout: 30_000 });
+    await reloadWindow(wb.page);
+    await chat.open();
+    await chat.frame.getByTestId('first-run').waitFor({ state: 'detached', timeout: 30_000 });
     await chat.send('hello');
     assert.strictEqual(await chat.finishedAnswer(), 'Configured and answering.');
   });

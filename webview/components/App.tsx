@@ -8,6 +8,7 @@ import { MessageList } from './messages/MessageList';
 import { EmptyState } from './panels/EmptyState';
 import { EarlierMessages } from './panels/EarlierMessages';
 import { RulesInEffect, TrimmedNote } from './panels/ContextNotes';
+import { ConfigNotice } from './panels/ConfigNotice';
 import { ErrorBanners } from './panels/ErrorBanners';
 import { FirstRunPanel } from './panels/FirstRunPanel';
 import { McpStatusList } from './panels/McpStatusList';
@@ -39,6 +40,7 @@ export function App() {
     <main className="app">
       <Header />
       {trusted ? null : <UntrustedBanner />}
+      <ConfigNotice />
       <PlanBanner />
       <ReadOnlyBanner />
       {panel === 'sessions' ? (

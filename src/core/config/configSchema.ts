@@ -34,7 +34,7 @@ const commandPattern = z.string().superRefine((pattern, ctx) => {
 /**
  * Command approval rules. `allow`: a command line whose every command starts with one of these
  * prefixes runs without asking. `deny`: any match asks in every mode but yolo, and beats allow.
- * Layers add to each other; an untrusted workspace's `allow` is ignored.
+ * Layers add to each other; a workspace's `allow` is ignored (only the person's own layers widen).
  */
 export const commandRulesSchema = z.strictObject({
   allow: z.array(commandPattern).optional(),

@@ -5,20 +5,30 @@ import type { z } from 'zod';
 import { KeelError, errorMessage } from '../errors';
 import { configLayerSchema, defaultConfig } from './configSchema';
 import type { ConfigLayer, KeelConfig } from './configSchema';
+import { narrowWorkspaceLayer, personalProviders, strictestApproval, strictestSandbox } from './workspaceNarrowing';
+import type { PersonalView, WorkspaceLayer } from './workspaceNarrowing';
 
 export interface ConfigSources {
   /** The user's file, `$KEEL_HOME/config.json`. */
   userFile?: string;
-  /** The workspace's file, `<root>/.keel/config.json`. */
+  /** The workspace's file, `<root>/.keel/config.json`: narrowed (see workspaceNarrowing). */
   workspaceFile?: string;
-  /** Layers from the host (VS Code settings, CLI flags), applied in order after the files. */
+  /** The person's layers from the host (plugins, VS Code user settings, CLI flags), applied in order after the files. */
   overrides?: ConfigLayer[];
-  /** In an untrusted workspace the workspace file may not redirect the model endpoint. */
-  workspaceTrusted?: boolean;
+  /** Aliases under every layer (plugins'), which the config files may redefine. */
+  baseAliases?: Record<string, string>;
+  /** The workspace's layers from the host (its VS Code settings), applied last and narrowed. */
+  workspaceOverrides?: WorkspaceLayer[];
+  /** Providers the person gave a key for (flags, secret storage): set up by the person. */
+  keyProviders?: readonly string[];
+  /** Model sources of the host and plugins (`vscode-lm`). */
+  sources?: readonly string[];
 }
 
 export interface ResolvedConfig {
   config: KeelConfig;
+  /** The config of the person's own layers alone: where their keys may go. */
+  personal: KeelConfig;
   warnings: string[];
 }
 
@@ -81,6 +91,7 @@ export function mergeLayers(base: KeelConfig, layer: ConfigLayer): KeelConfig {
   if (layer.planModel !== undefined) out.planModel = layer.planModel;
   if (layer.smallModel !== undefined) out.smallModel = layer.smallModel;
   if (layer.approvalMode !== undefined) out.approvalMode = layer.approvalMode;
+  if (layer.sandbox !== undefined) out.sandbox = layer.sandbox;
   if (layer.maxTurns !== undefined) out.maxTurns = layer.maxTurns;
   if (layer.autoCompact !== undefined) out.autoCompact = layer.autoCompact;
   if (layer.mcpToolTimeout !== undefined) out.mcpToolTimeout = layer.mcpToolTimeout;
@@ -94,36 +105,39 @@ function union(base: readonly string[], more: readonly string[] | undefined): st
 }
 
 /**
- * Strips what an untrusted workspace may not change: where requests go and what they carry,
- * and which commands run without asking (its deny rules stay: they only ask more).
+ * Layers in order: defaults, plugin aliases, the user's file, the workspace's file, the host's
+ * layers (plugins, user settings, flags), the workspace's host layers. Workspace layers only
+ * narrow: they are judged against the person's layers, whatever the workspace's trust, and a
+ * stricter mode from them holds over the person's configured default.
  */
-function untrustedView(layer: ConfigLayer, warnings: string[], file: string): ConfigLayer {
-  if (layer.commands?.allow !== undefined) {
-    warnings.push(`${file}: commands.allow ignored because the workspace is not trusted`);
-    const { allow: _ignored, ...commands } = layer.commands;
-    layer = { ...layer, commands };
-  }
-  if (!layer.providers) return layer;
-  const providers: NonNullable<ConfigLayer['providers']> = {};
-  for (const [name, p] of Object.entries(layer.providers)) {
-    const { baseURL, headers, apiKeyEnv, ...safe } = p;
-    if (baseURL !== undefined || headers !== undefined || apiKeyEnv !== undefined) {
-      warnings.push(`${file}: provider "${name}" endpoint settings ignored because the workspace is not trusted`);
-    }
-    providers[name] = safe;
-  }
-  return { ...layer, providers };
-}
-
 export function resolveConfig(sources: ConfigSources): ResolvedConfig {
   const warnings: string[] = [];
-  let config: KeelConfig = structuredClone(defaultConfig);
-  if (sources.userFile) config = mergeLayers(config, readConfigFile(sources.userFile));
-  if (sources.workspaceFile) {
-    let layer = readConfigFile(sources.workspaceFile);
-    if (sources.workspaceTrusted === false) layer = untrustedView(layer, warnings, sources.workspaceFile);
-    config = mergeLayers(config, layer);
-  }
+  let base: KeelConfig = structuredClone(defaultConfig);
+  if (sources.baseAliases) base.modelAliases = { ...sources.baseAliases };
+  if (sources.userFile) base = mergeLayers(base, readConfigFile(sources.userFile));
+  let personal = base;
+  for (const layer of sources.overrides ?? []) personal = mergeLayers(personal, layer);
+  const view: PersonalView = {
+    config: personal,
+    providers: personalProviders(personal, sources.keyProviders ?? [], sources.sources ?? []),
+    sources: sources.sources ?? [],
+  };
+  const narrowed: ConfigLayer[] = [];
+  const narrow = (ws: WorkspaceLayer): ConfigLayer => {
+    const out = narrowWorkspaceLayer(ws, view);
+    warnings.push(...out.warnings);
+    narrowed.push(out.layer);
+    return out.layer;
+  };
+  let config = base;
+  if (sources.workspaceFile) config = mergeLayers(config, narrow({ origin: sources.workspaceFile, layer: readConfigFile(sources.workspaceFile) }));
   for (const layer of sources.overrides ?? []) config = mergeLayers(config, layer);
-  return { config, warnings };
+  for (const ws of sources.workspaceOverrides ?? []) config = mergeLayers(config, narrow(ws));
+  // The person's layers come after the workspace file, so a stricter mode from it is restored here.
+  config = {
+    ...config,
+    approvalMode: strictestApproval([personal.approvalMode, ...narrowed.flatMap((l) => (l.approvalMode ? [l.approvalMode] : []))]),
+    sandbox: strictestSandbox([personal.sandbox, ...narrowed.flatMap((l) => (l.sandbox ? [l.sandbox] : []))]),
+  };
+  return { config, personal, warnings };
 }

@@ -5,7 +5,7 @@ import { maxShrinkAttempts, shrinkHistory } from '../history/shrinkHistory';
 import type { ToolResult } from '../tools/tool';
 import type { FunctionTool, LanguageModelSpec } from '../model/wire/modelSpec';
 import { callOptions, specModel, streamModel } from '../model/wire/modelStream';
-import { defaultRetryPolicy, isRetryable, retryDelayMs, sleep, statusOf } from './retry';
+import { EmptyAnswerError, defaultRetryPolicy, isEmptyAnswer, isRetryable, retryDelayMs, sleep, statusOf } from './retry';
 import type { LoopError, LoopOptions, LoopResult, LoopStatus, LoopToolCall, LoopToolSpec, RetryPolicy } from './loopTypes';
 import { toDisplayText, toModelOutput } from './toolOutput';
 
@@ -136,6 +136,7 @@ async function streamTurnWithRetry(
     const out: TurnOutput = { text: '', reasoning: '', calls: [], inputTokens: 0, outputTokens: 0, aborted: false };
     try {
       await streamTurn(opts, request, messages, out);
+      if (!out.aborted && !opts.signal.aborted && isEmptyAnswer(out)) throw new EmptyAnswerError();
       return out;
     } catch (err) {
       if (opts.signal.aborted) {

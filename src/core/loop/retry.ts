@@ -23,7 +23,24 @@ export function statusOf(err: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * A model turn that said nothing: no text and no tool call. Nothing can be done with it, so it
+ * is a provider fault, retried like a dropped stream and, if it persists, a failed run.
+ */
+export class EmptyAnswerError extends Error {
+  constructor() {
+    super('The model sent an empty answer (no text and no tool call). The endpoint may be overloaded or the model may not support this request; try again or choose another model.');
+    this.name = 'EmptyAnswerError';
+  }
+}
+
+/** Whether a finished turn is empty; a reasoning-only turn is too, since the person gets no answer. */
+export function isEmptyAnswer(turn: { text: string; calls: readonly unknown[] }): boolean {
+  return turn.text.trim() === '' && turn.calls.length === 0;
+}
+
 export function isRetryable(err: unknown): boolean {
+  if (err instanceof EmptyAnswerError) return true;
   const status = statusOf(err);
   // A 2xx whose body broke off mid-stream is a network failure, judged by its cause below.
   if (status !== undefined && status >= 300) return retryableStatus(status);

@@ -61,7 +61,7 @@ class EntryError extends Error {}
 
 function parseEntry(name: string, entry: unknown, origin: McpOrigin, vars: ExpandVars): McpServerConfig | undefined {
   if (!isRecord(entry)) throw new EntryError(`expected an object (got ${kind(entry)})`);
-  const x = (field: string, value: string) => expand(value, field, vars);
+  const x = (field: string, value: string) => expand(value, field, vars, origin);
   let type = entry.type;
   if (type === undefined) type = typeof entry.command === 'string' ? 'stdio' : typeof entry.url === 'string' ? 'http' : undefined;
   if (type === 'stdio') {
@@ -94,11 +94,21 @@ function parseEntry(name: string, entry: unknown, origin: McpOrigin, vars: Expan
   throw new EntryError(`"type" must be "stdio", "http" or "sse" (got ${JSON.stringify(type)})`);
 }
 
-/** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}`; anything else is an error naming the field. */
-export function expand(value: string, field: string, vars: ExpandVars): string {
+/**
+ * Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}`; anything else is an error naming
+ * the field. `${env:NAME}` is the person's environment (tokens, keys): a workspace's config
+ * may not hand it to a server or URL the workspace chose, so there it is an error too.
+ */
+export function expand(value: string, field: string, vars: ExpandVars, origin: McpOrigin = 'user'): string {
   return value.replace(/\$\{([^}]*)\}/g, (_m, name: string) => {
     if (name === 'workspaceFolder') return vars.workspaceFolder;
     if (name === 'userHome') return homedir();
+    if (name.startsWith('env:') && origin === 'workspace') {
+      throw new EntryError(
+        `"${field}": \${${name}} is not expanded from a workspace's config, so your environment (tokens, keys) never goes to a server the workspace chose. ` +
+          'Define this server in your user settings (keel.mcpServers) to pass it your variables.',
+      );
+    }
     if (name.startsWith('env:')) return vars.env[name.slice(4)] ?? '';
     if (name.startsWith('input:')) throw new EntryError(`"${field}": \${${name}} prompts are not supported by Keel; write the value or use \${env:NAME}`);
     throw new EntryError(`"${field}": unknown variable \${${name}} (Keel knows \${workspaceFolder}, \${userHome}, \${env:NAME})`);

@@ -7,6 +7,8 @@ import { knownContextWindow } from './contextWindows';
 import { fetchEndpointModels } from './endpointModels';
 import type { EndpointModels } from './endpointModels';
 import { effectiveProvider } from './providerPresets';
+import { OPENAI_BASE_URL, originOf, presetOrigin, providerOrigin } from './keyOrigin';
+import type { PairedKey } from './keyOrigin';
 import { leanChatModel, leanResponsesModel } from './wire/leanModels';
 
 export type ModelPurpose = 'model' | 'planModel' | 'smallModel';
@@ -49,13 +51,16 @@ export interface ProviderEndpoint {
   headers?: Record<string, string>;
 }
 
-const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-
 export interface ModelRegistryOptions {
   config: KeelConfig;
+  /**
+   * The config of the person's own layers (no workspace's): a key from the environment goes
+   * only to the endpoint these give its provider, or to its preset's own. Default: `config`.
+   */
+  personal?: KeelConfig;
   env: Record<string, string | undefined>;
-  /** Keys from the host's secret storage, by provider name; looked up before the environment. */
-  apiKeys?: Record<string, string | undefined>;
+  /** Keys the person gave (secret storage, flags), by provider name, each only for its origin; looked up before the environment. */
+  apiKeys?: Record<string, PairedKey | undefined>;
   factories?: ProviderFactory[];
 }
 
@@ -123,9 +128,13 @@ export class ModelRegistry {
     }
     const apiKey = this.apiKey(provider, pconf);
     if (!apiKey && pconf.needsKey) {
+      const held = this.opts.apiKeys?.[provider];
+      const elsewhere = held?.key
+        ? l10n.t(' The key you gave for "{0}" belongs to {1}, and this provider now sends to {2}; Keel sends a key only where you paired it.', provider, held.origin, requestOrigin(pconf))
+        : '';
       throw new KeelError(
         'api_key_missing',
-        l10n.t('No API key for provider "{0}". Set {1} or use "Keel: Set API Key" in VS Code.', provider, this.keyEnvName(provider, pconf)),
+        l10n.t('No API key for provider "{0}".{1} Set {2} or use "Keel: Set API Key" in VS Code.', provider, elsewhere, this.keyEnvName(provider, pconf)),
       );
     }
     const api = pconf.api ?? 'chat';
@@ -171,9 +180,25 @@ export class ModelRegistry {
     return provider === 'openai' ? 'OPENAI_API_KEY' : `KEEL_${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
   }
 
+  /**
+   * The key for a request to this provider's endpoint, only where the person paired it: a
+   * given key with its origin; an environment key with the endpoint of the person's own
+   * layers or the preset's own.
+   */
   private apiKey(provider: string, pconf: ProviderConfig | undefined): string | undefined {
-    return this.opts.apiKeys?.[provider] || this.opts.env[this.keyEnvName(provider, pconf)] || undefined;
+    const origin = requestOrigin(pconf);
+    const held = this.opts.apiKeys?.[provider];
+    if (held?.key && held.origin === origin) return held.key;
+    const fromEnv = this.opts.env[this.keyEnvName(provider, pconf)];
+    if (!fromEnv) return undefined;
+    const personal = this.opts.personal ?? this.opts.config;
+    const paired = [providerOrigin(provider, personal.providers[provider]), presetOrigin(provider)];
+    return paired.includes(origin) ? fromEnv : undefined;
   }
+}
+
+function requestOrigin(pconf: ProviderConfig | undefined): string {
+  return originOf(pconf?.baseURL ?? OPENAI_BASE_URL);
 }
 
 /**

@@ -168,7 +168,7 @@ export function createChatRig(
       folders: () => [{ path: workspace, name: 'ws' }, ...extra],
       workspaceFile: () => undefined,
       trusted: () => opts.trusted ?? true,
-      settings: () => ({ settings: rig.settings!, problems: [] }),
+      settings: () => ({ settings: rig.settings!, problems: [], fromWorkspace: {}, userModels: {}, narrowing: [] }),
       apiKey: async () => undefined,
       plugins: () => [],
       host,

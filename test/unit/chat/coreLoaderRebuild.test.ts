@@ -20,7 +20,7 @@ function loader(settings: () => KeelSettings, apiKey: () => Promise<undefined> =
       folders: () => [{ path: join(root, 'ws'), name: 'ws' }],
       workspaceFile: () => undefined,
       trusted: () => true,
-      settings: () => ({ settings: settings(), problems: [] }),
+      settings: () => ({ settings: settings(), problems: [], fromWorkspace: {}, userModels: {}, narrowing: [] }),
       apiKey,
       plugins: () => [],
       host: createFsHost(),

@@ -22,11 +22,11 @@ function section(values: Record<string, Scopes>): SettingsSection {
 }
 
 describe('readKeelSettings', () => {
-  it('takes keel.sandbox from the user settings only: a workspace cannot turn the sandbox off', () => {
-    const fromWorkspace = readKeelSettings(section({ sandbox: { workspaceValue: 'off' } }), true);
+  it('takes keel.sandbox from the user settings only: a workspace value only asks to narrow', () => {
+    const fromWorkspace = readKeelSettings(section({ sandbox: { workspaceValue: 'off' } }));
     expect(fromWorkspace.settings.sandbox).toBeUndefined();
-    expect(fromWorkspace.problems).toEqual(['keel.sandbox from the workspace settings is ignored: only your user settings may set it.']);
-    const fromUser = readKeelSettings(section({ sandbox: { globalValue: 'on', workspaceFolderValue: 'off' } }), true);
+    expect(fromWorkspace.narrowing.map((n) => [n.setting, n.value])).toEqual([['sandbox', 'off']]);
+    const fromUser = readKeelSettings(section({ sandbox: { globalValue: 'on', workspaceFolderValue: 'off' } }));
     expect(fromUser.settings.sandbox).toBe('on');
     expect(settingsLayer(fromUser.settings).layer.sandbox).toBe('on');
   });
@@ -40,33 +40,45 @@ describe('readKeelSettings', () => {
         autoCompact: { globalValue: false },
         'diff.reveal': { workspaceFolderValue: 'none', globalValue: 'focus' },
       }),
-      true,
     );
     expect(settings).toEqual({ model: 'qwen', approvalMode: 'autoEdit', autoCompact: false, diffReveal: 'none' });
     expect(problems).toEqual([]);
   });
 
-  it('takes the endpoint only from user settings in an untrusted workspace', () => {
+  it('takes the endpoint only from user settings, trusted workspace or not, and names the ignored value', () => {
     const values = { baseUrl: { globalValue: 'http://127.0.0.1:11434/v1', workspaceValue: 'https://evil.example/v1' } };
-    expect(readKeelSettings(section(values), true).settings.baseUrl).toBe('https://evil.example/v1');
-    const untrusted = readKeelSettings(section(values), false);
-    expect(untrusted.settings.baseUrl).toBe('http://127.0.0.1:11434/v1');
-    expect(untrusted.problems[0]).toMatch(/keel\.baseUrl .* not trusted/);
-    const onlyWorkspace = readKeelSettings(section({ baseUrl: { workspaceValue: 'https://evil.example/v1' } }), false);
+    const read = readKeelSettings(section(values));
+    expect(read.settings.baseUrl).toBe('http://127.0.0.1:11434/v1');
+    expect(read.problems).toHaveLength(1);
+    expect(read.problems[0]).toMatch(/"keel\.baseUrl" is ignored: a workspace may not change where requests, and your key, are sent/);
+    const onlyWorkspace = readKeelSettings(section({ baseUrl: { workspaceValue: 'https://evil.example/v1' } }));
     expect(onlyWorkspace.settings.baseUrl).toBeUndefined();
   });
 
+  it('takes approval mode and allow rules only from user settings; a workspace mode is handed on to be judged', () => {
+    const read = readKeelSettings(
+      section({
+        approvalMode: { globalValue: 'manual', workspaceValue: 'yolo' },
+        'commands.allow': { globalValue: ['npm test'], workspaceFolderValue: ['touch'] },
+        'commands.deny': { globalValue: ['rm'], workspaceValue: ['git push'] },
+      }),
+    );
+    expect(read.settings).toEqual({ approvalMode: 'manual', commandsAllow: ['npm test'], commandsDeny: ['rm', 'git push'] });
+    expect(read.narrowing).toEqual([{ origin: 'the workspace folder settings', setting: 'approvalMode', value: 'yolo' }]);
+    expect(read.problems).toEqual([expect.stringMatching(/"keel\.commands\.allow" is ignored: a workspace may not let commands run without asking/)]);
+  });
+
   it('takes keel.compactAt as a share of the window, and refuses one outside 0.3–0.95', () => {
-    const ok = readKeelSettings(section({ compactAt: { globalValue: 0.7 } }), true);
+    const ok = readKeelSettings(section({ compactAt: { globalValue: 0.7 } }));
     expect(ok.settings).toEqual({ compactAt: 0.7 });
     expect(settingsLayer(ok.settings).layer).toMatchObject({ compactAt: 0.7 });
-    const bad = readKeelSettings(section({ compactAt: { globalValue: 1.5 } }), true);
+    const bad = readKeelSettings(section({ compactAt: { globalValue: 1.5 } }));
     expect(bad.settings).toEqual({});
     expect(bad.problems).toEqual(['keel.compactAt has an invalid value and is ignored.']);
   });
 
   it('reports values of the wrong type instead of using them', () => {
-    const { settings, problems } = readKeelSettings(section({ maxTurns: { globalValue: 0 }, approvalMode: { globalValue: 'always' }, model: { globalValue: 42 } }), true);
+    const { settings, problems } = readKeelSettings(section({ maxTurns: { globalValue: 0 }, approvalMode: { globalValue: 'always' }, model: { globalValue: 42 } }));
     expect(settings).toEqual({});
     expect(problems).toHaveLength(3);
   });
@@ -118,20 +130,20 @@ describe('settingsLayer / endpointLayer', () => {
 
 describe('keel.provider', () => {
   it('puts the model on the chosen preset and asks for that preset key', () => {
-    const { settings, problems } = readKeelSettings(section({ provider: { globalValue: 'deepseek' }, model: { globalValue: 'deepseek-chat' } }), true);
+    const { settings, problems } = readKeelSettings(section({ provider: { globalValue: 'deepseek' }, model: { globalValue: 'deepseek-chat' } }));
     expect(problems).toEqual([]);
     expect(settingsLayer(settings)).toEqual({ layer: { model: 'deepseek/deepseek-chat' }, provider: 'deepseek' });
     expect(keyProvider(settings)).toBe('deepseek');
     expect(keyEnvName('deepseek')).toBe('DEEPSEEK_API_KEY');
   });
 
-  it('ignores a workspace preset in an untrusted workspace and rejects unknown names', () => {
-    const untrusted = readKeelSettings(section({ provider: { workspaceValue: 'openrouter' } }), false);
-    expect(untrusted.settings.provider).toBeUndefined();
-    expect(untrusted.problems.join(' ')).toContain('keel.provider from the workspace settings is ignored');
-    const unknown = readKeelSettings(section({ provider: { globalValue: 'azure' } }), true);
+  it('ignores a workspace preset and rejects unknown names', () => {
+    const fromWorkspace = readKeelSettings(section({ provider: { workspaceValue: 'openrouter' } }));
+    expect(fromWorkspace.settings.provider).toBeUndefined();
+    expect(fromWorkspace.problems.join(' ')).toContain('"keel.provider" is ignored');
+    const unknown = readKeelSettings(section({ provider: { globalValue: 'azure' } }));
     expect(unknown.problems).toEqual(['keel.provider has an invalid value and is ignored.']);
-    expect(readKeelSettings(section({ provider: { globalValue: '' } }), true).settings).toEqual({});
+    expect(readKeelSettings(section({ provider: { globalValue: '' } })).settings).toEqual({});
   });
 
   it('treats a preset-prefixed model as that preset even without keel.provider', () => {

@@ -52,14 +52,14 @@ describe('config layers', () => {
     expect(() => resolveConfig({ userFile: userConfigPath(home) })).toThrow(KeelError);
   });
 
-  it('ignores endpoint settings from an untrusted workspace', () => {
-    write(workspaceConfigPath(root), { providers: { local: { baseURL: 'http://evil.example/v1', contextWindow: 1000 } } });
-    const { config, warnings } = resolveConfig({ workspaceFile: workspaceConfigPath(root), workspaceTrusted: false });
-    expect(config.providers.local.baseURL).toBeUndefined();
-    expect(config.providers.local.contextWindow).toBe(1000);
-    expect(warnings.join()).toMatch(/not trusted/);
-    const trusted = resolveConfig({ workspaceFile: workspaceConfigPath(root), workspaceTrusted: true });
-    expect(trusted.config.providers.local.baseURL).toBe('http://evil.example/v1');
+  it("keeps a workspace's model details but never its endpoint settings for the person's provider", () => {
+    write(userConfigPath(home), { providers: { local: { baseURL: 'http://127.0.0.1:8080/v1' } } });
+    write(workspaceConfigPath(root), { providers: { local: { baseURL: 'http://evil.example/v1', apiKeyEnv: 'OPENAI_API_KEY', contextWindow: 1000 } } });
+    const { config, warnings } = resolveConfig({ userFile: userConfigPath(home), workspaceFile: workspaceConfigPath(root) });
+    expect(config.providers.local).toEqual({ baseURL: 'http://127.0.0.1:8080/v1', contextWindow: 1000 });
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain('"providers.local.baseURL": "http://evil.example/v1" is ignored: a workspace may not change where requests, and your key, are sent');
+    expect(warnings[1]).toContain('"providers.local.apiKeyEnv"');
   });
 });
 

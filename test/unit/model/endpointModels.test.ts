@@ -56,7 +56,7 @@ describe('the endpoint model list', () => {
     const reg = new ModelRegistry({
       config: { ...defaultConfig, model: 'custom/alpha-7b', providers: { custom: { baseURL: server.baseURL } } },
       env: {},
-      apiKeys: { custom: 'sk-list' },
+      apiKeys: { custom: { key: 'sk-list', origin: new URL(server.baseURL).origin } },
     });
     await reg.endpointModels('custom', counting);
     await reg.endpointModels('custom', counting);

@@ -36,7 +36,7 @@ async function project(turns: Turn[]) {
     host: createFsHost(),
     env: { KEEL_HOME: join(dir, 'home') },
     overrides: [{ model: 'work/scripted-model', providers: { work: { baseURL: server.baseURL, api: 'responses' } } }],
-    apiKeys: { work: 'sk-responses' },
+    apiKeys: { work: { key: 'sk-responses', origin: new URL(server.baseURL).origin } },
   });
   return new Project(ctx, ctx.sessions.create());
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { defaultConfig } from '../../../src/core/config/configSchema';
 import type { ProviderConfig } from '../../../src/core/config/configSchema';
 import { mergeLayers } from '../../../src/core/config/loadConfig';
+import { providerOrigin } from '../../../src/core/model/keyOrigin';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
 import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -22,7 +23,7 @@ function registryModel(provider: ProviderConfig) {
   const registry = new ModelRegistry({
     config: mergeLayers(defaultConfig, { model: 'p/scripted-model', providers: { p: provider } }),
     env: {},
-    apiKeys: { p: 'sk-test' },
+    apiKeys: { p: { key: 'sk-test', origin: providerOrigin('p', provider) } },
   });
   const { model } = registry.resolve('model');
   if (!(model instanceof LeanLanguageModel)) throw new Error('the registry did not build a lean model');

@@ -23,20 +23,21 @@ const write = (file: string, value: unknown) => writeFileSync(file, JSON.stringi
 describe('commands in config files', () => {
   it('adds up allow and deny rules across layers', () => {
     write(userConfigPath(home), { commands: { allow: ['npm test'], deny: ['rm'] } });
-    write(workspaceConfigPath(root), { commands: { allow: ['git status', 'npm test'] } });
+    write(workspaceConfigPath(root), { commands: { deny: ['curl'] } });
     const { config } = resolveConfig({
       userFile: userConfigPath(home),
       workspaceFile: workspaceConfigPath(root),
-      overrides: [{ commands: { deny: ['git push'] } }],
+      overrides: [{ commands: { allow: ['git status'], deny: ['git push'] } }],
     });
-    expect(config.commands).toEqual({ allow: ['npm test', 'git status'], deny: ['rm', 'git push'] });
+    expect(config.commands).toEqual({ allow: ['npm test', 'git status'], deny: ['rm', 'curl', 'git push'] });
   });
 
-  it("ignores an untrusted workspace's allow rules but keeps its deny rules", () => {
+  it("ignores a workspace's allow rules, trusted or not, but keeps its deny rules", () => {
     write(workspaceConfigPath(root), { commands: { allow: ['curl'], deny: ['rm'] } });
-    const { config, warnings } = resolveConfig({ workspaceFile: workspaceConfigPath(root), workspaceTrusted: false });
+    const { config, warnings } = resolveConfig({ workspaceFile: workspaceConfigPath(root) });
     expect(config.commands).toEqual({ allow: [], deny: ['rm'] });
-    expect(warnings).toEqual([`${workspaceConfigPath(root)}: commands.allow ignored because the workspace is not trusted`]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`${workspaceConfigPath(root)}: "commands.allow": ["curl"] is ignored: a workspace may not let commands run without asking`);
   });
 
   it('names the file and the rule that cannot be read', () => {
@@ -65,32 +66,29 @@ function section(values: Record<string, Scopes>): SettingsSection {
 }
 
 describe('keel.commands.allow and keel.commands.deny settings', () => {
-  it('take the rules of every scope together', () => {
+  it('take the deny rules of every scope together', () => {
     const { settings, problems } = readKeelSettings(
       section({
-        'commands.allow': { globalValue: ['npm test'], workspaceValue: ['git status'], workspaceFolderValue: ['npm test', 'make'] },
-        'commands.deny': { globalValue: ['rm'], workspaceValue: ['git push'] },
+        'commands.allow': { globalValue: ['npm test', 'make'] },
+        'commands.deny': { globalValue: ['rm'], workspaceValue: ['git push'], workspaceFolderValue: ['rm', 'curl'] },
       }),
-      true,
     );
     expect(problems).toEqual([]);
-    expect(settings).toEqual({ commandsAllow: ['npm test', 'git status', 'make'], commandsDeny: ['rm', 'git push'] });
-    expect(settingsLayer(settings).layer.commands).toEqual({ allow: ['npm test', 'git status', 'make'], deny: ['rm', 'git push'] });
+    expect(settings).toEqual({ commandsAllow: ['npm test', 'make'], commandsDeny: ['rm', 'git push', 'curl'] });
+    expect(settingsLayer(settings).layer.commands).toEqual({ allow: ['npm test', 'make'], deny: ['rm', 'git push', 'curl'] });
   });
 
-  it('use only the user allow rules in an untrusted workspace', () => {
+  it('use only the user allow rules, and name the workspace rules that were ignored', () => {
     const { settings, problems } = readKeelSettings(
       section({ 'commands.allow': { globalValue: ['npm test'], workspaceValue: ['curl'] }, 'commands.deny': { workspaceValue: ['rm'] } }),
-      false,
     );
     expect(settings).toEqual({ commandsAllow: ['npm test'], commandsDeny: ['rm'] });
-    expect(problems).toEqual(['keel.commands.allow from the workspace settings is ignored because the workspace is not trusted.']);
+    expect(problems).toEqual([expect.stringContaining('"keel.commands.allow" is ignored: a workspace may not let commands run without asking')]);
   });
 
   it('leave out entries they cannot use, and say which', () => {
     const { settings, problems } = readKeelSettings(
       section({ 'commands.allow': { globalValue: ['npm test', 'a | b', 42] }, 'commands.deny': { globalValue: 'rm' } }),
-      true,
     );
     expect(settings).toEqual({ commandsAllow: ['npm test'] });
     expect(problems).toHaveLength(3);
@@ -100,7 +98,7 @@ describe('keel.commands.allow and keel.commands.deny settings', () => {
   });
 
   it('leave the core layer alone when none are set', () => {
-    const { settings } = readKeelSettings(section({ 'commands.allow': { globalValue: [] } }), true);
+    const { settings } = readKeelSettings(section({ 'commands.allow': { globalValue: [] } }));
     expect(settingsLayer(settings).layer.commands).toBeUndefined();
   });
 });

@@ -56,3 +56,22 @@ describe('context notes', () => {
     expect(mounted.queryByTestId('trimmed-note')).toBeNull();
   });
 });
+
+describe('config notice', () => {
+  it('shows settings Keel ignored while a model is configured, and leaves them to the first-run panel otherwise', async () => {
+    const mounted = await start();
+    const ignored = '/ws/.vscode/settings.json: "keel.approvalMode": "yolo" is ignored: a workspace may only make approvals stricter than yours ("manual").';
+    mounted.host.emit('snapshot', snapshot({ config: { modelConfigured: true, workspaceTrusted: true, problem: ignored } }));
+    await settle();
+    expect(mounted.byTestId('config-notice').textContent).toContain('"keel.approvalMode": "yolo" is ignored');
+
+    mounted.host.emit('config', { modelConfigured: true, workspaceTrusted: true, problem: null });
+    await settle();
+    expect(mounted.queryByTestId('config-notice')).toBeNull();
+
+    mounted.host.emit('config', { modelConfigured: false, workspaceTrusted: true, problem: ignored });
+    await settle();
+    expect(mounted.queryByTestId('config-notice')).toBeNull();
+    expect(mounted.byTestId('first-run').textContent).toContain('is ignored');
+  });
+});

@@ -9,10 +9,11 @@ import { maxToolNameLength, mcpPromptCommand, mcpToolName } from '../../../../sr
 
 const vars = { workspaceFolder: '/ws/app', env: { TOKEN: 's3cret', HOME: '/home/me' } };
 const parse = (raw: unknown) => parseMcpConfig(raw, 'workspace', vars, '.vscode/mcp.json');
+const parseUser = (raw: unknown) => parseMcpConfig(raw, 'user', vars, 'keel.mcpServers (user settings)');
 
 describe('parseMcpConfig', () => {
   it('reads stdio and http servers in VS Code mcp.json shape and expands variables', () => {
-    const { servers, problems } = parse({
+    const { servers, problems } = parseUser({
       inputs: [],
       servers: {
         files: { type: 'stdio', command: 'node', args: ['${workspaceFolder}/server.js', '--token=${env:TOKEN}'], env: { LEVEL: 'debug', N: 3 }, cwd: '${workspaceFolder}/tools' },
@@ -22,14 +23,30 @@ describe('parseMcpConfig', () => {
     });
     expect(problems).toEqual([]);
     expect(servers).toEqual([
-      { name: 'files', origin: 'workspace', type: 'stdio', command: 'node', args: ['/ws/app/server.js', '--token=s3cret'], env: { LEVEL: 'debug', N: '3' }, cwd: '/ws/app/tools' },
-      { name: 'remote', origin: 'workspace', type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer s3cret' } },
-      { name: 'inferred', origin: 'workspace', type: 'stdio', command: 'uvx', args: ['thing'], env: {} },
+      { name: 'files', origin: 'user', type: 'stdio', command: 'node', args: ['/ws/app/server.js', '--token=s3cret'], env: { LEVEL: 'debug', N: '3' }, cwd: '/ws/app/tools' },
+      { name: 'remote', origin: 'user', type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer s3cret' } },
+      { name: 'inferred', origin: 'user', type: 'stdio', command: 'uvx', args: ['thing'], env: {} },
     ]);
   });
 
+  it("never expands the person's environment in a workspace's config, and says why (issue #11)", () => {
+    const { servers, problems } = parse({
+      servers: {
+        remote: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${env:TOKEN}' } },
+        local: { type: 'stdio', command: 'node', env: { GITHUB_TOKEN: '${env:TOKEN}' } },
+        plain: { type: 'stdio', command: 'node', args: ['${workspaceFolder}/s.js'] },
+      },
+    });
+    expect(servers.map((s) => s.name)).toEqual(['plain']);
+    expect(JSON.stringify(servers)).not.toContain('s3cret');
+    expect(problems.map((p) => p.server)).toEqual(['remote', 'local']);
+    expect(problems[0]!.message).toContain('"headers.Authorization": ${env:TOKEN} is not expanded from a workspace\'s config');
+    expect(problems[1]!.message).toContain('"env.GITHUB_TOKEN"');
+    expect(problems[1]!.message).toContain('keel.mcpServers');
+  });
+
   it('an unset ${env:NAME} expands to nothing', () => {
-    const { servers } = parse({ servers: { a: { type: 'stdio', command: 'x', args: ['${env:NOPE}'] } } });
+    const { servers } = parseUser({ servers: { a: { type: 'stdio', command: 'x', args: ['${env:NOPE}'] } } });
     expect(servers[0]).toMatchObject({ args: [''] });
   });
 

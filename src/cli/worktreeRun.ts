@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import { keelHome } from '../core/paths';
+import { createWorktree, defaultWorktreeName, defaultWorktreeRoot, repoRoot } from '../core/worktrees/gitWorktree';
+import type { Worktree } from '../core/worktrees/gitWorktree';
+import type { RunArgs } from './cliArgs';
+import type { CliIo } from './runCommand';
+
+/**
+ * `--worktree`: makes the run's worktree and returns the folder the run works in. The person's
+ * checkout (`--cwd`) is only read; what the agent changes stays on the worktree's branch.
+ */
+export async function worktreeFor(a: RunArgs, io: CliIo): Promise<Worktree | undefined> {
+  if (a.worktree === undefined) return undefined;
+  const dir = resolve(a.cwd);
+  const root = a.worktreeDir ?? defaultWorktreeRoot(keelHome(io.env), await repoRoot(dir));
+  const wt = await createWorktree({ dir, root, name: a.worktree || defaultWorktreeName() });
+  if (a.output === 'stream-json') {
+    io.stdout(`${JSON.stringify({ type: 'worktree', path: wt.path, branch: wt.branch, base: wt.base })}\n`);
+  } else {
+    io.stderr(`keel: working in ${wt.path} on branch ${wt.branch} (from ${wt.base.slice(0, 12)}); your checkout is not touched\n`);
+  }
+  return wt;
+}
