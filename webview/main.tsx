@@ -15,6 +15,7 @@ import { App } from './components/App';
 import { RenderErrorBoundary } from './components/RenderErrorBoundary';
 import { EarlyViewHandOff } from './early/EarlyViewHandOff';
 import { startEarlyViewSaver } from './early/earlyViewSaver';
+import { applyPageLocale } from './l10n/pageLocale';
 import { ChatStore } from './store/chatStore';
 import { StoreContext } from './store/storeContext';
 import { vscodeApi } from './bridge/vscodeApi';
@@ -30,6 +31,8 @@ window.addEventListener('error', (event) => bridge.log('error', `uncaught: ${err
 window.addEventListener('unhandledrejection', (event) =>
   bridge.log('error', `unhandled rejection: ${errorMessage(event.reason)}`),
 );
+
+document.documentElement.lang = applyPageLocale(document, (message) => bridge.log('warn', message));
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Keel webview: the page has no #root element');

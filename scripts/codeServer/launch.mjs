@@ -79,6 +79,27 @@ function writeJson(file, value) {
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
+// A language is offered only when languagepacks.json in the user-data folder lists a pack for it
+// (VS Code writes the file when it scans extensions, which may be after the first page load):
+// write the entries of the linked extensions that contribute `localizations` before the start.
+function writeLanguagePacks(userData, extensionFolders) {
+  const packs = {};
+  for (const folder of extensionFolders) {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    for (const localization of manifest.contributes?.localizations ?? []) {
+      const translations = {};
+      for (const t of localization.translations ?? []) translations[t.id] = resolve(folder, t.path);
+      packs[localization.languageId.toLowerCase()] = {
+        hash: `${manifest.publisher}.${manifest.name}-${manifest.version}`,
+        extensions: [{ extensionIdentifier: { id: `${manifest.publisher}.${manifest.name}` }, version: manifest.version }],
+        translations,
+        label: localization.localizedLanguageName ?? localization.languageName,
+      };
+    }
+  }
+  if (Object.keys(packs).length > 0) writeJson(join(userData, 'languagepacks.json'), packs);
+}
+
 async function waitForHttp(url, timeoutMs, child, logFile) {
   const deadline = Date.now() + timeoutMs;
   let lastError = 'no answer yet';
@@ -155,6 +176,11 @@ export async function launchServer(options = {}) {
   writeJson(join(dirs.userData, 'User', 'settings.json'), settings);
   writeJson(join(dirs.userData, 'Machine', 'settings.json'), settings);
   writeJson(join(dirs.serverData, 'data', 'Machine', 'settings.json'), settings);
+  // The display language comes from --locale, else argv.json's "locale", else the browser's
+  // `vscode.nls.locale` cookie or Accept-Language; a missing argv.json means English whatever
+  // the browser asks, so an empty one lets a browser test pick its language (Keel's zh-cn test).
+  if (!existsSync(join(dirs.userData, 'User', 'argv.json'))) writeJson(join(dirs.userData, 'User', 'argv.json'), {});
+  writeLanguagePacks(dirs.userData, options.linkExtensions ?? []);
 
   const commonArgs = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--disable-telemetry'];
   if (!trust) commonArgs.push('--disable-workspace-trust');

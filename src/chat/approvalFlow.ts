@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { errorMessage } from '../core/errors';
 import type { ApprovalAnswer, ApprovalRequest } from '../core/projectTypes';
 import type { FileChange } from '../core/tools/tool';
@@ -97,9 +98,11 @@ export class ApprovalFlow {
           final = await this.opts.changes.amend(id, answer);
         } catch (err) {
           // Without the reviewed content, writing the raw proposal could undo the person's choices.
+          // The log and the model get English; the person reads it in their language.
           const problem = `Keel could not read the reviewed change to ${approval.change.displayPath} (${errorMessage(err)}); nothing was written.`;
           this.opts.log('error', problem);
-          this.opts.state.error({ code: 'internal', message: problem, retryable: false });
+          const shown = l10n.t('Keel could not read the reviewed change to {0} ({1}); nothing was written.', approval.change.displayPath, errorMessage(err));
+          this.opts.state.error({ code: 'internal', message: shown, retryable: false });
           final = { approved: false, reason: problem };
         }
       }
@@ -136,7 +139,7 @@ export class ApprovalFlow {
         this.opts.log('error', `asking the view about ${approval.request.tool} failed: ${errorMessage(err)}`);
         this.opts.state.error({
           code: 'internal',
-          message: `The approval card for ${approval.request.tool} could not be shown (${errorMessage(err)}). Reload the view or stop the run.`,
+          message: l10n.t('The approval card for {0} could not be shown ({1}). Reload the view or stop the run.', approval.request.tool, errorMessage(err)),
           retryable: false,
         });
       },

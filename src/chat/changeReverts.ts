@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import * as l10n from '@vscode/l10n';
 import type { Project } from '../core/project';
 import type { SnapshotRecord } from '../core/session/sessionRecords';
 import type { FileRestore, RestoreOutcome } from '../core/snapshots/fileRestore';
@@ -46,7 +47,7 @@ export class ChangeReverts {
     const restore = this.restorer();
     if ('status' in restore) return restore;
     const calls = this.deps.state.toolCallIdsFrom(params.messageId);
-    if (!calls) return { status: 'nothing', message: 'That message is not in this conversation.' };
+    if (!calls) return { status: 'nothing', message: l10n.t('That message is not in this conversation.') };
     return this.reverted(await restore.restoreFrom(calls, { force: params.force === true }));
   }
 
@@ -74,8 +75,8 @@ export class ChangeReverts {
 
   private restorer(): FileRestore | Refused {
     const restore = this.deps.project()?.fileUndo?.restore;
-    if (!restore) return { status: 'failed', message: 'This conversation has no record of file changes it can put back (it is open read-only or not started).' };
-    if (this.deps.isRunning()) return { status: 'failed', message: 'Keel is working in this conversation: stop it or let it finish, then put files back.' };
+    if (!restore) return { status: 'failed', message: l10n.t('This conversation has no record of file changes it can put back (it is open read-only or not started).') };
+    if (this.deps.isRunning()) return { status: 'failed', message: l10n.t('Keel is working in this conversation: stop it or let it finish, then put files back.') };
     return restore;
   }
 

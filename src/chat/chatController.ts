@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Context } from '../core/context';
 import { errorMessage } from '../core/errors';
 import type { Project } from '../core/project';
@@ -20,6 +21,7 @@ import { ConfigSync } from './configSync';
 import { ProjectSlot } from './projectSlot';
 import { readOnlyMessage } from './readOnlyMessage';
 import { PlanControl } from './planControl';
+import type { PlanInfo } from '../protocol/planState';
 import type { PlanAction, PlanFiles } from './planRuns';
 import { uiErrorOf } from './runContext';
 import { RunQueue } from './runQueue';
@@ -48,6 +50,8 @@ export interface ChatControllerOptions {
   state?: ConversationStateOptions;
   /** Plan mode turned on or off (the status bar follows it). */
   onModeChange?(mode: AgentMode): void;
+  /** The conversation's newest plan changed (the command palette's Run Plan follows it). */
+  onPlanChange?(plan: PlanInfo | null): void;
   /** The editor side of plan files; without it plans cannot be opened. */
   planFiles?: PlanFiles;
   /** Delete confirmation and export targets (absent: those actions are refused). */
@@ -88,6 +92,7 @@ export class ChatController {
       {
         emit: (event, data) => {
           if (event === 'state') this.followMode((data as RunState).mode);
+          if (event === 'plan') opts.onPlanChange?.((data as { plan: PlanInfo | null }).plan);
           this.view.emit(event, data);
         },
       },
@@ -233,10 +238,10 @@ export class ChatController {
   /** `/compact`: summarizes the conversation in view; Stop cancels it (nothing is written then). */
   async compact(): Promise<RequestResult<'session.compact'>> {
     if (this.queue.busy) {
-      return { status: 'failed', message: 'Keel is working in this conversation: let it finish or stop it, then compact.' };
+      return { status: 'failed', message: l10n.t('Keel is working in this conversation: let it finish or stop it, then compact.') };
     }
     const current = this.project;
-    if (!current) return { status: 'nothing', message: 'There is nothing to compact yet.' };
+    if (!current) return { status: 'nothing', message: l10n.t('There is nothing to compact yet.') };
     if (current.session.readOnly) return { status: 'failed', message: readOnlyMessage(current.session.readOnlyReason ?? 'it was opened read-only') };
     const run = new CompactionRun(this.runs);
     this.queue.add(run);
@@ -288,7 +293,7 @@ export class ChatController {
   /** Makes a workspace folder the current project: of this conversation (recorded in its log), or of the next. */
   async selectWorkspaceProject(name: string): Promise<RequestResult<'workspaceProject.select'>> {
     if (this.queue.isRunning) {
-      throw new BusError('busy', 'Keel is working in this conversation: stop it or let it finish, then switch the project.');
+      throw new BusError('busy', l10n.t('Keel is working in this conversation: stop it or let it finish, then switch the project.'));
     }
     const { ctx } = await this.opts.core.get();
     try {

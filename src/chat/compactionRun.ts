@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { RequestResult } from '../protocol/catalogue';
 import type { QueuedRun } from './runQueue';
 import { uiErrorOf } from './runContext';
@@ -17,7 +18,7 @@ export class CompactionRun implements QueuedRun {
   constructor(private readonly rc: RunContext) {}
 
   dropped(): void {
-    this.settle({ status: 'failed', message: 'The conversation was not compacted; nothing was changed.' });
+    this.settle({ status: 'failed', message: l10n.t('The conversation was not compacted; nothing was changed.') });
   }
 
   async run(signal: AbortSignal): Promise<void> {
@@ -26,7 +27,7 @@ export class CompactionRun implements QueuedRun {
     rc.activity();
     try {
       const project = rc.slot.for((await rc.core.get()).ctx);
-      let failure = 'The conversation was not compacted; nothing was changed.';
+      let failure = l10n.t('The conversation was not compacted; nothing was changed.');
       const outcome = await project.compact({
         signal,
         onEvent: (e) => {
@@ -35,9 +36,9 @@ export class CompactionRun implements QueuedRun {
           if (e.type === 'compaction') showCompacted(rc, e);
         },
       });
-      if (outcome === 'nothing') this.settle({ status: 'nothing', message: 'There is nothing to compact yet.' });
+      if (outcome === 'nothing') this.settle({ status: 'nothing', message: l10n.t('There is nothing to compact yet.') });
       else if (outcome === 'failed') this.settle({ status: 'failed', message: failure });
-      else this.settle({ status: 'compacted', message: `${outcome.compactedMessages} messages were summarized.` });
+      else this.settle({ status: 'compacted', message: l10n.t('{0} messages were summarized.', outcome.compactedMessages) });
     } catch (err) {
       const error = uiErrorOf(rc.core, err);
       rc.state.error(error);

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { mergeLayers, resolveConfig, userConfigPath, workspaceConfigPath } from '../core/config/loadConfig';
 import { CUSTOM_PROVIDER } from '../core/config/endpointLayer';
 import { Context } from '../core/context';
@@ -127,7 +128,7 @@ export class CoreLoader {
     const { inputs } = this;
     const folders = inputs.folders();
     if (folders.length === 0) {
-      throw new KeelError('config', 'Keel works on the files of a folder: open a folder or a workspace first.');
+      throw new KeelError('config', l10n.t('Keel works on the files of a folder: open a folder or a workspace first.'));
     }
     const trusted = inputs.trusted();
     const read = inputs.settings();

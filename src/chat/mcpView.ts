@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { McpServerStatus } from '../core/mcp/mcpTypes';
 import type { McpManager } from '../core/mcp/mcpManager';
 import type { McpStatusView } from '../protocol/mcpStatus';
@@ -38,10 +39,13 @@ export function mcpStatusView(manager: McpManager): McpStatusView {
 
 export function stateText(s: McpServerStatus): string {
   if (s.state === 'ready') {
-    const more = [s.prompts ? `${s.prompts} prompt${s.prompts === 1 ? '' : 's'}` : '', s.resources ? `${s.resources} resource${s.resources === 1 ? '' : 's'}` : ''];
-    return [`ready, ${s.tools} tool${s.tools === 1 ? '' : 's'}`, ...more.filter(Boolean)].join(', ');
+    const more = [
+      s.prompts ? (s.prompts === 1 ? l10n.t('1 prompt') : l10n.t('{0} prompts', s.prompts)) : '',
+      s.resources ? (s.resources === 1 ? l10n.t('1 resource') : l10n.t('{0} resources', s.resources)) : '',
+    ];
+    return [s.tools === 1 ? l10n.t('ready, 1 tool') : l10n.t('ready, {0} tools', s.tools), ...more.filter(Boolean)].join(l10n.t(', '));
   }
-  if (s.state === 'failed') return `failed: ${s.reason ?? 'unknown reason'}`;
-  if (s.state === 'disabled') return s.reason ? `off: ${s.reason}` : 'off';
-  return 'starting…';
+  if (s.state === 'failed') return l10n.t('failed: {0}', s.reason ?? l10n.t('unknown reason'));
+  if (s.state === 'disabled') return s.reason ? l10n.t('off: {0}', s.reason) : l10n.t('off');
+  return l10n.t('starting…');
 }

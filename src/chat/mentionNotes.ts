@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { mentionLabel } from '../core/mentions/mentionBlock';
 import type { MentionNote as LoggedNote } from '../core/mentions/mentionTypes';
 import type { UiMessage, UiPart } from '../protocol/uiMessage';
@@ -24,7 +25,12 @@ export function withMentionNotes(message: UiMessage, notes: readonly LoggedNote[
 }
 
 function noteText(note: LoggedNote): string {
-  const what = note.status === 'cut' ? 'Cut to fit the budget for mentions' : note.status === 'omitted' ? 'Not attached: the budget for mentions was used up' : 'Could not be attached';
+  const what =
+    note.status === 'cut'
+      ? l10n.t('Cut to fit the budget for mentions')
+      : note.status === 'omitted'
+        ? l10n.t('Not attached: the budget for mentions was used up')
+        : l10n.t('Could not be attached');
   const text = note.note && note.status !== 'omitted' ? `${what}: ${note.note}` : what;
   return text.length > maxNoteChars ? `${text.slice(0, maxNoteChars - 1)}…` : text;
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Project } from '../core/project';
 import { BusError } from '../protocol/busError';
 import type { RequestResult } from '../protocol/catalogue';
@@ -33,7 +34,7 @@ export class PlanControl {
   /** Opens a plan's file in an editor; its saved text is what executes. */
   async open(planId: string): Promise<boolean> {
     const project = this.projectWith(planId);
-    if (!this.deps.files) throw new BusError('internal', 'Plans cannot be opened in this editor.');
+    if (!this.deps.files) throw new BusError('internal', l10n.t('Plans cannot be opened in this editor.'));
     return this.deps.files.open(project.plans.ensureFile(planId));
   }
 
@@ -68,8 +69,8 @@ export class PlanControl {
   private async queue(action: PlanAction, mode: AgentMode): Promise<RequestResult<'plan.execute'>> {
     const project = this.projectWith(action.planId);
     const plan = project.plans.get(action.planId)!;
-    if (plan.status !== 'proposed' && plan.status !== 'edited') throw new BusError('internal', `This plan was already ${plan.status}.`);
-    if (this.queueing.has(action.planId) || this.deps.isQueued(action.planId)) throw new BusError('internal', 'This plan is already queued.');
+    if (plan.status !== 'proposed' && plan.status !== 'edited') throw new BusError('internal', plan.status === 'executed' ? l10n.t('This plan was already executed.') : plan.status === 'refined' ? l10n.t('This plan was already refined.') : l10n.t('This plan was already discarded.'));
+    if (this.queueing.has(action.planId) || this.deps.isQueued(action.planId)) throw new BusError('internal', l10n.t('This plan is already queued.'));
     this.queueing.add(action.planId);
     let text: string;
     try {
@@ -84,7 +85,7 @@ export class PlanControl {
 
   private projectWith(planId: string): Project {
     const project = this.deps.project();
-    if (!project?.plans.get(planId)) throw new BusError('internal', `This conversation has no plan ${planId}.`);
+    if (!project?.plans.get(planId)) throw new BusError('internal', l10n.t('This conversation has no plan {0}.', planId));
     return project;
   }
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { KeelError } from '../core/errors';
 import type { UiError, UiErrorCode } from '../protocol/sessionState';
 
@@ -21,24 +22,24 @@ export function runFailure(error: { message: string; statusCode?: number; code?:
     // The loop already left out the oldest part of the conversation and tried again.
     return uiError(
       'context_too_long',
-      `The conversation no longer fits this model's context window, even with its oldest part left out: ${detail} Nothing is lost (the whole conversation stays in its log). Start a new chat, or choose a model with a larger context window.`,
+      l10n.t("The conversation no longer fits this model's context window, even with its oldest part left out: {0} Nothing is lost (the whole conversation stays in its log). Start a new chat, or choose a model with a larger context window.", detail),
       false,
     );
   }
   if (status === 401 || status === 403) {
-    return uiError('auth_failed', `The model server refused the API key (${status}): ${detail} Set it again with "Keel: Set API Key".`, false);
+    return uiError('auth_failed', l10n.t('The model server refused the API key ({0}): {1} Set it again with "Keel: Set API Key".', status, detail), false);
   }
-  if (status === 429) return uiError('rate_limited', `The model server is rate limiting requests: ${detail} Send again in a moment.`, true);
+  if (status === 429) return uiError('rate_limited', l10n.t('The model server is rate limiting requests: {0} Send again in a moment.', detail), true);
   if ((status === 400 || status === 413) && /context|too long|too many tokens|maximum.*tokens|token limit/i.test(detail)) {
-    return uiError('context_too_long', `The conversation is too long for this model: ${detail} Start a new chat or use a model with a larger context.`, false);
+    return uiError('context_too_long', l10n.t('The conversation is too long for this model: {0} Start a new chat or use a model with a larger context.', detail), false);
   }
   if (status === undefined || status >= 500 || status === 408) {
-    return uiError('model_unreachable', `The model could not be reached: ${detail} Check keel.baseUrl and that the server is running, then send again.`, true);
+    return uiError('model_unreachable', l10n.t('The model could not be reached: {0} Check keel.baseUrl and that the server is running, then send again.', detail), true);
   }
   if (status === 404) {
-    return uiError('invalid_config', `The model server does not know this model or path (404): ${detail} Check keel.model and keel.baseUrl.`, false);
+    return uiError('invalid_config', l10n.t('The model server does not know this model or path (404): {0} Check keel.model and keel.baseUrl.', detail), false);
   }
-  return uiError('internal', `The model request failed (${status}): ${detail}`, false);
+  return uiError('internal', l10n.t('The model request failed ({0}): {1}', status, detail), false);
 }
 
 /** An exception from building the core or starting a run. */
@@ -57,7 +58,7 @@ export function thrownError(err: unknown, secrets: readonly string[] = []): UiEr
         return uiError('internal', message, false);
     }
   }
-  return uiError('internal', `Keel hit an unexpected error: ${message}`, true);
+  return uiError('internal', l10n.t('Keel hit an unexpected error: {0}', message), true);
 }
 
 function uiError(code: UiErrorCode, message: string, retryable: boolean): UiError {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Context } from '../core/context';
 import type { ResolvedModel } from '../core/model/modelRegistry';
 import type { Project } from '../core/project';
@@ -127,7 +128,7 @@ export class SendRun implements QueuedRun {
     if (result.status === 'max_turns') {
       state.error({
         code: 'internal',
-        message: `The agent stopped after ${result.turns} turns (keel.maxTurns). Send "continue" to let it go on.`,
+        message: l10n.t('The agent stopped after {0} turns (keel.maxTurns). Send "continue" to let it go on.', result.turns),
         retryable: true,
       });
     }

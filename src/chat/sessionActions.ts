@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { Project } from '../core/project';
 import { exportSource } from '../core/session/sessionExport';
 import { BusError } from '../protocol/busError';
@@ -154,7 +155,7 @@ export class SessionActions {
     const { messageId } = params;
     const point = session.branchPoints().get(messageId);
     const target = point?.siblings[params.index - 1];
-    if (!point || !target) throw new BusError('invalid_params', `That message has no version ${params.index}.`);
+    if (!point || !target) throw new BusError('invalid_params', l10n.t('That message has no version {0}.', params.index));
     if (target !== messageId) session.switchBranch(target);
     this.showSession();
     return { session: { ...this.deps.state.session } };
@@ -185,14 +186,14 @@ export class SessionActions {
   }
 
   private sessionUi(): SessionUi {
-    if (!this.deps.sessionUi) throw new BusError('internal', 'This window cannot export or delete conversations.');
+    if (!this.deps.sessionUi) throw new BusError('internal', l10n.t('This window cannot export or delete conversations.'));
     return this.deps.sessionUi;
   }
 
   private writableSession() {
     const session = this.deps.slot.current?.session;
-    if (!session) throw new BusError('invalid_params', 'There is no saved conversation in view to branch.');
-    if (session.readOnly) throw new BusError('invalid_params', `This conversation is read-only here (${session.readOnlyReason ?? 'another window'}).`);
+    if (!session) throw new BusError('invalid_params', l10n.t('There is no saved conversation in view to branch.'));
+    if (session.readOnly) throw new BusError('invalid_params', l10n.t('This conversation is read-only here ({0}).', session.readOnlyReason ?? l10n.t('another window')));
     return session;
   }
 }

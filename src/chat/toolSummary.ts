@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /** Input fields that best say what a call does, in order of preference. */
 const KEY_FIELDS = ['command', 'file_path', 'path', 'pattern', 'url', 'query'] as const;
 const MAX_SUMMARY = 200;
@@ -9,7 +10,7 @@ const MAX_SUMMARY = 200;
 export function toolSummary(name: string, input: unknown): string {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return name;
   const record = input as Record<string, unknown>;
-  if (Array.isArray(record.todos)) return `${record.todos.length} item${record.todos.length === 1 ? '' : 's'}`;
+  if (Array.isArray(record.todos)) return record.todos.length === 1 ? l10n.t('1 item') : l10n.t('{0} items', record.todos.length);
   for (const key of KEY_FIELDS) {
     const value = record[key];
     if (typeof value === 'string' && value.trim() !== '') return oneLine(value);

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { AssistantModelMessage, ModelMessage, ToolResultPart, UserContent } from 'ai';
 import { isMentionExpansion } from '../core/mentions/mentionBlock';
 import type { SessionEntry } from '../core/session/session';
@@ -134,7 +135,7 @@ export function toolOutputOf(output: ToolResultPart['output']): ToolOutput {
       isError = true;
       break;
     case 'execution-denied':
-      text = output.reason ?? 'The person declined this call.';
+      text = output.reason ?? l10n.t('The person declined this call.');
       isError = true;
       break;
     case 'content':
@@ -207,7 +208,7 @@ export function compactionUiMessage(
 /** The note where Keel stopped mid-run; the log's note is addressed to the model, so the view says it plainly. */
 export function interruptionUiMessage(id: string, createdAt: number, note: string): UiMessage {
   const what = /: (.*)\]$/s.exec(note)?.[1] ?? note;
-  const text = `Keel stopped before this finished (the editor or the keel command was closed): ${what}`;
+  const text = l10n.t('Keel stopped before this finished (the editor or the keel command was closed): {0}', what);
   return { id, role: 'system', parts: [{ type: 'interruption', text }], status: 'done', createdAt };
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { approvalModes } from '../core/config/configSchema';
@@ -8,43 +9,12 @@ import type { PresetName } from '../core/model/presetNames';
 import { sandboxModes } from '../core/sandbox/sandboxTypes';
 import type { SandboxMode } from '../core/sandbox/sandboxTypes';
 
-export const usage = `Usage:
-  keel run [options] PROMPT     run one request in a workspace and exit ("-" reads the prompt from stdin)
-  keel sessions [--cwd DIR] [--json]
-                                list the workspace's sessions, newest first
-  keel restore --session ID [--cwd DIR] [--turn N] [--force]
-                                put back every file Keel changed (commands included) from user
-                                turn N on (1-based; default the last); exits 1 and changes nothing
-                                when a file changed since, unless --force
-  keel --help | --version
-
-Options for run:
-  --cwd DIR                 workspace root (default: current directory)
-  --add-dir DIR             another folder the agent may use (repeatable); paths into it start
-                            with its name; the session still belongs to the --cwd folder
-  --plan                    plan mode: read-only tools, the plan prompt and planModel
-  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,
-                            whatever needs approval is denied and reported)
-  --sandbox MODE            auto | on | off: the OS sandbox for commands and local MCP servers
-                            (default auto: bubblewrap on Linux, sandbox-exec on macOS, where available;
-                            on: refuse commands without one; off: run them unconfined)
-  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)
-  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm
-                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)
-  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);
-                            with --provider, moves that endpoint
-  --api-key KEY             API key (default $OPENAI_API_KEY)
-  --session ID              resume a session of this workspace
-  --max-turns N             cap on model turns (default 50)
-  --output FORMAT           text | stream-json (default text)
-  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({"servers": {...}}); repeatable
-  --worktree[=NAME]         work in a new git worktree on branch keel/NAME, made from the HEAD of
-                            the --cwd checkout, which stays untouched (NAME: a time stamp if left out)
-  --worktree-dir DIR        where worktrees are made (default: under $KEEL_HOME, outside the workspace)
-
-Keel stores sessions under $KEEL_HOME (default ~/.keel). Config: $KEEL_HOME/config.json is yours;
-a workspace's .keel/config.json may only narrow it (a stricter mode, deny rules), never allow
-more or choose where your key goes: what it tries is ignored with a warning.`;
+/** The help text, in the CLI's language (a function: the locale is applied after this module loads). */
+export function usage(): string {
+  return l10n.t(
+    "Usage:\n  keel run [options] PROMPT     run one request in a workspace and exit (\"-\" reads the prompt from stdin)\n  keel sessions [--cwd DIR] [--json]\n                                list the workspace's sessions, newest first\n  keel restore --session ID [--cwd DIR] [--turn N] [--force]\n                                put back every file Keel changed (commands included) from user\n                                turn N on (1-based; default the last); exits 1 and changes nothing\n                                when a file changed since, unless --force\n  keel --help | --version\n\nOptions for run:\n  --cwd DIR                 workspace root (default: current directory)\n  --add-dir DIR             another folder the agent may use (repeatable); paths into it start\n                            with its name; the session still belongs to the --cwd folder\n  --plan                    plan mode: read-only tools, the plan prompt and planModel\n  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,\n                            whatever needs approval is denied and reported)\n  --sandbox MODE            auto | on | off: the OS sandbox for commands and local MCP servers\n                            (default auto: bubblewrap on Linux, sandbox-exec on macOS, where available;\n                            on: refuse commands without one; off: run them unconfined)\n  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)\n  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm\n                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)\n  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);\n                            with --provider, moves that endpoint\n  --api-key KEY             API key (default $OPENAI_API_KEY)\n  --session ID              resume a session of this workspace\n  --max-turns N             cap on model turns (default 50)\n  --output FORMAT           text | stream-json (default text)\n  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({\"servers\": {...}}); repeatable\n  --worktree[=NAME]         work in a new git worktree on branch keel/NAME, made from the HEAD of\n                            the --cwd checkout, which stays untouched (NAME: a time stamp if left out)\n  --worktree-dir DIR        where worktrees are made (default: under $KEEL_HOME, outside the workspace)\n\nKeel stores sessions under $KEEL_HOME (default ~/.keel). Config: $KEEL_HOME/config.json is yours;\na workspace's .keel/config.json may only narrow it (a stricter mode, deny rules), never allow\nmore or choose where your key goes: what it tries is ignored with a warning.",
+  );
+}
 
 export interface RunArgs {
   command: 'run';
@@ -87,7 +57,7 @@ export interface RestoreArgs {
 export type CliArgs = RunArgs | SessionsArgs | RestoreArgs | { command: 'help' } | { command: 'version' };
 
 function usageError(message: string): KeelError {
-  return new KeelError('usage', `${message}\n\n${usage}`);
+  return new KeelError('usage', `${message}\n\n${usage()}`);
 }
 
 export function parseCliArgs(argv: string[], cwd: string): CliArgs {
@@ -129,34 +99,34 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   if (v.version) return { command: 'version' };
   const [command, ...rest] = positionals;
   if (command === 'sessions') {
-    if (rest.length) throw usageError(`"keel sessions" takes no arguments (got "${rest.join(' ')}")`);
+    if (rest.length) throw usageError(l10n.t('"keel sessions" takes no arguments (got "{0}")', rest.join(' ')));
     return { command: 'sessions', cwd: v.cwd ?? cwd, json: v.json === true };
   }
   if (command === 'restore') {
-    if (rest.length) throw usageError(`"keel restore" takes no arguments (got "${rest.join(' ')}")`);
-    if (!v.session) throw usageError('"keel restore" needs --session ID (see "keel sessions").');
+    if (rest.length) throw usageError(l10n.t('"keel restore" takes no arguments (got "{0}")', rest.join(' ')));
+    if (!v.session) throw usageError(l10n.t('"keel restore" needs --session ID (see "keel sessions").'));
     let turn: number | undefined;
     if (v.turn !== undefined) {
       turn = Number(v.turn);
-      if (!Number.isInteger(turn) || turn < 1) throw usageError(`--turn must be a positive whole number (got "${v.turn}").`);
+      if (!Number.isInteger(turn) || turn < 1) throw usageError(l10n.t('--turn must be a positive whole number (got "{0}").', v.turn));
     }
     return { command: 'restore', cwd: v.cwd ?? cwd, session: v.session, turn, force: v.force === true };
   }
-  if (command !== 'run') throw usageError(command ? `Unknown command "${command}".` : 'No command given.');
+  if (command !== 'run') throw usageError(command ? l10n.t('Unknown command "{0}".', command) : l10n.t('No command given.'));
   const prompt = rest.join(' ').trim();
-  if (!prompt) throw usageError('"keel run" needs a prompt.');
+  if (!prompt) throw usageError(l10n.t('"keel run" needs a prompt.'));
   if (v.approval !== undefined && !(approvalModes as readonly string[]).includes(v.approval)) {
-    throw usageError(`--approval must be one of ${approvalModes.join(', ')} (got "${v.approval}").`);
+    throw usageError(l10n.t('--approval must be one of {0} (got "{1}").', approvalModes.join(', '), String(v.approval)));
   }
   if (v.sandbox !== undefined && !(sandboxModes as readonly string[]).includes(v.sandbox)) {
-    throw usageError(`--sandbox must be one of ${sandboxModes.join(', ')} (got "${v.sandbox}").`);
+    throw usageError(l10n.t('--sandbox must be one of {0} (got "{1}").', sandboxModes.join(', '), String(v.sandbox)));
   }
   const output = v.output ?? 'text';
-  if (output !== 'text' && output !== 'stream-json') throw usageError(`--output must be text or stream-json (got "${output}").`);
+  if (output !== 'text' && output !== 'stream-json') throw usageError(l10n.t('--output must be text or stream-json (got "{0}").', output));
   let maxTurns: number | undefined;
   if (v['max-turns'] !== undefined) {
     maxTurns = Number(v['max-turns']);
-    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw usageError(`--max-turns must be a positive whole number (got "${v['max-turns']}").`);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw usageError(l10n.t('--max-turns must be a positive whole number (got "{0}").', String(v['max-turns'])));
   }
   return {
     command: 'run',
@@ -181,6 +151,6 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
 
 function presetArg(value: string | undefined): PresetName | undefined {
   if (value === undefined) return undefined;
-  if (!isPresetName(value)) throw usageError(`--provider must be one of ${presetNames.join(', ')} (got "${value}").`);
+  if (!isPresetName(value)) throw usageError(l10n.t('--provider must be one of {0} (got "{1}").', presetNames.join(', '), value));
   return value;
 }

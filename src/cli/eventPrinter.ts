@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ProjectEvent, RunResult } from '../core/projectTypes';
 
 export interface Printer {
@@ -105,43 +106,48 @@ export function textPrinter(out: Write, err: Write): Printer {
         case 'tool_use':
           return note(`▸ ${e.name} ${summarize(e.input)}`);
         case 'approval':
-          if (!e.approved) note(`✗ ${e.name} declined: ${e.reason ?? e.rule}`);
+          if (!e.approved) note(`✗ ${l10n.t('{0} declined: {1}', e.name, e.reason ?? e.rule ?? '')}`);
           return;
         case 'tool_result':
-          if (e.isError) note(`  ${e.name} error: ${firstLine(e.output)}`);
+          if (e.isError) note(`  ${l10n.t('{0} error: {1}', e.name, firstLine(e.output))}`);
           return;
         case 'command_changes':
           if (e.changes.length) note(`  changed: ${e.changes.map((c) => `${c.kind === 'added' ? '+' : c.kind === 'deleted' ? '-' : '~'}${c.displayPath}`).join(' ')}`);
           if (e.warning) note(`keel: ${e.warning}`);
           return;
         case 'retry':
-          return note(`… model request failed (${e.error}); retry ${e.attempt + 1} of ${e.maxAttempts} in ${Math.round(e.delayMs)} ms`);
+          return note(`… ${l10n.t('model request failed ({0}); retry {1} of {2} in {3} ms', e.error, e.attempt + 1, e.maxAttempts, Math.round(e.delayMs))}`);
         case 'context_trimmed':
           return note(
-            `… the conversation is too long for the model: trying again without ${e.droppedMessages} older message(s)` +
-              `${e.shortenedResults ? ` and with ${e.shortenedResults} long tool result(s) shortened` : ''} (${e.attempt} of ${e.maxAttempts}; the session keeps everything)`,
+            `… ${l10n.t(
+              'the conversation is too long for the model: trying again without {0} older message(s){1} ({2} of {3}; the session keeps everything)',
+              e.droppedMessages,
+              e.shortenedResults ? l10n.t(' and with {0} long tool result(s) shortened', e.shortenedResults) : '',
+              e.attempt,
+              e.maxAttempts,
+            )}`,
           );
         case 'rules_fired':
-          for (const n of notices(e)) note(`! ${n.text} (rule ${n.rule})`);
+          for (const n of notices(e)) note(`! ${l10n.t('{0} (rule {1})', n.text, n.rule)}`);
           return;
         case 'rule_problems':
           for (const message of e.problems) note(`keel: ${message}`);
           return;
         case 'compaction':
-          if (e.phase === 'start') return note('… summarizing the older part of the conversation to fit the context window');
+          if (e.phase === 'start') return note(`… ${l10n.t('summarizing the older part of the conversation to fit the context window')}`);
           if (e.phase === 'failed') return note(`… ${e.error}`);
-          return note(`… compacted: ${e.compactedMessages} older message(s) summarized (about ${e.tokensBefore} → ${e.tokensAfter} tokens; the session keeps everything)`);
+          return note(`… ${l10n.t('compacted: {0} older message(s) summarized (about {1} → {2} tokens; the session keeps everything)', e.compactedMessages, e.tokensBefore, e.tokensAfter)}`);
         default:
           return;
       }
     },
     result(r) {
       if (!atLineStart) out('\n');
-      const tokens = `${r.usage.inputTokens} in / ${r.usage.outputTokens} out tokens`;
-      if (r.status === 'completed') err(`— done in ${r.turns} turn(s), ${tokens}; session ${r.sessionId}\n`);
-      else if (r.status === 'max_turns') err(`— stopped: reached the turn cap (${r.turns}); session ${r.sessionId}\n`);
-      else if (r.status === 'cancelled') err(`— cancelled; partial output kept in session ${r.sessionId}\n`);
-      else err(`— failed: ${r.error?.message ?? 'unknown error'}; session ${r.sessionId}\n`);
+      const tokens = l10n.t('{0} in / {1} out tokens', r.usage.inputTokens, r.usage.outputTokens);
+      if (r.status === 'completed') err(`— ${l10n.t('done in {0} turn(s), {1}; session {2}', r.turns, tokens, r.sessionId)}\n`);
+      else if (r.status === 'max_turns') err(`— ${l10n.t('stopped: reached the turn cap ({0}); session {1}', r.turns, r.sessionId)}\n`);
+      else if (r.status === 'cancelled') err(`— ${l10n.t('cancelled; partial output kept in session {0}', r.sessionId)}\n`);
+      else err(`— ${l10n.t('failed: {0}; session {1}', r.error?.message ?? l10n.t('unknown error'), r.sessionId)}\n`);
     },
     error(code, message) {
       note(`keel: ${message} (${code})`);

@@ -1,6 +1,7 @@
 import { KeelError, errorMessage } from '../core/errors';
 import { batchedOutput } from './batchedOutput';
 import { parseCliArgs, usage } from './cliArgs';
+import { applyCliLocale } from './cliLocale';
 import { runCommand } from './runCommand';
 import type { CliIo } from './cliIo';
 import { restoreCommand } from './restoreCommand';
@@ -27,10 +28,13 @@ async function main(): Promise<number> {
     },
     env: process.env,
   };
+  applyCliLocale(process.env);
   try {
     const args = parseCliArgs(process.argv.slice(2), process.cwd());
+    // stream-json is read by programs: its text stays English whatever the person's locale.
+    if (args.command === 'run' && args.output === 'stream-json') applyCliLocale({});
     if (args.command === 'help') {
-      io.stdout(`${usage}\n`);
+      io.stdout(`${usage()}\n`);
       return 0;
     }
     if (args.command === 'version') {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { KeelError, errorMessage } from '../core/errors';
@@ -19,14 +20,14 @@ export function readMcpConfigArgs(values: readonly string[], vars: ExpandVars): 
       try {
         text = readFileSync(resolve(value), 'utf8');
       } catch (err) {
-        throw new KeelError('usage', `${source}: cannot read the file (${errorMessage(err)})`);
+        throw new KeelError('usage', l10n.t('{0}: cannot read the file ({1})', source, errorMessage(err)));
       }
     }
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      throw new KeelError('usage', `${source}: not valid JSON (${errorMessage(err)})`);
+      throw new KeelError('usage', l10n.t('{0}: not valid JSON ({1})', source, errorMessage(err)));
     }
     const parsed = parseMcpConfig(raw, 'cli', vars, source);
     out.servers.push(...parsed.servers);

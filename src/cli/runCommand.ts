@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import type { ConfigLayer } from '../core/config/configSchema';
 import { Context } from '../core/context';
@@ -6,6 +7,7 @@ import { providerOrigin } from '../core/model/keyOrigin';
 import type { PairedKey } from '../core/model/keyOrigin';
 import { errorMessage } from '../core/errors';
 import { createFsHost } from '../core/fsHost';
+import { statedLanguage } from './cliLocale';
 import { Project } from '../core/project';
 import type { RunArgs } from './cliArgs';
 import { readMcpConfigArgs } from './mcpConfigArg';
@@ -36,7 +38,10 @@ export function cliModelLayer(a: RunArgs, env: Record<string, string | undefined
 
 export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Promise<number> {
   const printer: Printer = a.output === 'stream-json' ? streamJsonPrinter(io.stdout) : textPrinter(io.stdout, io.stderr);
-  const host = createFsHost({ log: (level, message) => level !== 'debug' && io.stderr(`keel [${level}] ${message}\n`) });
+  const host = createFsHost({
+    log: (level, message) => level !== 'debug' && io.stderr(`keel [${level}] ${message}\n`),
+    displayLanguage: statedLanguage(io.env),
+  });
   const { layer, apiKeys } = cliModelLayer(a, io.env);
   const worktree = await worktreeFor(a, io);
   const cwd = worktree?.path ?? resolve(a.cwd);
@@ -75,7 +80,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
     });
     if (result.status === 'error') printer.error('model_error', result.error?.message ?? 'the model request failed');
     printer.result(result);
-    if (result.plan && a.output !== 'stream-json') io.stderr(`keel: plan saved as ${project.plans.filePath(result.plan.id)}\n`);
+    if (result.plan && a.output !== 'stream-json') io.stderr(`keel: ${l10n.t('plan saved as {0}', project.plans.filePath(result.plan.id))}\n`);
     return result.status === 'completed' ? 0 : 1;
   } catch (err) {
     printer.error('run_failed', errorMessage(err));

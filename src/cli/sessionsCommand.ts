@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import { SessionStore } from '../core/session/sessionStore';
 import { keelHome } from '../core/paths';
@@ -16,11 +17,11 @@ export function sessionsCommand(a: SessionsArgs, io: CliIo): number {
     return 0;
   }
   if (list.length === 0) {
-    io.stderr(`No sessions for ${resolve(a.cwd)}.\n`);
+    io.stderr(`${l10n.t('No sessions for {0}.', resolve(a.cwd))}\n`);
     return 0;
   }
   for (const s of list) {
-    io.stdout(`${s.id}\t${s.updatedAt}\t${s.messageCount} messages\t${s.title}\n`);
+    io.stdout(`${s.id}\t${s.updatedAt}\t${l10n.t('{0} messages', s.messageCount)}\t${s.title}\n`);
   }
   return 0;
 }

@@ -6,6 +6,7 @@ import type { Host, WriteReport } from './host';
 export interface FsHostOptions {
   log?: Host['log'];
   ripgrepPath?: string;
+  displayLanguage?: string;
 }
 
 function errorCode(err: unknown): string | undefined {
@@ -23,6 +24,7 @@ export function createFsHost(opts: FsHostOptions = {}): Host {
     kind: 'cli',
     log,
     ripgrepPath: opts.ripgrepPath,
+    displayLanguage: opts.displayLanguage,
     async writeFile(absPath: string, content: string | null): Promise<WriteReport> {
       if (content === null) {
         await rm(absPath, { force: true });

@@ -9,6 +9,11 @@ export interface Host {
   /** 'vscode' or 'cli': shown in the system prompt's environment section. */
   readonly kind: 'vscode' | 'cli';
   /**
+   * The person's display language as a BCP 47 tag (VS Code's, or the CLI's LANG): named in
+   * the system prompt so the model can answer in it. Absent when unknown.
+   */
+  readonly displayLanguage?: string;
+  /**
    * Writes a whole file (creating folders) or deletes it when content is null.
    * The CLI writes atomically; VS Code applies a WorkspaceEdit so undo works.
    * Returns diagnostics text the model should see (new errors), if any.

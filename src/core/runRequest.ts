@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { ModelMessage, UserContent } from 'ai';
@@ -46,8 +47,11 @@ export function checkImages(model: ResolvedModel, input: UserInput): void {
   if (model.supportsImages || !hasImages(input)) return;
   throw new KeelError(
     'usage',
-    `The model ${model.id} does not take images. Remove the image, or choose a model that reads images ` +
-      `(if this one does, set "images": true for it under providers.${model.provider}.models in Keel's config).`,
+    l10n.t(
+      'The model {0} does not take images. Remove the image, or choose a model that reads images (if this one does, set "images": true for it under providers.{1}.models in Keel\'s config).',
+      model.id,
+      model.provider,
+    ),
   );
 }
 
@@ -67,7 +71,7 @@ export async function systemPromptFor(
   }
   return ctx.plugins.apply<string>({
     hook: 'systemPrompt',
-    memo: buildSystemPrompt({ mode, toolNames, context: gathered.text }),
+    memo: buildSystemPrompt({ mode, toolNames, context: gathered.text, displayLanguage: ctx.host.displayLanguage }),
     args: [{ mode }],
     type: 'SeriesLast',
   });

@@ -5,6 +5,8 @@ export interface PromptFacts {
   toolNames: string[];
   /** The gathered workspace context (environment, git, structure, rules, README, editor), rendered. */
   context: string;
+  /** BCP 47 tag of the person's display language, when the host knows it. */
+  displayLanguage?: string;
 }
 
 const actPrompt = `You are Keel, a coding agent working in the person's workspace. You read, search and edit files and run commands through tools.
@@ -29,6 +31,26 @@ Read what you need to make the steps concrete. Then present the plan and stop: t
 
 export function buildSystemPrompt(f: PromptFacts): string {
   const parts = [f.mode === 'plan' ? planPrompt : actPrompt, `Tools available: ${f.toolNames.join(', ')}`];
+  const language = f.displayLanguage ? languageLine(f.displayLanguage) : undefined;
+  if (language) parts.push(language);
   if (f.context.trim() !== '') parts.push(f.context);
   return parts.join('\n\n');
+}
+
+/**
+ * The prompt itself stays English (it is tuned in English); this one line lets the model
+ * answer a person whose editor speaks another language in that language.
+ */
+export function languageLine(tag: string): string | undefined {
+  let name: string | undefined;
+  try {
+    // zh-cn names a region, but what the person reads is the script: "Simplified Chinese".
+    const named = /^zh-(cn|sg)$/i.test(tag) ? 'zh-Hans' : /^zh-(tw|hk|mo)$/i.test(tag) ? 'zh-Hant' : tag;
+    name = new Intl.DisplayNames(['en'], { type: 'language' }).of(named);
+  } catch {
+    // Not a well-formed tag (a hand-set VS Code locale, an odd LANG): not worth a line.
+    return undefined;
+  }
+  if (!name) return undefined;
+  return `The person's display language is ${name} (${tag}): write your answers in it unless they write to you in another language. Code, identifiers and commands stay as they are.`;
 }

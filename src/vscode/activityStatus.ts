@@ -15,8 +15,8 @@ export class ActivityStatus implements vscode.Disposable {
 
   update(activity: { running: boolean; approvals: number }): void {
     if (activity.approvals > 0) {
-      this.item.text = '$(bell-dot) Keel: approval needed';
-      this.item.tooltip = 'Keel is waiting for you to approve or reject a tool call. Click to show the chat.';
+      this.item.text = `$(bell-dot) ${vscode.l10n.t('Keel: approval needed')}`;
+      this.item.tooltip = vscode.l10n.t('Keel is waiting for you to approve or reject a tool call. Click to show the chat.');
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       this.item.show();
       return;
@@ -24,7 +24,7 @@ export class ActivityStatus implements vscode.Disposable {
     this.item.backgroundColor = undefined;
     if (activity.running) {
       this.item.text = '$(sync~spin) Keel';
-      this.item.tooltip = 'Keel is working. Click to show the chat.';
+      this.item.tooltip = vscode.l10n.t('Keel is working. Click to show the chat.');
       this.item.show();
       return;
     }

@@ -16,8 +16,8 @@ export async function setApiKeyInteractively(keys: ApiKeyStore, config: KeelConf
   const provider = keyProvider(settings, Object.keys(config?.providers ?? {}));
   const origin = keyOriginFor(provider, settings, config);
   const key = await vscode.window.showInputBox({
-    title: `Keel: API key for ${origin}`,
-    prompt: `Stored in VS Code's secret storage as the key of provider "${provider}", sent only to ${origin}. Leave empty to remove it.`,
+    title: vscode.l10n.t('Keel: API key for {0}', origin),
+    prompt: vscode.l10n.t('Stored in VS Code\'s secret storage as the key of provider "{0}", sent only to {1}. Leave empty to remove it.', provider, origin),
     password: true,
     ignoreFocusOut: true,
     placeHolder: 'sk-…',
@@ -26,5 +26,7 @@ export async function setApiKeyInteractively(keys: ApiKeyStore, config: KeelConf
   const remove = key.trim() === '';
   await keys.set(provider, origin, remove ? null : key);
   log('info', `API key for provider "${provider}" at ${origin} ${remove ? 'removed' : 'stored'}`);
-  void vscode.window.showInformationMessage(remove ? `Keel: the API key for "${provider}" (${origin}) was removed.` : `Keel: API key for "${provider}" saved; it is sent only to ${origin}.`);
+  void vscode.window.showInformationMessage(
+    remove ? vscode.l10n.t('Keel: the API key for "{0}" ({1}) was removed.', provider, origin) : vscode.l10n.t('Keel: API key for "{0}" saved; it is sent only to {1}.', provider, origin),
+  );
 }

@@ -4,6 +4,7 @@ import { errorMessage } from '../core/errors';
 import type { HostWebview } from '../protocol/postMessageTransport';
 import { EarlyMessageBuffer } from '../chat/earlyMessageBuffer';
 import { chatPageHtml, missingUiHtml, newNonce } from './webviewHtml';
+import { webviewLocale } from './webviewLocale';
 
 /**
  * Where the chat UI's files are, relative to the extension root (codicons are inside the
@@ -58,8 +59,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       },
       (err: unknown) => {
         this.log.error(`chat view: starting Keel failed: ${errorMessage(err)}`);
-        void vscode.window.showErrorMessage(`Keel could not start: ${errorMessage(err)}`, 'Show Log').then((choice) => {
-          if (choice === 'Show Log') this.log.show();
+        const showLog = vscode.l10n.t('Show Log');
+        void vscode.window.showErrorMessage(vscode.l10n.t('Keel could not start: {0}', errorMessage(err)), showLog).then((choice) => {
+          if (choice === showLog) this.log.show();
         });
       },
     );
@@ -79,6 +81,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       nonce,
       script: webview.asWebviewUri(script).toString(),
       styles: styles.map((uri) => webview.asWebviewUri(uri).toString()),
+      locale: webviewLocale(this.extensionUri, (message) => this.log.error(message)),
     });
   }
 }

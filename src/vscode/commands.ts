@@ -22,7 +22,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         await run(...args);
       } catch (err) {
         deps.log.error(`${id} failed: ${errorMessage(err)}`);
-        void vscode.window.showErrorMessage(`Keel: ${errorMessage(err)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Keel: {0}', errorMessage(err)));
       }
     });
 
@@ -43,7 +43,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }),
     command('keel.stop', () => {
       const result = deps.loadedRuntime()?.controller.cancel();
-      if (!result?.cancelled) void vscode.window.setStatusBarMessage('Keel: nothing is running', 3000);
+      if (!result?.cancelled) void vscode.window.setStatusBarMessage(vscode.l10n.t('Keel: nothing is running'), 3000);
     }),
     command('keel.setApiKey', async () => (await deps.runtime()).setApiKey()),
     command('keel.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.context.extension.id}`)),

@@ -60,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
       openChatPage: () => openHeadlessChatPage(provider, 'keel.chat'),
       setMcpApprovalPrompt: async (prompt) => (await getRuntime()).mcp.setPrompt(prompt),
       logLines: () => [...logged],
+      contextKeys: async () => (await getRuntime()).contextKeys.values(),
     },
   };
   return testApi;

@@ -17,6 +17,8 @@ import { TextDiffs } from './diff/textDiffs';
 import { FileIndex } from './fileIndex';
 import { McpHub } from './mcpHub';
 import { showMcpServers } from './mcpQuickPick';
+import { KeelContextKeys } from './contextKeys';
+import { shareCatalogueWithHostLayers } from './hostLocale';
 import { mcpViewExtension } from '../chat/mcpView';
 import { planCommandIds, runPlanCommand } from './planCommands';
 import type { PlanCommandId } from './planCommands';
@@ -58,10 +60,13 @@ export class KeelRuntime {
   private view: vscode.WebviewView | undefined;
 
   private readonly keys: ApiKeyStore;
+  /** The palette's `when` states (keel.running, keel.hasPendingChange, keel.hasPlan, keel.planPending). */
+  readonly contextKeys: KeelContextKeys;
   private readonly log: LogFn;
   private readonly windowState: vscode.Memento;
 
   constructor(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel, plugins: PluginRegistry) {
+    shareCatalogueWithHostLayers();
     const log: LogFn = (level, message) => channel[level](message);
     this.log = log;
     this.windowState = context.workspaceState;
@@ -73,6 +78,12 @@ export class KeelRuntime {
     const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
     this.mcp = mcp;
     const planStatus = new PlanModeStatus('keel.togglePlanMode');
+    const contextKeys = new KeelContextKeys(log);
+    this.contextKeys = contextKeys;
+    // Nothing runs, waits or is planned yet: say so, so the palette hides those commands from the start.
+    contextKeys.running(false);
+    contextKeys.pendingChanges(0);
+    contextKeys.plan(null);
     const languageModels = new LmModelSource(log, () => this.invalidate("VS Code's language models changed"));
     this.loader = new CoreLoader(
       {
@@ -122,7 +133,11 @@ export class KeelRuntime {
       log,
       changes,
       trusted: () => vscode.workspace.isTrusted,
-      onActivity: (activity) => status.update(activity),
+      onActivity: (activity) => {
+        status.update(activity);
+        contextKeys.running(activity.running);
+      },
+      onPlanChange: (plan) => contextKeys.plan(plan),
       onApprovalNeeded: () => this.revealForApproval(),
       onModeChange: (mode) => planStatus.update(mode),
       planFiles: new PlanFileEditor(),
@@ -135,6 +150,7 @@ export class KeelRuntime {
       },
     });
     changes.attach(this.controller);
+    this.disposables.push(changes.onDidChange(() => contextKeys.pendingChanges(changes.list().length)));
     plugins.onBuiltInRemoved = () => this.invalidate('a plugin was removed');
     // One watcher for the workspace: the @-file listing and the context gathered for each request.
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');

@@ -150,9 +150,10 @@ function rootFolder(): string | undefined {
 
 const modalPrompt: McpApprovalPrompt = async (server, details, changed) => {
   const message = changed
-    ? `The MCP server "${server.name}" in this workspace changed since you allowed it. Start it now?`
-    : `Start the MCP server "${server.name}" from this workspace's .vscode/mcp.json?`;
-  const detail = `${details.join('\n')}\n\nIt runs with your permissions, in the workspace folder. Only allow servers you trust.`;
-  const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Allow');
-  return answer === 'Allow';
+    ? vscode.l10n.t('The MCP server "{0}" in this workspace changed since you allowed it. Start it now?', server.name)
+    : vscode.l10n.t('Start the MCP server "{0}" from this workspace\'s .vscode/mcp.json?', server.name);
+  const detail = `${details.join('\n')}\n\n${vscode.l10n.t('It runs with your permissions, in the workspace folder. Only allow servers you trust.')}`;
+  const allow = vscode.l10n.t('Allow');
+  const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, allow);
+  return answer === allow;
 };

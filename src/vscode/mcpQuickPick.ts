@@ -18,8 +18,8 @@ export async function showMcpServers(hub: McpHub): Promise<void> {
   const servers = hub.manager.status();
   if (servers.length === 0) {
     const open = await vscode.window.showInformationMessage(
-      'No MCP servers are configured. Add them to .vscode/mcp.json in the workspace or to the keel.mcpServers setting.',
-      'Open Settings',
+      vscode.l10n.t('No MCP servers are configured. Add them to .vscode/mcp.json in the workspace or to the keel.mcpServers setting.'),
+      vscode.l10n.t('Open Settings'),
     );
     if (open) await vscode.commands.executeCommand('workbench.action.openSettings', 'keel.mcpServers');
     return;
@@ -31,7 +31,7 @@ export async function showMcpServers(hub: McpHub): Promise<void> {
       detail: s.stderr?.length ? `stderr: ${s.stderr.slice(-3).join(' ⏎ ')}` : undefined,
       server: s,
     })),
-    { title: 'Keel: MCP Servers', placeHolder: 'Choose a server for its actions' },
+    { title: vscode.l10n.t('Keel: MCP Servers'), placeHolder: vscode.l10n.t('Choose a server for its actions') },
   );
   if (!pick) return;
   const s = pick.server;
@@ -39,19 +39,19 @@ export async function showMcpServers(hub: McpHub): Promise<void> {
   const actions: { label: string; run: () => Promise<unknown> }[] = [];
   if (known) {
     const off = hub.isDisabled(s.name) || s.state === 'disabled';
-    if (!off) actions.push({ label: '$(debug-restart) Restart', run: () => hub.manager.restart(s.name) });
+    if (!off) actions.push({ label: `$(debug-restart) ${vscode.l10n.t('Restart')}`, run: () => hub.manager.restart(s.name) });
     actions.push(
       off
-        ? { label: '$(play) Enable', run: () => hub.setEnabled(s.name, true) }
-        : { label: '$(circle-slash) Disable', run: () => hub.setEnabled(s.name, false) },
+        ? { label: `$(play) ${vscode.l10n.t('Enable')}`, run: () => hub.setEnabled(s.name, true) }
+        : { label: `$(circle-slash) ${vscode.l10n.t('Disable')}`, run: () => hub.setEnabled(s.name, false) },
     );
-    if (s.state === 'ready') actions.push({ label: '$(list-unordered) Show Tools, Prompts and Resources', run: () => showCatalogue(hub, s.name) });
-    actions.push({ label: '$(output) Show Log', run: () => showServerLog(hub, s.name) });
+    if (s.state === 'ready') actions.push({ label: `$(list-unordered) ${vscode.l10n.t('Show Tools, Prompts and Resources')}`, run: () => showCatalogue(hub, s.name) });
+    actions.push({ label: `$(output) ${vscode.l10n.t('Show Log')}`, run: () => showServerLog(hub, s.name) });
   }
   if (s.origin === 'workspace' || !known) {
-    actions.push({ label: '$(go-to-file) Open .vscode/mcp.json', run: () => openWorkspaceConfig() });
+    actions.push({ label: `$(go-to-file) ${vscode.l10n.t('Open .vscode/mcp.json')}`, run: () => openWorkspaceConfig() });
   }
-  const action = await vscode.window.showQuickPick(actions, { title: `MCP server "${s.name}": ${stateText(s)}` });
+  const action = await vscode.window.showQuickPick(actions, { title: vscode.l10n.t('MCP server "{0}": {1}', s.name, stateText(s)) });
   await action?.run();
 }
 

@@ -22,12 +22,12 @@ export async function runPlanCommand(runtime: PlanCommandHost, id: PlanCommandId
         typeof task === 'string'
           ? task
           : await vscode.window.showInputBox({
-              title: 'Keel: Plan',
-              prompt: 'What should Keel plan? It reads the workspace and writes a plan; nothing is changed.',
+              title: vscode.l10n.t('Keel: Plan'),
+              prompt: vscode.l10n.t('What should Keel plan? It reads the workspace and writes a plan; nothing is changed.'),
               placeHolder: 'e.g. Add input validation to the parser',
               value: selection?.text ?? '',
               ignoreFocusOut: true,
-              validateInput: (value) => (value.trim() ? undefined : 'Describe the task to plan'),
+              validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Describe the task to plan')),
             });
       if (typed === undefined || !typed.trim()) return;
       await runtime.revealView();
@@ -39,13 +39,13 @@ export async function runPlanCommand(runtime: PlanCommandHost, id: PlanCommandId
     case 'keel.togglePlanMode': {
       const next = controller.mode === 'plan' ? 'act' : 'plan';
       controller.setMode(next);
-      void vscode.window.setStatusBarMessage(next === 'plan' ? 'Keel: plan mode (read-only)' : 'Keel: act mode', 3000);
+      void vscode.window.setStatusBarMessage(next === 'plan' ? vscode.l10n.t('Keel: plan mode (read-only)') : vscode.l10n.t('Keel: act mode'), 3000);
       return;
     }
     case 'keel.openPlan': {
       const planId = controller.plans.latestId();
       if (!planId) {
-        void vscode.window.showInformationMessage('Keel: this conversation has no plan yet. Run "Keel: Plan…" first.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Keel: this conversation has no plan yet. Run "Keel: Plan…" first.'));
         return;
       }
       await controller.plans.open(planId);
@@ -60,7 +60,7 @@ export async function runPlanCommand(runtime: PlanCommandHost, id: PlanCommandId
         const why = fromFile
           ? 'this plan is not one of the conversation shown in the Keel view; resume that conversation first'
           : 'this conversation has no plan to execute';
-        void vscode.window.showInformationMessage(`Keel: ${why}.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Keel: {0}.', why));
         return;
       }
       await runtime.revealView();

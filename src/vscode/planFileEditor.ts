@@ -20,6 +20,6 @@ export class PlanFileEditor implements PlanFiles {
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
     if (!document?.isDirty) return;
     if (await saveWithRetries(document)) return;
-    throw new Error(`Could not save the edited plan ${path}; nothing was executed. Save it, then execute it again.`);
+    throw new Error(vscode.l10n.t('Could not save the edited plan {0}; nothing was executed. Save it, then execute it again.', path));
   }
 }

@@ -7,9 +7,9 @@ export class PlanModeStatus implements vscode.Disposable {
 
   constructor(toggleCommand: string) {
     this.item = vscode.window.createStatusBarItem('keel.planMode', vscode.StatusBarAlignment.Left, 99);
-    this.item.name = 'Keel Plan Mode';
-    this.item.text = '$(checklist) Keel: Plan mode';
-    this.item.tooltip = 'Keel is in plan mode: it reads and plans, and changes nothing. Click to switch to act mode.';
+    this.item.name = vscode.l10n.t('Keel Plan Mode');
+    this.item.text = `$(checklist) ${vscode.l10n.t('Keel: Plan mode')}`;
+    this.item.tooltip = vscode.l10n.t('Keel is in plan mode: it reads and plans, and changes nothing. Click to switch to act mode.');
     this.item.command = toggleCommand;
   }
 

@@ -12,10 +12,10 @@ interface SessionItem extends vscode.QuickPickItem {
   more?: true;
 }
 
-const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
-const EXPORT_MD: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('markdown'), tooltip: 'Export to Markdown' };
-const EXPORT_JSON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('json'), tooltip: 'Export to JSON' };
-const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
+const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Rename') };
+const EXPORT_MD: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('markdown'), tooltip: vscode.l10n.t('Export to Markdown') };
+const EXPORT_JSON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('json'), tooltip: vscode.l10n.t('Export to JSON') };
+const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete') };
 
 /**
  * "Keel: Open Session…": this workspace's conversations, newest first, searched by title and
@@ -24,8 +24,8 @@ const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'
  */
 export function pickSession(controller: ChatController, showView: () => Thenable<unknown>, log: (message: string) => void): Promise<void> {
   const pick = vscode.window.createQuickPick<SessionItem>();
-  pick.title = 'Open Session';
-  pick.placeholder = 'Search this workspace’s conversations (titles and messages)';
+  pick.title = vscode.l10n.t('Open Session');
+  pick.placeholder = vscode.l10n.t('Search this workspace’s conversations (titles and messages)');
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   let query = '';
@@ -36,7 +36,7 @@ export function pickSession(controller: ChatController, showView: () => Thenable
 
   const render = (): void => {
     const items: SessionItem[] = shown.map((s) => ({
-      label: s.title || 'Untitled chat',
+      label: s.title || vscode.l10n.t('Untitled chat'),
       description: describe(s),
       // The host already matched message text: keep rows VS Code's own filter would hide.
       alwaysShow: query !== '',
@@ -68,7 +68,7 @@ export function pickSession(controller: ChatController, showView: () => Thenable
     try {
       await run();
     } catch (err) {
-      void vscode.window.showErrorMessage(`Keel: ${errorMessage(err)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Keel: {0}', errorMessage(err)));
     }
     await load(false);
   };
@@ -86,7 +86,7 @@ export function pickSession(controller: ChatController, showView: () => Thenable
       if (!s) return;
       if (button === RENAME) {
         void act(async () => {
-          const title = await vscode.window.showInputBox({ title: 'Rename conversation', value: s.title, prompt: 'Empty: the first prompt is the title again' });
+          const title = await vscode.window.showInputBox({ title: vscode.l10n.t('Rename conversation'), value: s.title, prompt: vscode.l10n.t('Empty: the first prompt is the title again') });
           if (title !== undefined) await controller.renameSession(s.id, title);
         });
       } else if (button === EXPORT_MD) void act(() => controller.exportSession(s.id, 'markdown'));
@@ -106,7 +106,7 @@ export function pickSession(controller: ChatController, showView: () => Thenable
         await showView();
         await controller.resumeSession(s.id);
         controller.showPanel('chat');
-      })().catch((err: unknown) => void vscode.window.showErrorMessage(`Keel: ${errorMessage(err)}`));
+      })().catch((err: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Keel: {0}', errorMessage(err))));
     });
     pick.onDidHide(() => {
       clearTimeout(timer);

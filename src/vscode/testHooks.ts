@@ -20,6 +20,8 @@ export interface KeelTestHooks {
   setMcpApprovalPrompt(prompt: McpApprovalPrompt): Promise<void>;
   /** The lines written to the "Keel" log so far ("level: message"). */
   logLines(): string[];
+  /** What Keel last told VS Code for each context key its `when` clauses read (loads the runtime). */
+  contextKeys(): Promise<Record<string, boolean>>;
 }
 
 export interface KeelTestApi extends KeelApi {

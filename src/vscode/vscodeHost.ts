@@ -18,6 +18,7 @@ export function createVscodeHost(log: vscode.LogOutputChannel): Host & vscode.Di
   log.info(ripgrepPath ? `search: using VS Code's ripgrep at ${ripgrepPath}` : "search: VS Code's ripgrep not found; using rg from PATH or the built-in search");
   return {
     kind: 'vscode',
+    displayLanguage: vscode.env.language,
     ripgrepPath,
     log(level, message) {
       log[level](message);

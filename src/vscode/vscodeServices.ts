@@ -56,15 +56,15 @@ export class VscodeServices implements EditorServices {
 
   /** The bus only lets http(s) through; the person still confirms before anything opens. */
   async openLink(url: string): Promise<boolean> {
-    const choice = await vscode.window.showInformationMessage('Open this link in your browser?', { modal: true, detail: url }, 'Open');
-    if (choice !== 'Open') return false;
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Open this link in your browser?'), { modal: true, detail: url }, vscode.l10n.t('Open'));
+    if (choice !== vscode.l10n.t('Open')) return false;
     return vscode.env.openExternal(vscode.Uri.parse(url, true));
   }
 
   async insertCode(code: string): Promise<boolean> {
     const editor = vscode.window.activeTextEditor;
     if (!editor) {
-      void vscode.window.showWarningMessage('Keel: open a file and place the cursor where the code should go.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Keel: open a file and place the cursor where the code should go.'));
       return false;
     }
     const done = await editor.edit((builder) => {

@@ -11,11 +11,11 @@ import type { ExportFormat, SessionUi } from '../chat/sessionUi';
 export class VscodeSessionUi implements SessionUi {
   async confirmDelete(title: string): Promise<boolean> {
     const choice = await vscode.window.showWarningMessage(
-      `Delete the conversation "${title || 'Untitled chat'}"?`,
-      { modal: true, detail: 'Its log is removed from disk. This cannot be undone.' },
-      'Delete',
+      vscode.l10n.t('Delete the conversation "{0}"?', title || vscode.l10n.t('Untitled chat')),
+      { modal: true, detail: vscode.l10n.t('Its log is removed from disk. This cannot be undone.') },
+      vscode.l10n.t('Delete'),
     );
-    return choice === 'Delete';
+    return choice === vscode.l10n.t('Delete');
   }
 
   async exportSession(source: ExportSource, format: ExportFormat): Promise<boolean> {
@@ -27,8 +27,8 @@ export class VscodeSessionUi implements SessionUi {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = exportFileName(source, 'json');
     const target = await vscode.window.showSaveDialog({
-      title: 'Export conversation as JSON',
-      saveLabel: 'Export',
+      title: vscode.l10n.t('Export conversation as JSON'),
+      saveLabel: vscode.l10n.t('Export'),
       filters: { JSON: ['json'] },
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
     });

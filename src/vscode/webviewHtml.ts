@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { drawEarlyView } from '../protocol/earlyViewDraw';
 import { earlyViewHtml } from './earlyViewHtml';
+import { LOCALE_ELEMENT_ID } from '../protocol/localeElement';
+import type { PageLocale } from '../protocol/locale';
 
 export interface ChatPageAssets {
   /** `webview.cspSource`. */
@@ -10,6 +12,8 @@ export interface ChatPageAssets {
   /** Webview URIs (`asWebviewUri`) as strings. */
   script: string;
   styles: readonly string[];
+  /** The page's language and the webview strings translated into it. */
+  locale: PageLocale;
 }
 
 export function newNonce(): string {
@@ -38,9 +42,11 @@ export function chatPageHtml(assets: ChatPageAssets): string {
     `img-src ${cspSource} data:`,
     "connect-src 'none'",
   ].join('; ');
+  // `<` is escaped so no string in the catalogue can close the script element early.
+  const locale = JSON.stringify(assets.locale).replace(/</g, '\\u003c');
   const styles = assets.styles.map((href) => `  <link rel="stylesheet" nonce="${nonce}" href="${attr(href)}">`).join('\n');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${attr(assets.locale.language)}">
 <head>
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
@@ -52,6 +58,7 @@ ${styles}
 <body>
   <div id="root" hidden></div>
 ${earlyViewHtml()}
+  <script type="application/json" id="${LOCALE_ELEMENT_ID}">${locale}</script>
   <script nonce="${nonce}">${startScript(assets.script, nonce)}</script>
 </body>
 </html>`;

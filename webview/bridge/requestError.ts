@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { errorMessage, isBusError } from '../../src/protocol/busError';
 import { uiErrorCodeSchema } from '../../src/protocol/sessionState';
 import type { UiError } from '../../src/protocol/sessionState';
@@ -14,7 +15,7 @@ export function requestErrorToUi(what: string, err: unknown): UiError {
   const known = uiErrorCodeSchema.safeParse(code);
   return {
     code: known.success ? known.data : 'internal',
-    message: `${what} failed: ${errorMessage(err)}`,
+    message: l10n.t('{0} failed: {1}', what, errorMessage(err)),
     retryable: RETRYABLE.has(code),
   };
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { errorMessage } from '../../src/protocol/busError';
 import { createWebviewBus } from '../../src/protocol/buses';
 import type { WebviewBus } from '../../src/protocol/buses';
@@ -145,20 +146,20 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     if (input.images?.length) params.images = input.images;
     if (input.mentions?.length) params.mentions = input.mentions;
     if (input.mode) params.mode = input.mode;
-    return call('session.send', params, 'Sending the message');
+    return call('session.send', params, l10n.t('Sending the message'));
   };
 
   return {
     send,
     async cancel() {
-      await call('session.cancel', {}, 'Stopping the run');
+      await call('session.cancel', {}, l10n.t('Stopping the run'));
     },
     async newChat() {
       store.showPanel('chat');
-      await call('session.new', {}, 'Starting a new chat');
+      await call('session.new', {}, l10n.t('Starting a new chat'));
     },
     async compact() {
-      const result = await call('session.compact', {}, 'Compacting the conversation');
+      const result = await call('session.compact', {}, l10n.t('Compacting the conversation'));
       if (!result || result.status === 'compacted') return;
       // A failed summary already says why on its divider (the last message).
       const last = store.getMessage(store.getIds().at(-1) ?? '');
@@ -168,55 +169,55 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     async listSessions(query, offset = 0) {
       const trimmed = query.trim();
       const params = trimmed ? { query: trimmed, limit: SESSIONS_PAGE, offset } : { limit: SESSIONS_PAGE, offset };
-      return call('sessions.list', params, 'Listing past chats');
+      return call('sessions.list', params, l10n.t('Listing past chats'));
     },
     async renameSession(id, title) {
-      return (await call('sessions.rename', { id, title }, 'Renaming the chat'))?.title;
+      return (await call('sessions.rename', { id, title }, l10n.t('Renaming the chat')))?.title;
     },
     async deleteSession(id) {
-      return (await call('sessions.delete', { id }, 'Deleting the chat'))?.deleted === true;
+      return (await call('sessions.delete', { id }, l10n.t('Deleting the chat')))?.deleted === true;
     },
     async exportSession(id, format) {
-      await call('sessions.export', { id, format }, format === 'json' ? 'Exporting the chat to JSON' : 'Exporting the chat to Markdown');
+      await call('sessions.export', { id, format }, format === 'json' ? l10n.t('Exporting the chat to JSON') : l10n.t('Exporting the chat to Markdown'));
     },
     async editAndResend(messageId, text) {
-      await call('session.editAndResend', { messageId, text }, 'Sending the edited message');
+      await call('session.editAndResend', { messageId, text }, l10n.t('Sending the edited message'));
     },
     async switchBranch(messageId, index) {
-      await call('session.switchBranch', { messageId, index }, 'Switching to the other version');
+      await call('session.switchBranch', { messageId, index }, l10n.t('Switching to the other version'));
     },
     async loadEarlier() {
-      await call('session.loadEarlier', {}, 'Loading the earlier messages');
+      await call('session.loadEarlier', {}, l10n.t('Loading the earlier messages'));
     },
     async resume(id) {
-      const resumed = await call('sessions.resume', { id }, 'Opening the chat');
+      const resumed = await call('sessions.resume', { id }, l10n.t('Opening the chat'));
       if (resumed) store.showPanel('chat');
     },
-    getConfig: () => call('config.get', {}, 'Reading the settings'),
-    setConfig: (params) => call('config.set', params, `Changing ${params.key}`),
-    listModels: () => call('models.list', {}, 'Listing models'),
+    getConfig: () => call('config.get', {}, l10n.t('Reading the settings')),
+    setConfig: (params) => call('config.set', params, l10n.t('Changing {0}', params.key)),
+    listModels: () => call('models.list', {}, l10n.t('Listing models')),
     async searchFiles(query) {
-      const found = await call('files.search', { query, limit: FILE_SEARCH_LIMIT }, 'Searching files');
+      const found = await call('files.search', { query, limit: FILE_SEARCH_LIMIT }, l10n.t('Searching files'));
       return found?.results;
     },
     async openLink(url) {
       if (!/^https?:\/\//i.test(url)) {
-        store.addError({ code: 'internal', message: `Only http(s) links open from the chat: ${url}`, retryable: false });
+        store.addError({ code: 'internal', message: l10n.t('Only http(s) links open from the chat: {0}', url), retryable: false });
         return;
       }
-      await call('link.open', { url }, 'Opening the link');
+      await call('link.open', { url }, l10n.t('Opening the link'));
     },
     async insertCode(code, language) {
-      await call('code.insert', language ? { code, language } : { code }, 'Inserting the code');
+      await call('code.insert', language ? { code, language } : { code }, l10n.t('Inserting the code'));
     },
     async openFile(path, range) {
-      await call('file.open', range ? { path, range } : { path }, `Opening ${path}`);
+      await call('file.open', range ? { path, range } : { path }, l10n.t('Opening {0}', path));
     },
     async openDiff(approvalId) {
-      await call('diff.open', { approvalId }, 'Showing the diff');
+      await call('diff.open', { approvalId }, l10n.t('Showing the diff'));
     },
     undoChange(changeId, force) {
-      return call('change.undo', force ? { changeId, force } : { changeId }, 'Undoing the change');
+      return call('change.undo', force ? { changeId, force } : { changeId }, l10n.t('Undoing the change'));
     },
     undoCommand(toolCallId, force) {
       return call('command.undo', force ? { toolCallId, force } : { toolCallId }, 'Undoing the command');
@@ -225,16 +226,16 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
       return (await call('commandChange.diff', { changeId }, 'Showing the diff'))?.opened === true;
     },
     restoreFiles(messageId, force) {
-      return call('changes.restore', force ? { messageId, force } : { messageId }, 'Restoring files');
+      return call('changes.restore', force ? { messageId, force } : { messageId }, l10n.t('Restoring files'));
     },
     async openSettings(query) {
-      await call('settings.open', query ? { query } : {}, 'Opening settings');
+      await call('settings.open', query ? { query } : {}, l10n.t('Opening settings'));
     },
     async runCommand(command) {
-      await call('command.run', { command }, 'Running the command');
+      await call('command.run', { command }, l10n.t('Running the command'));
     },
     async mcpPrompt(server, prompt, args) {
-      return (await call('mcp.prompt', { server, prompt, args }, `Getting the MCP prompt ${prompt}`))?.text;
+      return (await call('mcp.prompt', { server, prompt, args }, l10n.t('Getting the MCP prompt {0}', prompt)))?.text;
     },
     respondToApproval(id, result) {
       store.answerApproval(id, result);
@@ -257,23 +258,23 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     },
     showPanel: (panel) => store.showPanel(panel),
     async selectWorkspaceProject(name) {
-      const projects = await call('workspaceProject.select', { name }, `Switching to the project ${name}`);
+      const projects = await call('workspaceProject.select', { name }, l10n.t('Switching to the project {0}', name));
       if (projects) store.setWorkspaceProjects(projects);
     },
     async setMode(mode) {
-      await call('mode.set', { mode }, 'Switching mode');
+      await call('mode.set', { mode }, l10n.t('Switching mode'));
     },
     async openPlan(planId) {
-      await call('plan.open', { planId }, 'Opening the plan');
+      await call('plan.open', { planId }, l10n.t('Opening the plan'));
     },
     async executePlan(planId) {
-      await call('plan.execute', { planId }, 'Executing the plan');
+      await call('plan.execute', { planId }, l10n.t('Executing the plan'));
     },
     async refinePlan(planId, feedback) {
-      return (await call('plan.refine', { planId, feedback }, 'Refining the plan')) !== undefined;
+      return (await call('plan.refine', { planId, feedback }, l10n.t('Refining the plan'))) !== undefined;
     },
     async discardPlan(planId) {
-      await call('plan.discard', { planId }, 'Discarding the plan');
+      await call('plan.discard', { planId }, l10n.t('Discarding the plan'));
     },
     log,
     dispose() {

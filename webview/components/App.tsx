@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useMeta, useMessageIds } from '../store/storeHooks';
 import { ApprovalDock } from './approval/ApprovalDock';
 import { Composer } from './composer/Composer';
@@ -30,7 +31,7 @@ export function App() {
   if (!ready) {
     return (
       <main className="app app-connecting" aria-busy="true">
-        <p>Connecting to Keel…</p>
+        <p>{l10n.t('Connecting to Keel…')}</p>
       </main>
     );
   }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { Component } from 'react';
 import type { ErrorInfo, ReactNode } from 'react';
 import { errorMessage } from '../../src/protocol/busError';
@@ -31,9 +32,9 @@ export class RenderErrorBoundary extends Component<Props, State> {
     if (this.state.error === null) return this.props.children;
     return (
       <div className="banner banner-error" role="alert" data-testid="render-error">
-        <span className="banner-text">The chat view hit a bug while drawing: {errorMessage(this.state.error)}</span>
+        <span className="banner-text">{l10n.t('The chat view hit a bug while drawing: {0}', errorMessage(this.state.error))}</span>
         <button type="button" className="plain-button" onClick={() => this.setState({ error: null })}>
-          Draw again
+          {l10n.t('Draw again')}
         </button>
       </div>
     );

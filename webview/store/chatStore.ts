@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { EventData } from '../../src/protocol/catalogue';
 import type { ContextTrimmed, WorkspaceProjects, RuleInEffectInfo, RunState, Snapshot, UiError } from '../../src/protocol/sessionState';
 import type { ToolApprovalRequest, ToolApprovalResult } from '../../src/protocol/toolApproval';
@@ -243,7 +244,7 @@ export class ChatStore {
       const onAbort = (): void => {
         this.waiters.forget(request.id);
         this.removeApproval(request.id);
-        reject(signal.reason instanceof Error ? signal.reason : new Error('The approval request was withdrawn'));
+        reject(signal.reason instanceof Error ? signal.reason : new Error(l10n.t('The approval request was withdrawn')));
       };
       if (signal.aborted) {
         onAbort();

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { KeelError } from '../errors';
 import type { ConfigLayer } from './configSchema';
 import type { PresetName } from '../model/presetNames';
@@ -35,7 +36,7 @@ export function endpointLayer(
   const baseURL = settings.baseURL?.trim();
   const layer: ConfigLayer = {};
   if (baseURL && !isHttpUrl(baseURL)) {
-    throw new KeelError('config', `The base URL "${baseURL}" is not a valid http(s) URL.`);
+    throw new KeelError('config', l10n.t('The base URL "{0}" is not a valid http(s) URL.', baseURL));
   }
   const aliases = new Set(known.aliases ?? []);
   // Models of other sources (VS Code's language models: `vscode-lm/…`) keep their source.

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -50,14 +51,14 @@ export function readConfigFile(file: string): ConfigLayer {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new KeelError('config', `Cannot read Keel config ${file}: ${errorMessage(err)}`);
+    throw new KeelError('config', l10n.t('Cannot read Keel config {0}: {1}', file, errorMessage(err)));
   }
   if (text.trim() === '') return {};
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new KeelError('config', `Keel config ${file} is not valid JSON: ${errorMessage(err)}`);
+    throw new KeelError('config', l10n.t('Keel config {0} is not valid JSON: {1}', file, errorMessage(err)));
   }
   return parseConfigLayer(raw, file);
 }
@@ -65,7 +66,7 @@ export function readConfigFile(file: string): ConfigLayer {
 export function parseConfigLayer(raw: unknown, origin: string): ConfigLayer {
   const parsed = configLayerSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new KeelError('config', `Keel config ${origin} is invalid: ${formatIssues(parsed.error.issues)}`);
+    throw new KeelError('config', l10n.t('Keel config {0} is invalid: {1}', origin, formatIssues(parsed.error.issues)));
   }
   return parsed.data;
 }

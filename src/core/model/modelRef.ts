@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { KeelError } from '../errors';
 import type { KeelConfig } from '../config/configSchema';
 import { presetNames } from './presetNames';
@@ -20,11 +21,11 @@ export function parseModelRef(ref: string, config: KeelConfig, sourceProviders: 
   const seen = new Set<string>();
   let id = ref.trim();
   while (config.modelAliases[id] !== undefined) {
-    if (seen.has(id)) throw new KeelError('config', `Model alias loop: ${[...seen, id].join(' → ')}`);
+    if (seen.has(id)) throw new KeelError('config', l10n.t('Model alias loop: {0}', [...seen, id].join(' → ')));
     seen.add(id);
     id = config.modelAliases[id];
   }
-  if (id === '') throw new KeelError('model_not_configured', 'The model id is empty.');
+  if (id === '') throw new KeelError('model_not_configured', l10n.t('The model id is empty.'));
   const known = new Set<string>([...builtinProviders, ...Object.keys(config.providers), ...sourceProviders]);
   const slash = id.indexOf('/');
   if (slash > 0 && known.has(id.slice(0, slash))) {

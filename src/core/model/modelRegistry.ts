@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
 import type { KeelConfig, ProviderConfig } from '../config/configSchema';
@@ -57,9 +58,11 @@ export interface ModelRegistryOptions {
   factories?: ProviderFactory[];
 }
 
-const setupHint =
-  'Set "model" (for example "openai/gpt-4.1" with OPENAI_API_KEY, or a provider with a baseURL for Ollama, LM Studio, vLLM and other OpenAI-compatible servers). ' +
-  'In VS Code: Settings › Keel › Model and "Keel: Set API Key". On the command line: --model, --base-url, --api-key or OPENAI_BASE_URL / OPENAI_API_KEY.';
+// Translated when thrown: the host or CLI configures the catalogue after this module loads.
+const setupHint = (): string =>
+  l10n.t(
+    'Set "model" (for example "openai/gpt-4.1" with OPENAI_API_KEY, or a provider with a baseURL for Ollama, LM Studio, vLLM and other OpenAI-compatible servers). In VS Code: Settings › Keel › Model and "Keel: Set API Key". On the command line: --model, --base-url, --api-key or OPENAI_BASE_URL / OPENAI_API_KEY.',
+  );
 
 export class ModelRegistry {
   private readonly opts: ModelRegistryOptions;
@@ -100,7 +103,7 @@ export class ModelRegistry {
 
   resolve(purpose: ModelPurpose = 'model', explicit?: string): ResolvedModel {
     const ref = explicit ?? this.configuredId(purpose);
-    if (!ref) throw new KeelError('model_not_configured', `No model is configured. ${setupHint}`);
+    if (!ref) throw new KeelError('model_not_configured', l10n.t('No model is configured. {0}', setupHint()));
     const { provider, modelId } = this.parse(ref);
     const factory = this.opts.factories?.find((f) => f.name === provider);
     if (factory) {
@@ -115,15 +118,17 @@ export class ModelRegistry {
     }
     const pconf = effectiveProvider(provider, this.opts.config.providers[provider]);
     if (!pconf) {
-      throw new KeelError('model_unknown', `Unknown model provider "${provider}" in "${ref}". ${setupHint}`);
+      throw new KeelError('model_unknown', l10n.t('Unknown model provider "{0}" in "{1}". {2}', provider, ref, setupHint()));
     }
     const apiKey = this.apiKey(provider, pconf);
     if (!apiKey && pconf.needsKey) {
       const held = this.opts.apiKeys?.[provider];
-      const elsewhere = held?.key ? ` The key you gave for "${provider}" belongs to ${held.origin}, and this provider now sends to ${requestOrigin(pconf)}; Keel sends a key only where you paired it.` : '';
+      const elsewhere = held?.key
+        ? l10n.t(' The key you gave for "{0}" belongs to {1}, and this provider now sends to {2}; Keel sends a key only where you paired it.', provider, held.origin, requestOrigin(pconf))
+        : '';
       throw new KeelError(
         'api_key_missing',
-        `No API key for provider "${provider}".${elsewhere} Set ${this.keyEnvName(provider, pconf)} or use "Keel: Set API Key" in VS Code.`,
+        l10n.t('No API key for provider "{0}".{1} Set {2} or use "Keel: Set API Key" in VS Code.', provider, elsewhere, this.keyEnvName(provider, pconf)),
       );
     }
     const api = pconf.api ?? 'chat';

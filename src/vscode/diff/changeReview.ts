@@ -238,7 +238,7 @@ export class ChangeReview implements ChangeApprovalHooks, vscode.Disposable {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
     if (!(await vscode.workspace.applyEdit(edit))) {
-      throw new Error(`VS Code refused to update the proposal for ${entry.change.displayPath}`);
+      throw new Error(vscode.l10n.t('VS Code refused to update the proposal for {0}', entry.change.displayPath));
     }
   }
 
@@ -260,14 +260,14 @@ export class ChangeReview implements ChangeApprovalHooks, vscode.Disposable {
     }
     if (disk !== change.before) {
       void vscode.window.showWarningMessage(
-        `Keel did not apply its change to ${change.displayPath}: the file changed on disk after the agent read it, and your version was kept. The agent is asked to read it again.`,
+        vscode.l10n.t('Keel did not apply its change to {0}: the file changed on disk after the agent read it, and your version was kept. The agent is asked to read it again.', change.displayPath),
       );
       return;
     }
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === change.path);
     if (open?.isDirty && open.getText() !== (disk ?? '')) {
       void vscode.window.showWarningMessage(
-        `Keel did not apply its change to ${change.displayPath}: it has unsaved changes in an editor, which were kept. Save or revert them; the agent was told.`,
+        vscode.l10n.t('Keel did not apply its change to {0}: it has unsaved changes in an editor, which were kept. Save or revert them; the agent was told.', change.displayPath),
       );
     }
   }

@@ -9,7 +9,7 @@ export interface DiffCommandDeps {
 /** Ways the commands name a change: its approval id, a Keel diff document (editor title), or nothing (the focused or only one). */
 type ChangeArg = string | vscode.Uri | undefined;
 
-const NOTHING_PENDING = 'No Keel change is waiting for a decision.';
+const nothingPending = (): string => vscode.l10n.t('No Keel change is waiting for a decision.');
 
 /**
  * Accept / Reject for the change in the focused diff (editor title bar, Ctrl/Cmd+Enter and
@@ -21,7 +21,7 @@ export function registerDiffCommands(deps: DiffCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       const review = deps.review();
       if (!review || review.list().length === 0) {
-        void vscode.window.showInformationMessage(NOTHING_PENDING);
+        void vscode.window.showInformationMessage(nothingPending());
         return false;
       }
       return run(review, ...args);
@@ -29,13 +29,13 @@ export function registerDiffCommands(deps: DiffCommandDeps): vscode.Disposable[]
 
   return [
     register('keel.acceptChange', async (review, arg) => {
-      const entry = await pick(review, arg as ChangeArg, 'Accept which change?');
+      const entry = await pick(review, arg as ChangeArg, vscode.l10n.t('Accept which change?'));
       return entry ? review.decide(entry.id, { approved: true, scope: 'once' }) : false;
     }),
     register('keel.rejectChange', async (review, arg, given) => {
-      const entry = await pick(review, arg as ChangeArg, 'Reject which change?');
+      const entry = await pick(review, arg as ChangeArg, vscode.l10n.t('Reject which change?'));
       if (!entry) return false;
-      const reason = typeof given === 'string' ? given : await askReason(`Reject the change to ${entry.change.displayPath}`);
+      const reason = typeof given === 'string' ? given : await askReason(vscode.l10n.t('Reject the change to {0}', entry.change.displayPath));
       if (reason === undefined) return false;
       return review.decide(entry.id, reason ? { approved: false, reason } : { approved: false });
     }),
@@ -45,7 +45,7 @@ export function registerDiffCommands(deps: DiffCommandDeps): vscode.Disposable[]
     }),
     register('keel.rejectAllChanges', async (review, given) => {
       const entries = review.list();
-      const reason = typeof given === 'string' ? given : await askReason(`Reject all ${entries.length} pending change${entries.length === 1 ? '' : 's'}`);
+      const reason = typeof given === 'string' ? given : await askReason(entries.length === 1 ? vscode.l10n.t('Reject the 1 pending change') : vscode.l10n.t('Reject all {0} pending changes', entries.length));
       if (reason === undefined) return 0;
       const results = await Promise.all(entries.map((entry) => review.decide(entry.id, reason ? { approved: false, reason } : { approved: false })));
       return results.filter(Boolean).length;
@@ -72,7 +72,7 @@ async function pick(review: ChangeReview, arg: ChangeArg, prompt: string): Promi
 }
 
 function known(entry: PendingChange | undefined): PendingChange | undefined {
-  if (!entry) void vscode.window.showInformationMessage('That Keel change is no longer waiting for a decision.');
+  if (!entry) void vscode.window.showInformationMessage(vscode.l10n.t('That Keel change is no longer waiting for a decision.'));
   return entry;
 }
 
@@ -82,7 +82,7 @@ function hunkTarget(review: ChangeReview, id: unknown, index: unknown, beforeSta
   if (!entry?.review || typeof index !== 'number') return undefined;
   const hunk = entry.review.hunks()[index];
   if (!hunk || (typeof beforeStart === 'number' && hunk.beforeStart !== beforeStart)) {
-    void vscode.window.showInformationMessage('The proposal changed since that hunk was shown; try again on the updated one.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('The proposal changed since that hunk was shown; try again on the updated one.'));
     return undefined;
   }
   return entry;
@@ -92,7 +92,7 @@ function hunkTarget(review: ChangeReview, id: unknown, index: unknown, beforeSta
 function askReason(title: string): Thenable<string | undefined> {
   return vscode.window.showInputBox({
     title,
-    prompt: 'Why? The agent reads this (optional; Enter rejects, Escape cancels).',
-    placeHolder: 'Reason (optional)',
+    prompt: vscode.l10n.t('Why? The agent reads this (optional; Enter rejects, Escape cancels).'),
+    placeHolder: vscode.l10n.t('Reason (optional)'),
   }).then((value) => (value === undefined ? undefined : value.trim().slice(0, 2000)));
 }

@@ -24,12 +24,12 @@ export class HunkLenses implements vscode.CodeLensProvider {
     const top = new vscode.Range(0, 0, 0, 0);
     const lenses: vscode.CodeLens[] = [
       new vscode.CodeLens(top, {
-        title: `$(check) Accept change${hunks.length > 1 ? ` (${hunks.length} hunks)` : ''}`,
+        title: `$(check) ${hunks.length > 1 ? vscode.l10n.t('Accept change ({0} hunks)', hunks.length) : vscode.l10n.t('Accept change')}`,
         command: 'keel.acceptChange',
         arguments: [entry.id],
-        tooltip: 'Apply this proposal as shown (Ctrl+Enter)',
+        tooltip: vscode.l10n.t('Apply this proposal as shown (Ctrl+Enter)'),
       }),
-      new vscode.CodeLens(top, { title: '$(close) Reject change', command: 'keel.rejectChange', arguments: [entry.id], tooltip: 'Write nothing (Ctrl+Shift+Backspace)' }),
+      new vscode.CodeLens(top, { title: `$(close) ${vscode.l10n.t('Reject change')}`, command: 'keel.rejectChange', arguments: [entry.id], tooltip: vscode.l10n.t('Write nothing (Ctrl+Shift+Backspace)') }),
     ];
     if (entry.protected) {
       lenses.push(new vscode.CodeLens(top, { title: '$(shield) Protected path: written only if you accept', command: '' }));
@@ -37,25 +37,25 @@ export class HunkLenses implements vscode.CodeLensProvider {
     hunks.forEach((hunk, index) => {
       const line = Math.max(0, Math.min(hunk.afterStart, document.lineCount - 1));
       const at = new vscode.Range(line, 0, line, 0);
-      const what = hunk.beforeCount === 0 ? 'added' : hunk.afterCount === 0 ? 'removed' : 'changed';
+      const keep = hunk.beforeCount === 0 ? vscode.l10n.t('Keep these added lines') : hunk.afterCount === 0 ? vscode.l10n.t('Keep these removed lines') : vscode.l10n.t('Keep these changed lines');
       if (entry.review!.isAccepted(hunk)) {
-        lenses.push(new vscode.CodeLens(at, { title: `$(pass-filled) Hunk ${index + 1} accepted`, command: '' }));
+        lenses.push(new vscode.CodeLens(at, { title: `$(pass-filled) ${vscode.l10n.t('Hunk {0} accepted', index + 1)}`, command: '' }));
       } else {
         lenses.push(
           new vscode.CodeLens(at, {
-            title: `$(check) Accept hunk ${index + 1}`,
+            title: `$(check) ${vscode.l10n.t('Accept hunk {0}', index + 1)}`,
             command: ACCEPT_HUNK_COMMAND,
             arguments: [entry.id, index, hunk.beforeStart],
-            tooltip: `Keep these ${what} lines`,
+            tooltip: keep,
           }),
         );
       }
       lenses.push(
         new vscode.CodeLens(at, {
-          title: `$(discard) Reject hunk ${index + 1}`,
+          title: `$(discard) ${vscode.l10n.t('Reject hunk {0}', index + 1)}`,
           command: REJECT_HUNK_COMMAND,
           arguments: [entry.id, index, hunk.beforeStart],
-          tooltip: 'Take this hunk out of the proposal (the original lines stay)',
+          tooltip: vscode.l10n.t('Take this hunk out of the proposal (the original lines stay)'),
         }),
       );
     });

@@ -67,7 +67,7 @@ export class ProposedFileSystem implements vscode.FileSystemProvider {
 
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
     const entry = this.files.get(uri.toString());
-    if (!entry) throw vscode.FileSystemError.NoPermissions('Keel proposals exist only while a change waits for approval.');
+    if (!entry) throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Keel proposals exist only while a change waits for approval.'));
     entry.data = content;
     entry.mtime = Date.now();
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);

@@ -142,7 +142,7 @@ function toMessages(turns: LmTurn[]): vscode.LanguageModelChatMessage[] {
 
 function requestOptions(options: CallOptions): vscode.LanguageModelChatRequestOptions {
   const request: vscode.LanguageModelChatRequestOptions = {
-    justification: 'Keel uses this model for its agent chat, as chosen in Keel’s model picker.',
+    justification: vscode.l10n.t('Keel uses this model for its agent chat, as chosen in Keel’s model picker.'),
   };
   const tools = (options.tools ?? []).filter((t): t is FunctionTool => t.type === 'function');
   if (tools.length === 0 || options.toolChoice?.type === 'none') return request;

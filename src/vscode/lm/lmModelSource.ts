@@ -70,9 +70,9 @@ export class LmModelSource {
           const offered = this.models.map((m) => `${LM_PROVIDER}/${m.id}`);
           throw new KeelError(
             'model_unknown',
-            `VS Code offers no language model "${id}" now` +
-              (offered.length ? ` (it offers ${offered.join(', ')}).` : ' (no extension provides one; sign in to Copilot or install a model provider).') +
-              ' Choose another model in Keel.',
+            offered.length
+              ? vscode.l10n.t('VS Code offers no language model "{0}" now (it offers {1}). Choose another model in Keel.', id, offered.join(', '))
+              : vscode.l10n.t('VS Code offers no language model "{0}" now (no extension provides one; sign in to Copilot or install a model provider). Choose another model in Keel.', id),
           );
         }
         return new LmLanguageModel(chat, this.log);

@@ -9,6 +9,7 @@ describe('chatPageHtml', () => {
     nonce: 'N0nce+/=',
     script: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js',
     styles: ['https://file+.vscode-resource.vscode-cdn.net/ext/dist/codicons/codicon.css', 'x".css'],
+    locale: { language: 'zh-cn', strings: { Send: '发送', 'a</script><script>alert(1)</script>': '<b>' } },
   });
 
   it('has the strict policy with this render nonce', () => {
@@ -19,13 +20,20 @@ describe('chatPageHtml', () => {
     );
   });
 
+  it('carries the language and its strings as inert JSON that no string can break out of', () => {
+    expect(html).toContain('<html lang="zh-cn">');
+    const json = /<script type="application\/json" id="keel-locale">([^<]*)<\/script>/.exec(html)?.[1];
+    expect(json).toBeDefined();
+    expect(JSON.parse(json!)).toEqual({ language: 'zh-cn', strings: { Send: '发送', 'a</script><script>alert(1)</script>': '<b>' } });
+  });
+
   it('tells the UI toolkit the nonce', () => {
     expect(html).toContain('<meta property="csp-nonce" content="N0nce+/=">');
   });
 
   it('starts the one script with the nonce into a hidden root, and escapes attributes', () => {
     expect(html).toContain('<div id="root" hidden></div>');
-    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html.match(/<script(?! type="application\/json")/g)).toHaveLength(1);
     expect(html).toContain('<script nonce="N0nce+/=">');
     expect(html).toContain('"https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js"');
     expect(html).toContain('href="x&quot;.css"');

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useState } from 'react';
 import type { ToolApprovalRequest, ToolCategory } from '../../../src/protocol/toolApproval';
 import { useBridge } from '../../bridge/bridgeContext';
@@ -5,14 +6,23 @@ import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
 import { TextField } from '../../ui/TextField';
 
-const CATEGORY_VERB: Record<ToolCategory, string> = {
-  read: 'read',
-  write: 'change a file',
-  command: 'run a command',
-  network: 'reach the network',
-};
+// Built at render time: the page's locale is applied after the modules load.
+// The tool's name is shown in bold before this phrase, in every language.
+function wantsTo(category: ToolCategory): string {
+  switch (category) {
+    case 'read':
+      return l10n.t('wants to read');
+    case 'write':
+      return l10n.t('wants to change a file');
+    case 'command':
+      return l10n.t('wants to run a command');
+    case 'network':
+      return l10n.t('wants to reach the network');
+  }
+}
 
-const CHANGE_VERB = { create: 'Create', edit: 'Edit', delete: 'Delete' } as const;
+const changeVerb = (kind: 'create' | 'edit' | 'delete'): string =>
+  kind === 'create' ? l10n.t('Create') : kind === 'edit' ? l10n.t('Edit') : l10n.t('Delete');
 
 /**
  * What the agent wants to do and the person's three answers. A protected path is marked
@@ -35,18 +45,19 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
     <section
       className={`approval-card${request.protected ? ' approval-card-protected' : ''}`}
       data-testid="approval-card"
-      aria-label={`Approve ${request.tool}?`}
+      aria-label={l10n.t('Approve {0}?', request.tool)}
     >
       <header className="approval-card-title">
         <Icon name={request.protected ? 'warning' : 'shield'} />
         <span>
-          <strong>{request.tool}</strong> wants to {CATEGORY_VERB[request.category]}
+          <strong>{request.tool}</strong> {wantsTo(request.category)}
         </span>
       </header>
       {request.protected ? (
         <p className="approval-card-sensitive" data-testid="approval-sensitive">
-          Sensitive: this touches a protected path (editor settings, git data, agent rules or configuration). Check it
-          carefully; it always needs your approval.
+          {l10n.t(
+            'Sensitive: this touches a protected path (editor settings, git data, agent rules or configuration). Check it carefully; it always needs your approval.',
+          )}
         </p>
       ) : null}
       {request.unsandboxed ? (
@@ -66,48 +77,48 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
       {change ? (
         <div className="approval-card-change">
           <span>
-            {CHANGE_VERB[change.kind]} <span className="approval-card-path">{change.displayPath}</span>
+            {changeVerb(change.kind)} <span className="approval-card-path">{change.displayPath}</span>
           </span>
-          <span className="diff-added" aria-label={`${change.added} lines added`}>
+          <span className="diff-added" aria-label={l10n.t('{0} lines added', change.added)}>
             +{change.added}
           </span>
-          <span className="diff-removed" aria-label={`${change.removed} lines removed`}>
+          <span className="diff-removed" aria-label={l10n.t('{0} lines removed', change.removed)}>
             −{change.removed}
           </span>
           <Button
             appearance="secondary"
             onClick={() => void bridge.openDiff(request.id)}
             testId="open-diff"
-            title="Review it in the diff editor: edit the proposal, accept or reject hunk by hunk"
+            title={l10n.t('Review it in the diff editor: edit the proposal, accept or reject hunk by hunk')}
           >
-            Open diff
+            {l10n.t('Open diff')}
           </Button>
         </div>
       ) : null}
       <TextField
         value={reason}
         onChange={setReason}
-        label="Reason for rejecting (optional)"
-        placeholder="Reason for rejecting (optional), passed to the agent"
+        label={l10n.t('Reason for rejecting (optional)')}
+        placeholder={l10n.t('Reason for rejecting (optional), passed to the agent')}
         maxLength={2000}
         testId="reject-reason"
         onEnter={() => answer('reject')}
       />
       <div className="approval-card-actions">
-        <Button onClick={() => answer('approve')} testId="approve" title={change ? 'Apply the change as the diff shows it' : 'Allow this call once'}>
-          {change ? 'Accept' : 'Approve'}
+        <Button onClick={() => answer('approve')} testId="approve" title={change ? l10n.t('Apply the change as the diff shows it') : l10n.t('Allow this call once')}>
+          {change ? l10n.t('Accept') : l10n.t('Approve')}
         </Button>
-        <Button appearance="secondary" onClick={() => answer('reject')} testId="reject" title="Refuse this call">
-          Reject
+        <Button appearance="secondary" onClick={() => answer('reject')} testId="reject" title={l10n.t('Refuse this call')}>
+          {l10n.t('Reject')}
         </Button>
         {alwaysAllowLabel(request) === null ? null : (
           <Button
             appearance="secondary"
             onClick={() => answer('alwaysAllow')}
             testId="always-allow"
-            title={`Allow ${alwaysAllowLabel(request)} without asking for the rest of this session`}
+            title={l10n.t('Allow {0} without asking for the rest of this session', alwaysAllowLabel(request) ?? '')}
           >
-            Always allow {alwaysAllowLabel(request)}
+            {l10n.t('Always allow {0}', alwaysAllowLabel(request) ?? '')}
           </Button>
         )}
       </div>

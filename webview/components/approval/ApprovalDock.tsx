@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
 import { Button } from '../../ui/Button';
@@ -27,13 +28,13 @@ function ChangeBatch() {
     for (const request of changes) bridge.respondToApproval(request.id, { decision });
   };
   return (
-    <div className="approval-batch" data-testid="approval-batch" role="group" aria-label="Pending file changes">
-      <span className="approval-batch-label">{changes.length} file changes are waiting</span>
-      <Button onClick={() => answerAll('approve')} testId="accept-all" title="Apply every pending file change as shown">
-        Accept all
+    <div className="approval-batch" data-testid="approval-batch" role="group" aria-label={l10n.t('Pending file changes')}>
+      <span className="approval-batch-label">{l10n.t('{0} file changes are waiting', changes.length)}</span>
+      <Button onClick={() => answerAll('approve')} testId="accept-all" title={l10n.t('Apply every pending file change as shown')}>
+        {l10n.t('Accept all')}
       </Button>
-      <Button appearance="secondary" onClick={() => answerAll('reject')} testId="reject-all" title="Write none of the pending file changes">
-        Reject all
+      <Button appearance="secondary" onClick={() => answerAll('reject')} testId="reject-all" title={l10n.t('Write none of the pending file changes')}>
+        {l10n.t('Reject all')}
       </Button>
     </div>
   );

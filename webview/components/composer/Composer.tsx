@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent } from 'react';
 import { MAX_IMAGES_PER_MESSAGE } from '../../../src/protocol/limits';
@@ -96,10 +97,10 @@ export function Composer() {
     for (const file of files) {
       const read = await readImageFile(file);
       if (read.ok) added.push(read.image);
-      else bridge.reportProblem(`Could not attach: ${read.reason}.`);
+      else bridge.reportProblem(l10n.t('Could not attach: {0}.', read.reason));
     }
     const room = MAX_IMAGES_PER_MESSAGE - current.current.images.length;
-    if (added.length > room) bridge.reportProblem(`A message can carry at most ${MAX_IMAGES_PER_MESSAGE} images.`);
+    if (added.length > room) bridge.reportProblem(l10n.t('A message can carry at most {0} images.', MAX_IMAGES_PER_MESSAGE));
     const kept = added.slice(0, Math.max(0, room));
     if (kept.length === 0) return;
     setDraft((latest) => ({ ...latest, images: [...latest.images, ...kept].slice(0, MAX_IMAGES_PER_MESSAGE) }));
@@ -107,11 +108,11 @@ export function Composer() {
 
   const runSlash = async (parsed: ParsedSlash, sent: Draft): Promise<void> => {
     if (parsed.kind === 'unknown') {
-      bridge.reportProblem(`There is no /${parsed.name} command. Type /help for the list.`);
+      bridge.reportProblem(l10n.t('There is no /{0} command. Type /help for the list.', parsed.name));
       return;
     }
     if (parsed.name === 'plan' && !parsed.argument) {
-      bridge.reportProblem('Say what to plan: /plan <task>');
+      bridge.reportProblem(l10n.t('Say what to plan: /plan <task>'));
       return;
     }
     setDraft(EMPTY_DRAFT);
@@ -213,7 +214,7 @@ export function Composer() {
           id={popupId}
           items={items}
           active={activeIndex}
-          label={popup?.kind === 'slash' ? 'Commands' : 'Files'}
+          label={popup?.kind === 'slash' ? l10n.t('Commands') : l10n.t('Files')}
           onPick={pick}
         />
       ) : null}
@@ -229,13 +230,13 @@ export function Composer() {
         <TextArea
           ref={input}
           value={draft.text}
-          label="Message Keel"
+          label={l10n.t('Message Keel')}
           placeholder={
             readOnly !== undefined
-              ? 'Read-only here: this conversation is open for writing in another window'
+              ? l10n.t('Read-only here: this conversation is open for writing in another window')
               : running
-                ? 'Queue a message for when Keel is done…'
-                : 'Ask Keel… (@ for files, / for commands)'
+                ? l10n.t('Queue a message for when Keel is done…')
+                : l10n.t('Ask Keel… (@ for files, / for commands)')
           }
           disabled={readOnly !== undefined}
           testId="composer-input"
@@ -260,7 +261,7 @@ export function Composer() {
       </div>
       <div className="composer-actions">
         <ModeSwitch />
-        <IconButton icon="file-media" label="Attach images" disabled={readOnly !== undefined} onClick={() => fileInput.current?.click()} />
+        <IconButton icon="file-media" label={l10n.t('Attach images')} disabled={readOnly !== undefined} onClick={() => fileInput.current?.click()} />
         <input
           ref={fileInput}
           className="composer-file-input"
@@ -277,14 +278,14 @@ export function Composer() {
         />
         <span className="composer-spacer" />
         {queued > 0 ? (
-          <Badge title="Messages waiting for the current run" testId="queued-count">
-            {queued} queued
+          <Badge title={l10n.t('Messages waiting for the current run')} testId="queued-count">
+            {l10n.t('{0} queued', queued)}
           </Badge>
         ) : null}
-        {running ? <IconButton icon="debug-stop" label="Stop" testId="stop" onClick={() => void bridge.cancel()} /> : null}
+        {running ? <IconButton icon="debug-stop" label={l10n.t('Stop')} testId="stop" onClick={() => void bridge.cancel()} /> : null}
         <IconButton
           icon="send"
-          label={running ? 'Queue message' : 'Send'}
+          label={running ? l10n.t('Queue message') : l10n.t('Send')}
           testId="send"
           disabled={!canSend}
           onClick={() => void submit()}

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Mention } from '../../../src/protocol/uiMessage';
 import type { FileHit } from './useFileSearch';
 
@@ -19,11 +20,12 @@ interface Keyword {
   detail: string;
 }
 
+// Details are getters: the page's locale is applied after the modules load.
 const KEYWORDS: readonly Keyword[] = [
-  { name: 'problems', icon: 'warning', detail: 'Every problem in the workspace' },
-  { name: 'selection', icon: 'selection', detail: "The active editor's selection" },
-  { name: 'git', icon: 'git-compare', detail: 'Uncommitted changes (diff against HEAD)' },
-  { name: 'terminal', icon: 'terminal', detail: "The last command in Keel's terminal and its output" },
+  { name: 'problems', icon: 'warning', get detail() { return l10n.t('Every problem in the workspace'); } },
+  { name: 'selection', icon: 'selection', get detail() { return l10n.t("The active editor's selection"); } },
+  { name: 'git', icon: 'git-compare', get detail() { return l10n.t('Uncommitted changes (diff against HEAD)'); } },
+  { name: 'terminal', icon: 'terminal', get detail() { return l10n.t("The last command in Keel's terminal and its output"); } },
 ];
 
 const URL_START = 'https://';
@@ -34,7 +36,7 @@ const URL_START = 'https://';
  */
 export function contextChoices(query: string): MentionChoice[] {
   if (isWebAddress(query)) {
-    return [{ key: `url:${query}`, icon: 'globe', label: query, detail: 'Fetch this page (asks first)', mention: { kind: 'url', url: query }, insert: query }];
+    return [{ key: `url:${query}`, icon: 'globe', label: query, detail: l10n.t('Fetch this page (asks first)'), mention: { kind: 'url', url: query }, insert: query }];
   }
   const q = query.toLowerCase();
   const choices: MentionChoice[] = KEYWORDS.filter((k) => k.name.startsWith(q)).map((k) => ({
@@ -46,7 +48,7 @@ export function contextChoices(query: string): MentionChoice[] {
     insert: k.name,
   }));
   if ('url'.startsWith(q)) {
-    choices.push({ key: 'url', icon: 'globe', label: '@url <address>', detail: 'A web page (asks before fetching)', insert: URL_START });
+    choices.push({ key: 'url', icon: 'globe', label: '@url <address>', detail: l10n.t('A web page (asks before fetching)'), insert: URL_START });
   }
   return choices;
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { MAX_IMAGE_BASE64_CHARS } from '../../../src/protocol/limits';
 import { imageMediaTypeSchema } from '../../../src/protocol/uiMessage';
 import type { ImageAttachment } from '../../../src/protocol/uiMessage';
@@ -12,12 +13,12 @@ export async function readImageFile(file: Blob & { name?: string }): Promise<Ima
   const name = file.name || 'the pasted image';
   const type = imageMediaTypeSchema.safeParse(file.type);
   if (!type.success) {
-    return { ok: false, reason: `${name} is not a PNG, JPEG, GIF or WebP image` };
+    return { ok: false, reason: l10n.t('{0} is not a PNG, JPEG, GIF or WebP image', name) };
   }
   const data = bytesToBase64(new Uint8Array(await file.arrayBuffer()));
-  if (data.length === 0) return { ok: false, reason: `${name} is empty` };
+  if (data.length === 0) return { ok: false, reason: l10n.t('{0} is empty', name) };
   if (data.length > MAX_IMAGE_BASE64_CHARS) {
-    return { ok: false, reason: `${name} is larger than about 5 MB` };
+    return { ok: false, reason: l10n.t('{0} is larger than about 5 MB', name) };
   }
   return { ok: true, image: { mediaType: type.data, data } };
 }

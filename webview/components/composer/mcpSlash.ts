@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { McpPromptView } from '../../../src/protocol/mcpStatus';
 import type { McpCommandName, SlashCommandInfo } from './slashCommands';
 
@@ -19,7 +20,7 @@ export function parseMcpSlash(text: string, prompts: readonly McpPromptView[]): 
   if (!match) return null;
   const command = match[1] ?? '';
   const prompt = prompts.find((p) => p.command === command);
-  if (!prompt) return { kind: 'problem', message: `There is no MCP prompt /${command} (is its server ready? See Keel: MCP Servers).` };
+  if (!prompt) return { kind: 'problem', message: l10n.t('There is no MCP prompt /{0} (is its server ready? See Keel: MCP Servers).', command) };
   const rest = (match[2] ?? '').trim();
   const args: Record<string, string> = {};
   const pairs = [...rest.matchAll(/([\w.-]+)=("((?:[^"\\]|\\.)*)"|\S*)/g)];
@@ -29,10 +30,10 @@ export function parseMcpSlash(text: string, prompts: readonly McpPromptView[]): 
   } else {
     for (const p of pairs) args[p[1]!] = p[3] !== undefined ? p[3].replace(/\\(.)/g, '$1') : (p[2] ?? '');
     const unknown = Object.keys(args).filter((k) => !prompt.arguments.some((a) => a.name === k));
-    if (unknown.length) return { kind: 'problem', message: `/${command} has no argument ${unknown.join(', ')}; it takes ${usage(prompt)}.` };
+    if (unknown.length) return { kind: 'problem', message: l10n.t('/{0} has no argument {1}; it takes {2}.', command, unknown.join(', '), usage(prompt)) };
   }
   const missing = prompt.arguments.filter((a) => a.required && !args[a.name]);
-  if (missing.length) return { kind: 'problem', message: `/${command} needs ${missing.map((a) => a.name).join(', ')}: /${command} ${usage(prompt)}` };
+  if (missing.length) return { kind: 'problem', message: l10n.t('/{0} needs {1}: /{0} {2}', command, missing.map((a) => a.name).join(', '), usage(prompt)) };
   return { kind: 'prompt', prompt, args };
 }
 
@@ -46,10 +47,10 @@ export function mcpCompletions(text: string, prompts: readonly McpPromptView[]):
     .map((p) => ({
       name: p.command as McpCommandName,
       ...(p.arguments.length ? { argument: usage(p) } : {}),
-      description: p.description ?? `Prompt of the MCP server ${p.server}`,
+      description: p.description ?? l10n.t('Prompt of the MCP server {0}', p.server),
     }));
 }
 
 function usage(p: McpPromptView): string {
-  return p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(' ') || '(no arguments)';
+  return p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(' ') || l10n.t('(no arguments)');
 }

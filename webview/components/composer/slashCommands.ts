@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /** Commands typed at the start of the composer. */
 export type SlashCommandName = 'new' | 'plan' | 'sessions' | 'help' | 'compact';
 
@@ -11,12 +12,13 @@ export interface SlashCommandInfo {
   description: string;
 }
 
+// Descriptions are getters: the page's locale is applied after the modules load.
 export const SLASH_COMMANDS: readonly (SlashCommandInfo & { name: SlashCommandName })[] = [
-  { name: 'new', description: 'Start a new chat' },
-  { name: 'plan', argument: '<task>', description: 'Plan a task with read-only tools' },
-  { name: 'sessions', description: 'Browse and resume past chats' },
-  { name: 'help', description: 'Show commands and keys' },
-  { name: 'compact', description: 'Summarize the conversation so far to free context' },
+  { name: 'new', get description() { return l10n.t('Start a new chat'); } },
+  { name: 'plan', argument: '<task>', get description() { return l10n.t('Plan a task with read-only tools'); } },
+  { name: 'sessions', get description() { return l10n.t('Browse and resume past chats'); } },
+  { name: 'help', get description() { return l10n.t('Show commands and keys'); } },
+  { name: 'compact', get description() { return l10n.t('Summarize the conversation so far to free context'); } },
 ];
 
 export type ParsedSlash =

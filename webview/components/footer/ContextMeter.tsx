@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useMeta } from '../../store/storeHooks';
 import { contextUsage } from './contextUsage';
 
@@ -7,8 +8,8 @@ export function ContextMeter() {
   const context = contextUsage(usage);
   if (!context) {
     return (
-      <div className="context-meter context-meter-unknown" data-testid="context-meter" title="Context use is not known yet">
-        <span className="context-meter-label">Context –</span>
+      <div className="context-meter context-meter-unknown" data-testid="context-meter" title={l10n.t('Context use is not known yet')}>
+        <span className="context-meter-label">{l10n.t('Context –')}</span>
         <div className="context-meter-bar" aria-hidden="true" />
       </div>
     );
@@ -19,7 +20,7 @@ export function ContextMeter() {
       className={`context-meter context-meter-${level}`}
       data-testid="context-meter"
       role="meter"
-      aria-label="Context window use"
+      aria-label={l10n.t('Context window use')}
       aria-valuemin={0}
       aria-valuemax={context.window}
       aria-valuenow={context.used}

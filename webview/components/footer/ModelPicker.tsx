@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useEffect, useState } from 'react';
 import type { ModelInfo } from '../../../src/protocol/uiConfig';
 import { useBridge } from '../../bridge/bridgeContext';
@@ -27,13 +28,13 @@ export function ModelPicker() {
   const options: SelectOption[] = models.map((info) => ({ value: info.id, label: info.label ?? info.id }));
   // Until the list arrives, the model in use by the name the person gave it (custom/ is Keel's prefix for keel.baseUrl).
   if (model && !options.some((option) => option.value === model)) options.unshift({ value: model, label: model.replace(/^custom\//, '') });
-  if (options.length === 0) options.push({ value: '', label: 'No model' });
+  if (options.length === 0) options.push({ value: '', label: l10n.t('No model') });
 
   return (
     <Select
       value={model ?? ''}
       options={options}
-      label="Model"
+      label={l10n.t('Model')}
       testId="model-picker"
       disabled={!model && models.length === 0}
       onChange={(value) => {

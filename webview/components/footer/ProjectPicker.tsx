@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
 import { Select } from '../../ui/Select';
@@ -13,7 +14,7 @@ export function ProjectPicker() {
     <Select
       value={projects.current}
       options={options}
-      label="Current project: relative paths start here"
+      label={l10n.t('Current project: relative paths start here')}
       testId="project-picker"
       disabled={running}
       onChange={(name) => {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { memo, useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '../../../src/protocol/busError';
 import { useBridge } from '../../bridge/bridgeContext';
@@ -26,20 +27,20 @@ export const CodeBlock = memo(function CodeBlock({ code, language }: CodeBlockPr
   const copy = (): void => {
     navigator.clipboard.writeText(code).then(
       () => setCopied(true),
-      (err: unknown) => bridge.reportProblem(`Copying the code failed: ${errorMessage(err)}`),
+      (err: unknown) => bridge.reportProblem(l10n.t('Copying the code failed: {0}', errorMessage(err))),
     );
   };
 
   return (
     <div className="code-block">
       <div className="code-block-bar">
-        <span className="code-block-language">{language ?? 'text'}</span>
+        <span className="code-block-language">{language ?? l10n.t('text')}</span>
         <span className="code-block-actions">
-          {copied ? <span className="code-block-copied" role="status">Copied</span> : null}
-          <IconButton icon="copy" label="Copy code" onClick={copy} testId="copy-code" />
+          {copied ? <span className="code-block-copied" role="status">{l10n.t('Copied')}</span> : null}
+          <IconButton icon="copy" label={l10n.t('Copy code')} onClick={copy} testId="copy-code" />
           <IconButton
             icon="insert"
-            label="Insert at cursor"
+            label={l10n.t('Insert at cursor')}
             onClick={() => void bridge.insertCode(code, language)}
             testId="insert-code"
           />

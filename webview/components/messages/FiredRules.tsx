@@ -1,11 +1,10 @@
+import * as l10n from '@vscode/l10n';
 import type { FiredRuleInfo } from '../../../src/protocol/uiMessage';
 import { Icon } from '../../ui/Icon';
 
-const ACTION_LABEL: Record<FiredRuleInfo['actions'][number]['type'], string> = {
-  reminder: 'reminded the agent',
-  inject_context: 'added context',
-  notify: 'notified you',
-};
+// Built at render time: the page's locale is applied after the modules load.
+const actionLabel = (type: FiredRuleInfo['actions'][number]['type']): string =>
+  type === 'reminder' ? l10n.t('reminded the agent') : type === 'inject_context' ? l10n.t('added context') : l10n.t('notified you');
 
 /**
  * The event rules that fired on a turn: their notices to the person in plain sight, and a
@@ -16,13 +15,13 @@ export function FiredRules({ rules }: { rules: readonly FiredRuleInfo[] }) {
   return (
     <div className="message-rules">
       {notices.map((n, i) => (
-        <p key={i} className="message-rule-notice" role="status" data-testid="rule-notice" title={`From rule ${n.rule}`}>
+        <p key={i} className="message-rule-notice" role="status" data-testid="rule-notice" title={l10n.t('From rule {0}', n.rule)}>
           <Icon name="bell" /> {n.text}
         </p>
       ))}
       <details className="message-rules-list" data-testid="rules-marker">
         <summary title={rules.map((r) => `${r.id} (${r.event})`).join('\n')}>
-          <Icon name="checklist" /> {rules.length === 1 ? '1 rule' : `${rules.length} rules`}
+          <Icon name="checklist" /> {rules.length === 1 ? l10n.t('1 rule') : l10n.t('{0} rules', rules.length)}
         </summary>
         <ul>
           {rules.map((r, i) => (
@@ -30,7 +29,7 @@ export function FiredRules({ rules }: { rules: readonly FiredRuleInfo[] }) {
               <code>{r.id}</code> <span className="message-rules-meta">{r.source} · {r.event}</span>
               {r.actions.map((a, j) => (
                 <div key={j} className="message-rules-action">
-                  {ACTION_LABEL[a.type]}: {a.text}
+                  {actionLabel(a.type)}: {a.text}
                 </div>
               ))}
             </li>

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Mention, MentionNote } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
@@ -35,14 +36,16 @@ export function mentionIcon(mention: Mention): string {
   }
 }
 
-const noteBadge: Record<MentionNote['status'], string> = { cut: 'cut', omitted: 'not attached', failed: 'failed' };
+// Built at render time: the page's locale is applied after the modules load.
+const noteBadge = (status: MentionNote['status']): string =>
+  status === 'cut' ? l10n.t('cut') : status === 'omitted' ? l10n.t('not attached') : l10n.t('failed');
 
 /** Says on the chip that the model got the mention cut short, or not at all; the note is its tooltip. */
 function NoteBadge({ note }: { note: MentionNote }) {
   return (
     <span className={`mention-chip-note mention-chip-note-${note.status}`} aria-label={note.text}>
       <Icon name={note.status === 'cut' ? 'ellipsis' : 'warning'} />
-      {noteBadge[note.status]}
+      {noteBadge(note.status)}
     </span>
   );
 }
@@ -62,7 +65,7 @@ export function MentionChip({ mention, note }: { mention: Mention; note?: Mentio
     );
   }
   return (
-    <button type="button" className="mention-chip" title={noted(`Open ${label}`)} onClick={() => void bridge.openFile(mention.path, mention.range)}>
+    <button type="button" className="mention-chip" title={noted(l10n.t('Open {0}', label))} onClick={() => void bridge.openFile(mention.path, mention.range)}>
       <Icon name="file" />
       {label}
       {note && <NoteBadge note={note} />}

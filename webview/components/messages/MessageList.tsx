@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useCallback } from 'react';
 import { useMessageIds } from '../../store/storeHooks';
 import { Button } from '../../ui/Button';
@@ -12,11 +13,11 @@ export function MessageList() {
     (jump: () => void) => (
       <div className="jump-to-latest">
         <Button appearance="secondary" onClick={jump} testId="jump-to-latest">
-          <Icon name="arrow-down" /> Jump to latest
+          <Icon name="arrow-down" /> {l10n.t('Jump to latest')}
         </Button>
       </div>
     ),
     [],
   );
-  return <VirtualList ids={ids} renderRow={renderRow} renderJumpButton={renderJump} label="Conversation" />;
+  return <VirtualList ids={ids} renderRow={renderRow} renderJumpButton={renderJump} label={l10n.t('Conversation')} />;
 }

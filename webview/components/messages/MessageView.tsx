@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { memo, useCallback, useState, useSyncExternalStore } from 'react';
 import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
@@ -14,7 +15,9 @@ import { RevertAction } from './RevertAction';
 import { ToolCard } from './ToolCard';
 import { CompactionDivider, InterruptionNote } from './SessionMarks';
 
-const ROLE_LABEL: Record<UiMessage['role'], string> = { user: 'You', assistant: 'Keel', tool: 'Tool', system: 'System' };
+// Built at render time: the page's locale is applied after the modules load.
+const roleLabel = (role: UiMessage['role']): string =>
+  role === 'user' ? l10n.t('You') : role === 'assistant' ? 'Keel' : role === 'tool' ? l10n.t('Tool') : l10n.t('System');
 
 /** One message, subscribed to by id: a delta for it re-renders this row and nothing else. */
 export const MessageView = memo(function MessageView({ id }: { id: string }) {
@@ -37,9 +40,9 @@ export const MessageView = memo(function MessageView({ id }: { id: string }) {
       aria-busy={streaming}
     >
       <header className="message-header">
-        <span className="message-author">{ROLE_LABEL[role]}</span>
-        {status === 'queued' ? <Badge title="Sent when the current run finishes">queued</Badge> : null}
-        {status === 'cancelled' ? <span className="message-note">stopped</span> : null}
+        <span className="message-author">{roleLabel(role)}</span>
+        {status === 'queued' ? <Badge title={l10n.t('Sent when the current run finishes')}>{l10n.t('queued')}</Badge> : null}
+        {status === 'cancelled' ? <span className="message-note">{l10n.t('stopped')}</span> : null}
         {message.branch ? <BranchSwitcher message={message} /> : null}
         {role === 'user' && status !== 'queued' ? <RestoreFiles messageId={id} onEdit={() => setEditing(true)} /> : null}
       </header>
@@ -76,16 +79,16 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
     case 'reasoning':
       return (
         <details className="message-reasoning">
-          <summary>{streaming ? 'Thinking…' : 'Thought'}</summary>
+          <summary>{streaming ? l10n.t('Thinking…') : l10n.t('Thought')}</summary>
           <Markdown text={part.text} streaming={streaming} />
         </details>
       );
     case 'image':
       return part.data ? (
-        <img className="message-image" src={`data:${part.mediaType};base64,${part.data}`} alt="Attached image" />
+        <img className="message-image" src={`data:${part.mediaType};base64,${part.data}`} alt={l10n.t('Attached image')} />
       ) : (
         <span className="message-image-missing">
-          <Icon name="file-media" /> image
+          <Icon name="file-media" /> {l10n.t('image')}
         </span>
       );
     case 'mention':
@@ -140,8 +143,8 @@ function RestoreFiles({ messageId, onEdit }: { messageId: string; onEdit: () => 
     <span className="message-actions">
       <EditResendButton onEdit={onEdit} />
       <RevertAction
-        label="Restore files to here"
-        title="Put back every file Keel changed from this message on, as it was when you sent it"
+        label={l10n.t('Restore files to here')}
+        title={l10n.t('Put back every file Keel changed from this message on, as it was when you sent it')}
         testId="restore-files"
         run={(force) => bridge.restoreFiles(messageId, force)}
       />
@@ -154,10 +157,10 @@ function MessageError({ message, offerRetry }: { message: UiMessage; offerRetry:
   return (
     <div className="message-error" role="alert">
       <Icon name="error" />
-      <span className="message-error-text">{message.error?.message ?? 'This reply failed.'}</span>
+      <span className="message-error-text">{message.error?.message ?? l10n.t('This reply failed.')}</span>
       {offerRetry ? (
         <Button appearance="secondary" testId="retry" onClick={() => void bridge.retryLast()}>
-          Retry
+          {l10n.t('Retry')}
         </Button>
       ) : null}
     </div>

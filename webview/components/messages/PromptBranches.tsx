@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useState } from 'react';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
 import { messageText } from '../../../src/protocol/uiMessage';
@@ -16,11 +17,11 @@ export function BranchSwitcher({ message }: { message: UiMessage }) {
   const go = (index: number): void => void bridge.switchBranch(message.id, index);
   return (
     <span className="branch-switcher" data-testid="branch-switcher">
-      <IconButton icon="chevron-left" label="Previous version" testId="branch-prev" disabled={running || branch.index <= 1} onClick={() => go(branch.index - 1)} />
-      <span className="branch-label" data-testid="branch-label" title="Versions of this message: each one continues its own conversation">
-        branch {branch.index}/{branch.count}
+      <IconButton icon="chevron-left" label={l10n.t('Previous version')} testId="branch-prev" disabled={running || branch.index <= 1} onClick={() => go(branch.index - 1)} />
+      <span className="branch-label" data-testid="branch-label" title={l10n.t('Versions of this message: each one continues its own conversation')}>
+        {l10n.t('branch {0}/{1}', branch.index, branch.count)}
       </span>
-      <IconButton icon="chevron-right" label="Next version" testId="branch-next" disabled={running || branch.index >= branch.count} onClick={() => go(branch.index + 1)} />
+      <IconButton icon="chevron-right" label={l10n.t('Next version')} testId="branch-next" disabled={running || branch.index >= branch.count} onClick={() => go(branch.index + 1)} />
     </span>
   );
 }
@@ -28,7 +29,7 @@ export function BranchSwitcher({ message }: { message: UiMessage }) {
 /** The pencil on a sent prompt: edit the text and send it as a new branch from that point. */
 export function EditResendButton({ onEdit }: { onEdit: () => void }) {
   const running = useMeta((meta) => meta.run.running);
-  return <IconButton icon="edit" label="Edit and resend" testId="edit-resend" disabled={running} onClick={onEdit} />;
+  return <IconButton icon="edit" label={l10n.t('Edit and resend')} testId="edit-resend" disabled={running} onClick={onEdit} />;
 }
 
 /** The editor that takes the place of a prompt's text while it is being edited. */
@@ -45,7 +46,7 @@ export function EditResendBox({ message, onDone }: { message: UiMessage; onDone:
       <TextArea
         value={text}
         onChange={(value) => setText(value)}
-        label="Edit the message"
+        label={l10n.t('Edit the message')}
         testId="edit-resend-input"
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -55,11 +56,11 @@ export function EditResendBox({ message, onDone }: { message: UiMessage; onDone:
         }}
       />
       <div className="edit-resend-buttons">
-        <Button onClick={send} disabled={!text.trim()} testId="edit-resend-send" title="Starts a new branch from here; the earlier one stays reachable">
-          Send
+        <Button onClick={send} disabled={!text.trim()} testId="edit-resend-send" title={l10n.t('Starts a new branch from here; the earlier one stays reachable')}>
+          {l10n.t('Send')}
         </Button>
         <Button appearance="secondary" onClick={onDone} testId="edit-resend-cancel">
-          Cancel
+          {l10n.t('Cancel')}
         </Button>
       </div>
     </div>

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useState } from 'react';
 import type { RevertResult } from '../../bridge/uiBridge';
 import { Button } from '../../ui/Button';
@@ -48,10 +49,10 @@ export function RevertAction({ label, title, testId, run }: RevertActionProps) {
           <p className="revert-message">{step.message}</p>
           <div className="revert-actions">
             <Button appearance="secondary" testId={`${testId}-force`} onClick={() => void go(true)}>
-              Put back anyway
+              {l10n.t('Put back anyway')}
             </Button>
             <Button appearance="secondary" testId={`${testId}-keep`} onClick={() => setStep({ kind: 'idle' })}>
-              Keep them
+              {l10n.t('Keep them')}
             </Button>
           </div>
         </div>

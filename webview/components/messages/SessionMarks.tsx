@@ -1,12 +1,15 @@
+import * as l10n from '@vscode/l10n';
 import type { CompactionPart, UiMessage } from '../../../src/protocol/uiMessage';
 import { Icon } from '../../ui/Icon';
 import { Markdown } from './Markdown';
 
-const REASON: Record<NonNullable<CompactionPart['reason']>, string> = {
-  manual: 'you asked (/compact)',
-  auto: 'the conversation neared the model’s context window',
-  overflow: 'the model said the conversation did not fit its window',
-};
+// Built at render time: the page's locale is applied after the modules load.
+const reasonText = (reason: NonNullable<CompactionPart['reason']>): string =>
+  reason === 'manual'
+    ? l10n.t('because you asked (/compact)')
+    : reason === 'auto'
+      ? l10n.t('because the conversation neared the model’s context window')
+      : l10n.t('because the model said the conversation did not fit its window');
 
 /**
  * Where the conversation was compacted: a divider that opens to the summary the model now
@@ -16,25 +19,27 @@ export function CompactionDivider({ message, part }: { message: UiMessage; part:
   const writing = message.status === 'streaming';
   const failed = message.status === 'error';
   const label = writing
-    ? 'Summarizing the conversation…'
+    ? l10n.t('Summarizing the conversation…')
     : failed
-      ? 'Compaction failed'
-      : `Conversation compacted: ${part.compactedMessages} earlier message${part.compactedMessages === 1 ? '' : 's'} summarized`;
+      ? l10n.t('Compaction failed')
+      : part.compactedMessages === 1
+        ? l10n.t('Conversation compacted: 1 earlier message summarized')
+        : l10n.t('Conversation compacted: {0} earlier messages summarized', part.compactedMessages);
   return (
     <div className="session-mark compaction-divider" data-testid="compaction-divider" data-status={message.status} role="separator" aria-label={label}>
       <div className="session-mark-line">
         <Icon name={failed ? 'error' : 'fold'} />
         <span className="session-mark-label">{label}</span>
       </div>
-      {part.reason && !failed ? <div className="session-mark-detail">because {REASON[part.reason]}</div> : null}
+      {part.reason && !failed ? <div className="session-mark-detail">{reasonText(part.reason)}</div> : null}
       {failed ? (
         <p className="session-mark-error" role="alert">
-          {message.error?.message ?? 'The summary could not be made.'}
+          {message.error?.message ?? l10n.t('The summary could not be made.')}
         </p>
       ) : null}
       {part.summary ? (
         <details className="compaction-summary" data-testid="compaction-summary">
-          <summary>Summary the model continues from</summary>
+          <summary>{l10n.t('Summary the model continues from')}</summary>
           <Markdown text={part.summary} streaming={false} />
         </details>
       ) : null}

@@ -1,10 +1,11 @@
+import * as l10n from '@vscode/l10n';
 import { useId, useState } from 'react';
 import type { AppliedChange, CommandFile, ToolCallState, ToolOutput } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
 import { CommandFiles } from './CommandFiles';
 import { RevertAction } from './RevertAction';
-import { TOOL_STATE_DISPLAY, toolCallHeadline } from './toolCallDisplay';
+import { toolStateDisplay, toolCallHeadline } from './toolCallDisplay';
 
 export interface ToolCardProps {
   name: string;
@@ -27,7 +28,7 @@ export interface ToolCardProps {
 export function ToolCard({ name, summary, input, state, result, change, liveOutput, toolCallId, files, moreFiles }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
-  const display = TOOL_STATE_DISPLAY[state];
+  const display = toolStateDisplay(state);
   const headline = toolCallHeadline(summary, input);
   const failed = state === 'error' || result?.isError === true;
 
@@ -55,18 +56,18 @@ export function ToolCard({ name, summary, input, state, result, change, liveOutp
         <div className="tool-card-body" id={bodyId}>
           {input === undefined ? null : (
             <>
-              <div className="tool-card-section-title">Input</div>
+              <div className="tool-card-section-title">{l10n.t('Input')}</div>
               <pre className="tool-card-pre">{JSON.stringify(input, null, 2)}</pre>
             </>
           )}
           {result ? (
             <>
               <div className="tool-card-section-title">
-                {result.isError ? 'Error' : 'Output'}
-                {result.truncated ? ' (truncated)' : ''}
+                {result.isError ? l10n.t('Error') : l10n.t('Output')}
+                {result.truncated ? l10n.t(' (truncated)') : ''}
               </div>
               <pre className="tool-card-pre" data-testid="tool-output">
-                {result.output || '(no output)'}
+                {result.output || l10n.t('(no output)')}
               </pre>
             </>
           ) : null}
@@ -90,7 +91,9 @@ function LiveOutput({ output }: { output: string }) {
   );
 }
 
-const CHANGE_VERB = { create: 'Created', edit: 'Changed', delete: 'Deleted' } as const;
+// Built at render time: the page's locale is applied after the modules load.
+const changeVerb = (kind: AppliedChange['kind']): string =>
+  kind === 'create' ? l10n.t('Created') : kind === 'edit' ? l10n.t('Changed') : l10n.t('Deleted');
 
 /** What the call did to a file, and Undo while that can still be done. */
 function AppliedChangeRow({ change }: { change: AppliedChange }) {
@@ -98,21 +101,21 @@ function AppliedChangeRow({ change }: { change: AppliedChange }) {
   return (
     <div className="tool-card-change" data-testid="applied-change" data-reverted={change.reverted}>
       <span>
-        {CHANGE_VERB[change.kind]} <span className="approval-card-path">{change.displayPath}</span>
+        {changeVerb(change.kind)} <span className="approval-card-path">{change.displayPath}</span>
       </span>
       {change.reverted ? (
         <span className="tool-card-change-note" data-testid="change-undone">
-          undone
+          {l10n.t('undone')}
         </span>
       ) : change.undoable ? (
         <RevertAction
-          label="Undo"
-          title={`Put ${change.displayPath} back as it was before this change`}
+          label={l10n.t('Undo')}
+          title={l10n.t('Put {0} back as it was before this change', change.displayPath)}
           testId="undo-change"
           run={(force) => bridge.undoChange(change.id, force)}
         />
       ) : (
-        <span className="tool-card-change-note">cannot be undone from the chat (the change journal was full)</span>
+        <span className="tool-card-change-note">{l10n.t('cannot be undone from the chat (the change journal was full)')}</span>
       )}
     </div>
   );

@@ -1,10 +1,11 @@
+import * as l10n from '@vscode/l10n';
 import type { RuleInEffectInfo } from '../../../src/protocol/sessionState';
 import { useMeta } from '../../store/storeHooks';
 import { Icon } from '../../ui/Icon';
 
 function ruleLabel(rule: RuleInEffectInfo): string {
-  const status = rule.status === 'cut' ? ' (only its start fit)' : rule.status === 'omitted' ? ' (left out: no room)' : '';
-  const scope = rule.scope === 'global' ? ' (yours, every workspace)' : rule.appliesTo ? ` (for ${rule.appliesTo})` : '';
+  const status = rule.status === 'cut' ? l10n.t(' (only its start fit)') : rule.status === 'omitted' ? l10n.t(' (left out: no room)') : '';
+  const scope = rule.scope === 'global' ? l10n.t(' (yours, every workspace)') : rule.appliesTo ? l10n.t(' (for {0})', rule.appliesTo) : '';
   return `${rule.display}${scope}${status}`;
 }
 
@@ -15,7 +16,7 @@ export function RulesInEffect() {
   return (
     <details className="rules-in-effect" data-testid="rules-in-effect">
       <summary>
-        <Icon name="law" /> Rules in effect: {rules.map((rule) => rule.display).join(', ')}
+        <Icon name="law" /> {l10n.t('Rules in effect: {0}', rules.map((rule) => rule.display).join(', '))}
       </summary>
       <ul>
         {rules.map((rule) => (
@@ -32,11 +33,17 @@ export function RulesInEffect() {
 export function TrimmedNote() {
   const trimmed = useMeta((meta) => meta.trimmed);
   if (!trimmed) return null;
-  const shortened = trimmed.shortenedResults > 0 ? ` and ${trimmed.shortenedResults} long tool result(s) shortened` : '';
+  const shortened = trimmed.shortenedResults > 0 ? l10n.t(' and {0} long tool result(s) shortened', trimmed.shortenedResults) : '';
   return (
     <div className="trimmed-note" role="status" data-testid="trimmed-note">
-      <Icon name="fold" /> The conversation was too long for the model: {trimmed.droppedMessages} older message(s) were left out of the request
-      {shortened} (try {trimmed.attempt} of {trimmed.maxAttempts}). The session keeps everything, and the agent can look it up.
+      <Icon name="fold" />{' '}
+      {l10n.t(
+        'The conversation was too long for the model: {0} older message(s) were left out of the request{1} (try {2} of {3}). The session keeps everything, and the agent can look it up.',
+        trimmed.droppedMessages,
+        shortened,
+        trimmed.attempt,
+        trimmed.maxAttempts,
+      )}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useState } from 'react';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
@@ -13,7 +14,7 @@ export function EarlierMessages() {
   return (
     <div className="earlier-messages" data-testid="earlier-messages">
       <span>
-        {earlier.toLocaleString()} earlier {earlier === 1 ? 'message' : 'messages'} not shown
+        {earlier === 1 ? l10n.t('1 earlier message not shown') : l10n.t('{0} earlier messages not shown', earlier.toLocaleString())}
       </span>
       <Button
         appearance="secondary"
@@ -24,7 +25,7 @@ export function EarlierMessages() {
           void bridge.loadEarlier().finally(() => setLoading(false));
         }}
       >
-        {loading ? 'Loading…' : 'Show all'}
+        {loading ? l10n.t('Loading…') : l10n.t('Show all')}
       </Button>
     </div>
   );

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { UiError } from '../../../src/protocol/sessionState';
 import { useBridge } from '../../bridge/bridgeContext';
 import type { UiBridge } from '../../bridge/uiBridge';
@@ -18,7 +19,7 @@ export function ErrorBanners() {
           <Icon name="error" />
           <span className="banner-text">{error.message}</span>
           <ErrorAction error={error} bridge={bridge} dismiss={() => bridge.dismissError(id)} />
-          <IconButton icon="close" label="Dismiss" onClick={() => bridge.dismissError(id)} />
+          <IconButton icon="close" label={l10n.t('Dismiss')} onClick={() => bridge.dismissError(id)} />
         </div>
       ))}
     </div>
@@ -29,21 +30,21 @@ function ErrorAction({ error, bridge, dismiss }: { error: UiError; bridge: UiBri
   if (error.code === 'model_not_configured' || error.code === 'auth_failed') {
     return (
       <Button appearance="secondary" onClick={() => void bridge.runCommand('keel.setApiKey')}>
-        Set API Key
+        {l10n.t('Set API Key')}
       </Button>
     );
   }
   if (error.code === 'invalid_config') {
     return (
       <Button appearance="secondary" onClick={() => void bridge.openSettings('keel')}>
-        Open Settings
+        {l10n.t('Open Settings')}
       </Button>
     );
   }
   if (error.code === 'context_too_long') {
     return (
       <Button appearance="secondary" onClick={() => void bridge.newChat()}>
-        New chat
+        {l10n.t('New chat')}
       </Button>
     );
   }
@@ -57,7 +58,7 @@ function ErrorAction({ error, bridge, dismiss }: { error: UiError; bridge: UiBri
           void bridge.retryLast();
         }}
       >
-        Retry
+        {l10n.t('Retry')}
       </Button>
     );
   }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
 import { Button } from '../../ui/Button';
@@ -13,26 +14,26 @@ export function FirstRunPanel() {
   const problem = useMeta((meta) => meta.config.problem);
   const endpoint = useMeta((meta) => meta.config.endpoint);
   const needsKey = endpoint?.needsKey ?? true;
-  const where = endpoint ? `${endpoint.label}${endpoint.baseURL && endpoint.baseURL !== endpoint.label ? ` (${endpoint.baseURL})` : ''}` : 'an OpenAI-compatible endpoint';
+  const where = endpoint ? `${endpoint.label}${endpoint.baseURL && endpoint.baseURL !== endpoint.label ? ` (${endpoint.baseURL})` : ''}` : l10n.t('an OpenAI-compatible endpoint');
   const setKey = (
     <Button appearance={needsKey ? 'primary' : 'secondary'} onClick={() => void bridge.runCommand('keel.setApiKey')} testId="set-api-key">
-      Set API Key
+      {l10n.t('Set API Key')}
     </Button>
   );
   const openSettings = (
     <Button appearance={needsKey ? 'secondary' : 'primary'} onClick={() => void bridge.openSettings('keel')} testId="open-settings">
-      Open Settings
+      {l10n.t('Open Settings')}
     </Button>
   );
   return (
-    <section className="first-run" data-testid="first-run" data-needs-key={needsKey} aria-label="Set up a model">
+    <section className="first-run" data-testid="first-run" data-needs-key={needsKey} aria-label={l10n.t('Set up a model')}>
       <h2>
-        <Icon name="sparkle" /> Connect Keel to a model
+        <Icon name="sparkle" /> {l10n.t('Connect Keel to a model')}
       </h2>
       <p>
         {needsKey
-          ? `Keel talks to ${where}, which needs an API key. No model is configured yet, so messages cannot be answered.`
-          : `Keel talks to ${where}, which needs no key. Choose one of its models in settings; until then messages cannot be answered.`}
+          ? l10n.t('Keel talks to {0}, which needs an API key. No model is configured yet, so messages cannot be answered.', where)
+          : l10n.t('Keel talks to {0}, which needs no key. Choose one of its models in settings; until then messages cannot be answered.', where)}
       </p>
       {problem ? (
         <p className="first-run-problem" role="alert">
@@ -45,8 +46,8 @@ export function FirstRunPanel() {
       </div>
       <p className="first-run-hint">
         {needsKey
-          ? 'In settings, choose the model and, for a provider other than OpenAI, its base URL. The key is kept in VS Code’s secret storage, never in settings files.'
-          : 'Set keel.model to a model the server has loaded; the picker below then lists what the server offers. A key is only needed if your server asks for one.'}
+          ? l10n.t("In settings, choose the model and, for a provider other than OpenAI, its base URL. The key is kept in VS Code's secret storage, never in settings files.")
+          : l10n.t('Set keel.model to a model the server has loaded; the picker below then lists what the server offers. A key is only needed if your server asks for one.')}
       </p>
     </section>
   );

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { McpStatusView } from '../../../src/protocol/mcpStatus';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
@@ -21,7 +22,7 @@ export function McpStatusList() {
   return (
     <details className="todo-panel mcp-status" data-testid="mcp-status" open={failed > 0 ? true : undefined}>
       <summary>
-        MCP {ready}/{servers.length} ready{failed ? `, ${failed} failed` : ''}
+        {failed ? l10n.t('MCP {0}/{1} ready, {2} failed', ready, servers.length, failed) : l10n.t('MCP {0}/{1} ready', ready, servers.length)}
       </summary>
       <ul>
         {servers.map((s) => (
@@ -33,7 +34,7 @@ export function McpStatusList() {
           </li>
         ))}
       </ul>
-      <IconButton icon="settings-gear" label="Manage MCP servers" testId="mcp-manage" onClick={() => void bridge.runCommand('keel.showMcpServers')} />
+      <IconButton icon="settings-gear" label={l10n.t('Manage MCP servers')} testId="mcp-manage" onClick={() => void bridge.runCommand('keel.showMcpServers')} />
     </details>
   );
 }

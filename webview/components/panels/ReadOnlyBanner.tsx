@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
 import { Button } from '../../ui/Button';
@@ -12,10 +13,10 @@ export function ReadOnlyBanner() {
     <div className="banner banner-warning" role="status" data-testid="readonly-banner">
       <Icon name="lock" />
       <span className="banner-text">
-        Read-only: {reason}. Only one window may write a conversation: continue it there, or start a new chat.
+        {l10n.t('Read-only: {0}. Only one window may write a conversation: continue it there, or start a new chat.', reason)}
       </span>
       <Button appearance="secondary" onClick={() => void bridge.newChat()}>
-        New Chat
+        {l10n.t('New chat')}
       </Button>
     </div>
   );

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useMeta } from '../../store/storeHooks';
 import { Icon } from '../../ui/Icon';
 
@@ -7,7 +8,7 @@ export function RetryNote() {
   if (!retry) return null;
   return (
     <div className="retry-note" role="status" data-testid="retry-note" title={retry.error}>
-      <Icon name="sync" spin /> Retrying ({retry.attempt}/{retry.maxAttempts})…
+      <Icon name="sync" spin /> {l10n.t('Retrying ({0}/{1})…', retry.attempt, retry.maxAttempts)}
     </div>
   );
 }

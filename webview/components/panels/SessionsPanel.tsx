@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { UIEvent } from 'react';
 import type { SessionSummary } from '../../../src/protocol/sessionState';
@@ -67,17 +68,17 @@ export function SessionsPanel() {
     setListing((now) => (now.state === 'loaded' ? { ...now, sessions: now.sessions.map((s) => (s.id === id ? { ...s, ...patch } : s)) } : now));
 
   return (
-    <section className="sessions-panel" aria-label="Past chats" data-testid="sessions-list">
+    <section className="sessions-panel" aria-label={l10n.t('Past chats')} data-testid="sessions-list">
       <div className="sessions-toolbar">
-        <TextField value={typed} onChange={setTyped} label="Search past chats" placeholder="Search titles and messages" autoFocus testId="sessions-search" />
+        <TextField value={typed} onChange={setTyped} label={l10n.t('Search past chats')} placeholder={l10n.t('Search titles and messages')} autoFocus testId="sessions-search" />
         <Button appearance="secondary" onClick={() => bridge.showPanel('chat')} testId="sessions-back">
-          Back
+          {l10n.t('Back')}
         </Button>
       </div>
-      {listing.state === 'loading' ? <p className="sessions-note">Loading…</p> : null}
-      {listing.state === 'failed' ? <p className="sessions-note">The list could not be loaded (see the error above).</p> : null}
+      {listing.state === 'loading' ? <p className="sessions-note">{l10n.t('Loading…')}</p> : null}
+      {listing.state === 'failed' ? <p className="sessions-note">{l10n.t('The list could not be loaded (see the error above).')}</p> : null}
       {listing.state === 'loaded' && listing.sessions.length === 0 ? (
-        <p className="sessions-note">{query ? 'No chat matches.' : 'No past chats in this workspace yet.'}</p>
+        <p className="sessions-note">{query ? l10n.t('No chat matches.') : l10n.t('No past chats in this workspace yet.')}</p>
       ) : null}
       {listing.state === 'loaded' && listing.sessions.length > 0 ? (
         <ul className="sessions-list" onScroll={onScroll} data-testid="sessions-rows" data-total={listing.total}>
@@ -93,7 +94,7 @@ export function SessionsPanel() {
           {listing.sessions.length < listing.total ? (
             <li className="sessions-note">
               <Button appearance="secondary" onClick={loadMore} testId="sessions-more">
-                {listing.loadingMore ? 'Loading…' : `Show older (${listing.total - listing.sessions.length})`}
+                {listing.loadingMore ? l10n.t('Loading…') : l10n.t('Show older ({0})', listing.total - listing.sessions.length)}
               </Button>
             </li>
           ) : null}
@@ -118,12 +119,12 @@ function SessionRow({ session, current, onRenamed, onDeleted }: { session: Sessi
     <li className="session-row" data-testid="session-row" data-session-id={session.id}>
       {renaming !== undefined ? (
         <div className="session-rename">
-          <TextField value={renaming} onChange={setRenaming} label="New title" autoFocus testId="session-rename-input" onEnter={() => void saveTitle()} />
+          <TextField value={renaming} onChange={setRenaming} label={l10n.t('New title')} autoFocus testId="session-rename-input" onEnter={() => void saveTitle()} />
           <Button onClick={() => void saveTitle()} testId="session-rename-save">
-            Save
+            {l10n.t('Save')}
           </Button>
           <Button appearance="secondary" onClick={() => setRenaming(undefined)}>
-            Cancel
+            {l10n.t('Cancel')}
           </Button>
         </div>
       ) : (
@@ -134,28 +135,28 @@ function SessionRow({ session, current, onRenamed, onDeleted }: { session: Sessi
           aria-current={current ? 'true' : undefined}
           onClick={() => void bridge.resume(session.id)}
         >
-          <span className="session-title">{session.title || 'Untitled chat'}</span>
+          <span className="session-title">{session.title || l10n.t('Untitled chat')}</span>
           {session.preview ? <span className="session-preview">{session.preview}</span> : null}
           <span className="session-meta">
             <span>{dateFormat.format(session.updatedAt)}</span>
             {' · '}
-            <span>{session.messageCount} messages</span>
+            <span>{l10n.t('{0} messages', session.messageCount)}</span>
             {session.tokens ? (
               <>
                 {' · '}
-                <span>{session.tokens.toLocaleString()} tokens</span>
+                <span>{l10n.t('{0} tokens', session.tokens.toLocaleString())}</span>
               </>
             ) : null}
           </span>
         </button>
       )}
       <span className="session-actions">
-        <IconButton icon="edit" label="Rename" testId="session-rename" onClick={() => setRenaming(session.title)} />
-        <IconButton icon="markdown" label="Export to Markdown" testId="session-export-md" onClick={() => void bridge.exportSession(session.id, 'markdown')} />
-        <IconButton icon="json" label="Export to JSON" testId="session-export-json" onClick={() => void bridge.exportSession(session.id, 'json')} />
+        <IconButton icon="edit" label={l10n.t('Rename')} testId="session-rename" onClick={() => setRenaming(session.title)} />
+        <IconButton icon="markdown" label={l10n.t('Export to Markdown')} testId="session-export-md" onClick={() => void bridge.exportSession(session.id, 'markdown')} />
+        <IconButton icon="json" label={l10n.t('Export to JSON')} testId="session-export-json" onClick={() => void bridge.exportSession(session.id, 'json')} />
         <IconButton
           icon="trash"
-          label="Delete"
+          label={l10n.t('Delete')}
           testId="session-delete"
           onClick={() => void bridge.deleteSession(session.id).then((deleted) => deleted && onDeleted())}
         />

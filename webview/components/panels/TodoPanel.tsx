@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { TodoItem } from '../../../src/protocol/sessionState';
 import { useMeta } from '../../store/storeHooks';
 import { Icon } from '../../ui/Icon';
@@ -19,7 +20,7 @@ export function TodoPanel() {
   return (
     <details className="todo-panel" data-testid="todo-panel" open={running || undefined}>
       <summary>
-        Todos {done}/{todos.length}
+        {l10n.t('Todos {0}/{1}', done, todos.length)}
         {current ? <span className="todo-current"> · {current.content}</span> : null}
       </summary>
       <ul>

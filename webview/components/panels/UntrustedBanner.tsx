@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
@@ -9,10 +10,10 @@ export function UntrustedBanner() {
     <div className="banner banner-warning" role="status" data-testid="untrusted-banner">
       <Icon name="workspace-untrusted" />
       <span className="banner-text">
-        This workspace is not trusted: Keel can read and search, but file edits, commands and MCP tools are off.
+        {l10n.t('This workspace is not trusted: Keel can read and search, but file edits, commands and MCP tools are off.')}
       </span>
       <Button appearance="secondary" onClick={() => void bridge.runCommand('workbench.trust.manage')}>
-        Manage Trust
+        {l10n.t('Manage Trust')}
       </Button>
     </div>
   );

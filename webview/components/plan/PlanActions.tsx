@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useState } from 'react';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
@@ -23,34 +24,35 @@ export function PlanActions() {
   };
 
   return (
-    <section className="plan-actions" aria-label="Plan" data-testid="plan-actions">
+    <section className="plan-actions" aria-label={l10n.t('Plan')} data-testid="plan-actions">
       <div className="plan-actions-title">
         <Icon name="checklist" />
         <span>
-          Plan ready{plan.steps ? ` · ${plan.steps} step${plan.steps === 1 ? '' : 's'}` : ''}
-          {plan.status === 'edited' ? ' · edited' : ''}
+          {l10n.t('Plan ready')}
+          {plan.steps ? ` · ${plan.steps === 1 ? l10n.t('1 step') : l10n.t('{0} steps', plan.steps)}` : ''}
+          {plan.status === 'edited' ? ` · ${l10n.t('edited')}` : ''}
         </span>
       </div>
       <div className="plan-actions-buttons">
         <Button appearance="primary" testId="plan-execute" disabled={running} onClick={() => void bridge.executePlan(id)}>
-          Execute plan
+          {l10n.t('Execute plan')}
         </Button>
         <Button appearance="secondary" testId="plan-open" onClick={() => void bridge.openPlan(id)}>
-          Open plan
+          {l10n.t('Open plan')}
         </Button>
         <Button appearance="secondary" testId="plan-refine" disabled={running} onClick={() => setFeedback(feedback === null ? '' : null)}>
-          Refine
+          {l10n.t('Refine')}
         </Button>
         <Button appearance="secondary" testId="plan-discard" disabled={running} onClick={() => void bridge.discardPlan(id)}>
-          Discard
+          {l10n.t('Discard')}
         </Button>
       </div>
       {feedback !== null ? (
         <div className="plan-refine">
           <TextArea
             value={feedback}
-            label="What should change in the plan?"
-            placeholder="What should change in the plan? (Enter sends)"
+            label={l10n.t('What should change in the plan?')}
+            placeholder={l10n.t('What should change in the plan? (Enter sends)')}
             testId="plan-feedback"
             onChange={(text) => setFeedback(text)}
             onKeyDown={(event) => {
@@ -61,7 +63,7 @@ export function PlanActions() {
             }}
           />
           <Button appearance="primary" testId="plan-refine-send" disabled={!feedback.trim()} onClick={() => void refine()}>
-            Send feedback
+            {l10n.t('Send feedback')}
           </Button>
         </div>
       ) : null}

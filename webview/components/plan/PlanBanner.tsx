@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
 import { Icon } from '../../ui/Icon';
@@ -10,9 +11,9 @@ export function PlanBanner() {
   return (
     <div className="plan-banner" role="status" data-testid="plan-banner">
       <Icon name="checklist" />
-      <span className="plan-banner-text">Plan mode: Keel reads and plans; it changes no files and runs no commands.</span>
+      <span className="plan-banner-text">{l10n.t('Plan mode: Keel reads and plans; it changes no files and runs no commands.')}</span>
       <button type="button" className="link-button" onClick={() => void bridge.setMode('act')}>
-        Switch to act
+        {l10n.t('Switch to act')}
       </button>
     </div>
   );
