@@ -6,59 +6,31 @@ import type { ApprovalAnswer, ApprovalMode } from '../core/projectTypes';
 import type { FileChange } from '../core/tools/tool';
 import { BusError } from '../protocol/busError';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
-import type { LogFn } from '../protocol/log';
 import type { AgentMode, ConfigSummary, RunState } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
 import { ApprovalFlow } from './approvalFlow';
-import type { ChangeApprovalHooks } from './approvalFlow';
 import { ChangeReverts, type TextDiff } from './changeReverts';
 import { CompactionRun } from './compactionRun';
 import { ConversationState } from './conversationState';
-import type { ConversationStateOptions } from './conversationState';
-import type { CoreAccess } from './coreAccess';
 import { listModels } from './coreQueries';
 import { ConfigSync } from './configSync';
 import { ProjectSlot } from './projectSlot';
 import { readOnlyMessage } from './readOnlyMessage';
 import { PlanControl } from './planControl';
 import type { PlanInfo } from '../protocol/planState';
-import type { PlanAction, PlanFiles } from './planRuns';
+import type { PlanAction } from './planRuns';
 import { uiErrorOf } from './runContext';
 import { RunQueue } from './runQueue';
 import { SendRun } from './sendRun';
 import type { ModelForRun, SendParams, SendRunContext } from './sendRun';
 import { SessionActions } from './sessionActions';
-import type { ExportFormat, SessionUi } from './sessionUi';
+import type { ExportFormat } from './sessionUi';
 import { SessionTitler } from './sessionTitler';
 import { userUiMessage } from './uiMessages';
 import { ViewSync } from './viewSync';
 import type { ViewLink } from './viewSync';
+import type { ChatControllerOptions } from './chatControllerOptions';
 
-export interface ChatControllerOptions {
-  core: CoreAccess;
-  log: LogFn;
-  /** Workspace Trust, for the summary when the core cannot be built. */
-  trusted(): boolean;
-  /** Running or waiting for the person changed (the status bar follows it). */
-  onActivity?(activity: { running: boolean; approvals: number }): void;
-  /** An approval is waiting: bring the view into sight without taking focus. */
-  onApprovalNeeded?(): void;
-  /** The conversation in view changed (saved for the first time, resumed, or a new empty one: null). */
-  onSessionChange?(id: string | null): void;
-  /** The diff editor side of file-change approvals. */
-  changes?: ChangeApprovalHooks;
-  state?: ConversationStateOptions;
-  /** Plan mode turned on or off (the status bar follows it). */
-  onModeChange?(mode: AgentMode): void;
-  /** The conversation's newest plan changed (the command palette's Run Plan follows it). */
-  onPlanChange?(plan: PlanInfo | null): void;
-  /** The editor side of plan files; without it plans cannot be opened. */
-  planFiles?: PlanFiles;
-  /** Delete confirmation and export targets (absent: those actions are refused). */
-  sessionUi?: SessionUi;
-  /** Whether to name new conversations with the small model after their first reply. */
-  generateTitles?(): boolean;
-}
 
 /**
  * The host side of the chat: owns the conversation (one Project at a time), runs the

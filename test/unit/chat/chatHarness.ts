@@ -14,7 +14,7 @@ import { appendDelta } from '../../../src/protocol/uiMessage';
 import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
 import { PROTOCOL_VERSION } from '../../../src/protocol/version';
 import { ChatController } from '../../../src/chat/chatController';
-import type { ChatControllerOptions } from '../../../src/chat/chatController';
+import type { ChatControllerOptions } from '../../../src/chat/chatControllerOptions';
 import { CoreLoader } from '../../../src/chat/coreLoader';
 import type { EditorServices } from '../../../src/chat/editorServices';
 import { connectChatView } from '../../../src/chat/nodeBridge';

@@ -1,0 +1,35 @@
+import type { LogFn } from '../protocol/log';
+import type { PlanInfo } from '../protocol/planState';
+import type { AgentMode } from '../protocol/sessionState';
+import type { ChangeApprovalHooks } from './approvalFlow';
+import type { ConversationStateOptions } from './conversationState';
+import type { CoreAccess } from './coreAccess';
+import type { PlanFiles } from './planRuns';
+import type { SessionUi } from './sessionUi';
+
+/** What the chat controller is built from: the core, the log, and the editor's hooks. */
+export interface ChatControllerOptions {
+  core: CoreAccess;
+  log: LogFn;
+  /** Workspace Trust, for the summary when the core cannot be built. */
+  trusted(): boolean;
+  /** Running or waiting for the person changed (the status bar follows it). */
+  onActivity?(activity: { running: boolean; approvals: number }): void;
+  /** An approval is waiting: bring the view into sight without taking focus. */
+  onApprovalNeeded?(): void;
+  /** The conversation in view changed (saved for the first time, resumed, or a new empty one: null). */
+  onSessionChange?(id: string | null): void;
+  /** The diff editor side of file-change approvals. */
+  changes?: ChangeApprovalHooks;
+  state?: ConversationStateOptions;
+  /** Plan mode turned on or off (the status bar follows it). */
+  onModeChange?(mode: AgentMode): void;
+  /** The conversation's newest plan changed (the command palette's Run Plan follows it). */
+  onPlanChange?(plan: PlanInfo | null): void;
+  /** The editor side of plan files; without it plans cannot be opened. */
+  planFiles?: PlanFiles;
+  /** Delete confirmation and export targets (absent: those actions are refused). */
+  sessionUi?: SessionUi;
+  /** Whether to name new conversations with the small model after their first reply. */
+  generateTitles?(): boolean;
+}
