@@ -4,46 +4,23 @@
 // and the commands that need a plan or a pending change are not offered until there is one.
 import * as assert from 'node:assert';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
-import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
-import { e2eEnv } from './harness/e2eEnv.ts';
-import { useWorkbench } from './harness/useWorkbench.ts';
-import { ChatView } from './support/chatView.ts';
+import { useChatRig } from './support/useChatRig.ts';
 import { clearCommandHistory, paletteFor } from './support/palette.ts';
-import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
 
 const TIMEOUT = 30_000;
 const PLAN = ['## Goal', 'Tidy up.', '', '## Steps', '1. Rename x in src/math.ts', '', '## Risks', 'None.', '', '## Verification', 'npm test'].join('\n');
 
 describe('the command palette', () => {
-  const { workspace } = e2eEnv();
-  let server: ScriptedServer;
-  let chat: ChatView;
+  const rig = useChatRig();
 
   before(async () => {
-    server = await startScriptedServer();
-    setModelSettings(workspace, { baseURL: server.baseURL });
-  });
-
-  const wb = useWorkbench();
-
-  before(async function () {
-    this.timeout(90_000);
-    chat = new ChatView(wb.page);
-    await chat.open();
-    await clearCommandHistory(wb.page);
-  });
-
-  after(async () => {
-    setModelSettings(workspace, undefined);
-    await server?.close();
-    removeStoredConversations(workspace);
+    await clearCommandHistory(rig.page);
   });
 
   it('without a plan or a pending change offers neither Run Plan, Show Plan nor Accept/Reject, and "Keel: Plan" selects Plan…', async () => {
-    const plan = await paletteFor(wb.page, 'Keel: Plan', 'Keel: Plan…');
+    const plan = await paletteFor(rig.page, 'Keel: Plan', 'Keel: Plan…');
     assert.strictEqual(plan.selected, 'Keel: Plan…', `rows: ${plan.labels.join(' | ')}`);
-    const keel = await paletteFor(wb.page, 'Keel: ', 'Keel: Plan…');
+    const keel = await paletteFor(rig.page, 'Keel: ', 'Keel: Plan…');
     for (const hidden of ['Keel: Run Plan', 'Keel: Show Plan', 'Keel: Stop', 'Keel: Accept Change', 'Keel: Reject All Pending Changes']) {
       assert.ok(!keel.labels.includes(hidden), `${hidden} is not offered (rows: ${keel.labels.join(' | ')})`);
     }
@@ -51,15 +28,15 @@ describe('the command palette', () => {
 
   it('with a plan waiting offers Run Plan and Show Plan, and "Keel: Plan" still selects Plan…', async function () {
     this.timeout(90_000);
-    server.load({ turns: [reply.text(PLAN)] });
-    const input = chat.composer();
+    rig.server.load({ turns: [reply.text(PLAN)] });
+    const input = rig.chat.composer();
     await input.click();
     await input.fill('/plan tidy up');
     await input.press('Enter');
-    await chat.frame.getByTestId('plan-actions').waitFor({ timeout: TIMEOUT });
-    const run = await paletteFor(wb.page, 'Keel: Run Plan', 'Keel: Run Plan');
+    await rig.chat.frame.getByTestId('plan-actions').waitFor({ timeout: TIMEOUT });
+    const run = await paletteFor(rig.page, 'Keel: Run Plan', 'Keel: Run Plan');
     assert.strictEqual(run.selected, 'Keel: Run Plan');
-    const plan = await paletteFor(wb.page, 'Keel: Plan', 'Keel: Plan…');
+    const plan = await paletteFor(rig.page, 'Keel: Plan', 'Keel: Plan…');
     assert.strictEqual(plan.selected, 'Keel: Plan…', `rows: ${plan.labels.join(' | ')}`);
     assert.ok(plan.labels.includes('Keel: Run Plan') && plan.labels.includes('Keel: Show Plan'), `the plan commands match too, below it (rows: ${plan.labels.join(' | ')})`);
   });
