@@ -164,7 +164,7 @@ export class Context {
         trusted,
         log: (level, message) => opts.host.log(level, message),
       });
-    mcp.setSandbox((cwd) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message)));
+    mcp.setSandbox((cwd, visible) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message), visible));
     mcp.setToolTimeout(config.mcpToolTimeout * 1000);
     if (!opts.mcp && opts.mcpServers) mcp.setServers(opts.mcpServers.servers, opts.mcpServers.problems);
     const ctx = new Context({

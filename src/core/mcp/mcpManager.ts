@@ -115,9 +115,9 @@ export class McpManager {
         onChange: () => this.changed(),
         log: this.opts.log,
         version: this.opts.version ?? '0',
-        sandboxStart: async (cwd) => {
+        sandboxStart: async (cwd, visible) => {
           await this.sandboxSet;
-          return this.sandboxStart?.(cwd);
+          return this.sandboxStart?.(cwd, visible);
         },
       });
       this.entries.set(name, { server, fingerprint: serverFingerprint(config) });

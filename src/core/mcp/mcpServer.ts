@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isAbsolute } from 'node:path';
 import { errorMessage } from '../errors';
 import type { SandboxedStart } from '../sandbox/sandboxTypes';
 import type { McpServerConfig } from './mcpConfig';
@@ -24,7 +25,7 @@ export interface McpServerOptions {
   log(level: 'info' | 'warn' | 'error', message: string): void;
   version: string;
   /** Prepares the OS sandbox a local server runs in; undefined: it runs without one; throws: it must not run. */
-  sandboxStart?(cwd: string): Promise<SandboxedStart | undefined>;
+  sandboxStart?(cwd: string, visible: readonly string[]): Promise<SandboxedStart | undefined>;
 }
 
 /** A connection that stays up this long counts as healthy: the next crash starts the backoff over. */
@@ -192,7 +193,8 @@ export class McpServer {
     const c = this.config;
     if (c.type === 'stdio') {
       const cwd = c.cwd ?? this.opts.workspaceRoot;
-      const sandboxed = await this.opts.sandboxStart?.(cwd);
+      // The server's own files (a script named by path) must stay readable in the sandbox.
+      const sandboxed = await this.opts.sandboxStart?.(cwd, [c.command, ...c.args].filter((a) => isAbsolute(a)));
       const transport = new StdioClientTransport({
         command: sandboxed ? sandboxed.prefix[0] : c.command,
         args: sandboxed ? [...sandboxed.prefix.slice(1), c.command, ...c.args] : c.args,

@@ -34,7 +34,7 @@ export async function probeBwrap(bwrap: string): Promise<SandboxDetection> {
 export function bubblewrapBackend(bwrap: string): SandboxBackend {
   return {
     kind: 'bubblewrap',
-    async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean }): Promise<SandboxedStart> {
+    async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart> {
       const release = await holdPlaceholders(layout.missing);
       return {
         prefix: [bwrap, ...bwrapArgs(layout, opts), '--'],

@@ -1,4 +1,5 @@
 import type { SandboxLayout } from './sandboxTypes';
+import { tmpRuntimePaths } from './tmpRuntime';
 
 /**
  * bubblewrap's arguments for a layout: the whole file system read-only, fresh /dev, /proc
@@ -10,9 +11,10 @@ import type { SandboxLayout } from './sandboxTypes';
  * matters when Keel runs as root: bubblewrap would otherwise keep every capability, and the
  * command could simply unmount the read-only binds.
  */
-export function bwrapArgs(layout: SandboxLayout, opts: { cwd: string; network: boolean }): string[] {
+export function bwrapArgs(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): string[] {
   const args = ['--unshare-all', ...(opts.network ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  for (const path of tmpRuntimePaths({ extra: opts.visible })) args.push('--ro-bind', path, path);
   for (const path of layout.writable) args.push('--bind', path, path);
   for (const path of layout.readOnly) args.push('--ro-bind', path, path);
   for (const m of layout.missing) args.push('--ro-bind', m.path, m.path);

@@ -33,6 +33,8 @@ export interface StartOptions {
    * would keep them in the person's workspace for hours; its calls are checked instead.
    */
   holdMissing?: boolean;
+  /** Paths the program runs from that must stay readable under the sandbox's empty /tmp. */
+  visible?: readonly string[];
 }
 
 /**
@@ -101,7 +103,7 @@ export class CommandSandbox {
       uid: process.getuid?.(),
     });
     const used = opts.holdMissing === false ? { ...layout, missing: [] } : layout;
-    return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network });
+    return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network, visible: opts.visible });
   }
 
   /**
@@ -109,7 +111,7 @@ export class CommandSandbox {
    * needs it) and its package caches writable (`npx` and `uvx` install there); undefined
    * when it runs without one (said in the log); throws when it must not run.
    */
-  async serverStart(cwd: string, log: (message: string) => void): Promise<SandboxedStart | undefined> {
+  async serverStart(cwd: string, log: (message: string) => void, visible: readonly string[] = []): Promise<SandboxedStart | undefined> {
     const plan = await this.plan(false);
     if (plan.kind === 'refused') throw new Error(plan.reason.replace('commands are refused', 'local MCP servers are not started'));
     if (plan.kind === 'unsandboxed') {
@@ -121,7 +123,7 @@ export class CommandSandbox {
       const path = join(this.opts.home, dir);
       if (await isFolder(path)) caches.push(path);
     }
-    return this.start({ cwd, network: true, extraWritable: caches, holdMissing: false });
+    return this.start({ cwd, network: true, extraWritable: caches, holdMissing: false, visible });
   }
 }
 

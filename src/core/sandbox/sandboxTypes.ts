@@ -45,7 +45,8 @@ export interface SandboxedStart {
 export interface SandboxBackend {
   kind: 'bubblewrap' | 'seatbelt';
   /** Prepares a run in `cwd` under the layout. */
-  wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean }): Promise<SandboxedStart>;
+  /** `visible`: paths the program runs from that must stay readable (an MCP server's script). */
+  wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart>;
 }
 
 export type SandboxDetection = { available: true; backend: SandboxBackend } | { available: false; reason: string };
