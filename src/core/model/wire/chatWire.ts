@@ -1,5 +1,5 @@
-import type { CallOptions, FinishReason, FunctionTool, Prompt, StreamPart, Usage, Warning } from './modelSpec';
-import { callArguments, fileUrl, isImage, toolOutputText } from './promptParts';
+import type { CallOptions, FinishReason, Prompt, StreamPart, Usage, Warning } from './modelSpec';
+import { callArguments, fileUrl, functionTools, isImage, toolOutputText } from './promptParts';
 import type { FilePart } from './promptParts';
 import { streamError } from './wireHttp';
 import type { WireParser, WireRequest } from './wire';
@@ -80,11 +80,7 @@ function toolChoice(options: CallOptions): unknown {
 
 export function chatRequest(modelId: string, flavor: ChatFlavor, options: CallOptions): WireRequest {
   const warnings: Warning[] = [];
-  const tools = (options.tools ?? []).filter((t): t is FunctionTool => {
-    if (t.type === 'function') return true;
-    warnings.push({ type: 'unsupported', feature: `provider tool ${t.name}` });
-    return false;
-  });
+  const tools = functionTools(options, warnings);
   if (options.topK !== undefined) warnings.push({ type: 'unsupported', feature: 'topK' });
   const body: Record<string, unknown> = {
     model: modelId,

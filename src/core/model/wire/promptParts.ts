@@ -1,4 +1,4 @@
-import type { PromptMessage, ToolResultOutput } from './modelSpec';
+import type { CallOptions, FunctionTool, PromptMessage, ToolResultOutput, Warning } from './modelSpec';
 
 type UserPart = Extract<PromptMessage, { role: 'user' }>['content'][number];
 export type FilePart = Extract<UserPart, { type: 'file' }>;
@@ -48,4 +48,13 @@ export function callArguments(input: unknown): string {
     }
   }
   return JSON.stringify(input ?? {});
+}
+
+/** The function tools of a call; provider-defined tools neither wire speaks are left out with a warning. */
+export function functionTools(options: CallOptions, warnings: Warning[]): FunctionTool[] {
+  return (options.tools ?? []).filter((t): t is FunctionTool => {
+    if (t.type === 'function') return true;
+    warnings.push({ type: 'unsupported', feature: `provider tool ${t.name}` });
+    return false;
+  });
 }

@@ -1,6 +1,6 @@
 import { finishReasonOf, usageOf } from './chatWire';
-import type { CallOptions, FinishReason, FunctionTool, Prompt, StreamPart, Usage, Warning } from './modelSpec';
-import { callArguments, fileUrl, isImage, toolOutputText } from './promptParts';
+import type { CallOptions, FinishReason, Prompt, StreamPart, Usage, Warning } from './modelSpec';
+import { callArguments, fileUrl, functionTools, isImage, toolOutputText } from './promptParts';
 import { streamError } from './wireHttp';
 import type { WireParser, WireRequest } from './wire';
 
@@ -60,11 +60,7 @@ export function responsesInput(prompt: Prompt): Item[] {
 
 export function responsesRequest(modelId: string, options: CallOptions): WireRequest {
   const warnings: Warning[] = [];
-  const tools = (options.tools ?? []).filter((t): t is FunctionTool => {
-    if (t.type === 'function') return true;
-    warnings.push({ type: 'unsupported', feature: `provider tool ${t.name}` });
-    return false;
-  });
+  const tools = functionTools(options, warnings);
   for (const feature of ['topK', 'seed', 'stopSequences', 'presencePenalty', 'frequencyPenalty'] as const) {
     if (options[feature] !== undefined) warnings.push({ type: 'unsupported', feature });
   }
