@@ -30,6 +30,7 @@ import { userUiMessage } from './uiMessages';
 import { ViewSync } from './viewSync';
 import type { ViewLink } from './viewSync';
 import type { ChatControllerOptions } from './chatControllerOptions';
+import type { Worktree } from '../core/worktrees/gitWorktree';
 
 
 /**
@@ -125,6 +126,7 @@ export class ChatController {
       stopAndWait: () => this.stopAndWait(),
       refreshWorkspaceProjects: (ctx) => this.refreshWorkspaceProjects(ctx),
       send: (params, model) => this.sendWith(params, model),
+      worktrees: opts.worktrees,
     });
   }
 
@@ -223,8 +225,14 @@ export class ChatController {
 
   // ---- the conversations ----
 
-  newSession(): Promise<RequestResult<'session.new'>> {
-    return this.sessions.newSession();
+  /** `worktree`: the new conversation works in that git worktree. */
+  newSession(worktree?: Worktree): Promise<RequestResult<'session.new'>> {
+    return this.sessions.newSession(worktree);
+  }
+
+  /** Multi-root: the name of the current project's folder (a new worktree is made from it). */
+  currentProjectName(ctx: Context): string {
+    return this.slot.choice.currentName(ctx, this.project);
   }
 
   resumeSession(id: string): Promise<RequestResult<'sessions.resume'>> {

@@ -18,6 +18,8 @@ import type { ExportFormat, SessionUi } from './sessionUi';
 import { RESUME_WINDOW, conversationView } from './sessionView';
 import { todosFromEntries } from './uiSessions';
 import type { ViewSync } from './viewSync';
+import type { Worktree } from '../core/worktrees/gitWorktree';
+import type { WorktreeSessionHooks } from './worktreeCores';
 
 export interface SessionActionsDeps {
   core: CoreAccess;
@@ -32,6 +34,7 @@ export interface SessionActionsDeps {
   refreshWorkspaceProjects(ctx: Context): Promise<unknown>;
   /** Sends as the person does, with the model resolved for it already. */
   send(params: SendParams, model: ModelForRun): Promise<RequestResult<'session.send'>>;
+  worktrees?: WorktreeSessionHooks;
 }
 
 /**
@@ -41,12 +44,14 @@ export interface SessionActionsDeps {
 export class SessionActions {
   constructor(private readonly deps: SessionActionsDeps) {}
 
-  async newSession(): Promise<RequestResult<'session.new'>> {
+  /** `worktree`: the new conversation works in that git worktree (New Chat in Worktree). */
+  async newSession(worktree?: Worktree): Promise<RequestResult<'session.new'>> {
     const { deps } = this;
     await deps.stopAndWait();
     deps.slot.choice.carryOver(deps.slot.current);
     deps.slot.close();
-    deps.state.replace([], { id: null, title: null }, null, []);
+    await deps.worktrees?.select(worktree);
+    deps.state.replace([], { id: null, title: null, ...(worktree ? { branch: worktree.branch } : {}) }, null, []);
     deps.state.setPlan(undefined);
     deps.view.hiddenEarlier = 0;
     deps.onSessionChange?.(null);
@@ -62,6 +67,7 @@ export class SessionActions {
       deps.view.sendSnapshot();
       return { session: { ...state.session } };
     }
+    await deps.worktrees?.selectFor(id);
     const { ctx } = await deps.core.get();
     const session = ctx.sessions.open(id);
     for (const warning of session.warnings) deps.log('warn', `session ${id}: ${warning}`);
@@ -109,10 +115,12 @@ export class SessionActions {
     const { ctx } = await this.deps.core.get();
     const stored = ctx.sessions.open(id, { readOnly: true });
     const title = stored.summary().title;
+    const worktree = stored.config().worktree;
     stored.close();
     if (!(await ui.confirmDelete(title))) return { deleted: false };
     if (this.deps.slot.current?.session.id === id) await this.newSession();
     ctx.sessions.delete(id);
+    if (worktree) await this.deps.worktrees?.deleted(worktree);
     return { deleted: true };
   }
 

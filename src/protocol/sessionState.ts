@@ -57,6 +57,8 @@ export const sessionInfoSchema = z.strictObject({
   title: z.string().nullable(),
   /** Set when this window may only read the conversation: why (another window is writing it). */
   readOnly: z.string().optional(),
+  /** The git branch of the worktree the conversation works in (New Chat in Worktree). */
+  branch: z.string().min(1).max(300).optional(),
 });
 
 /** One row of the history list. Times are epoch milliseconds. */

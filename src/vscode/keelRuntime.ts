@@ -9,7 +9,10 @@ import { ApiKeyStore } from './apiKeyStore';
 import { BurstThrottle } from '../chat/burstThrottle';
 import { ChatController } from '../chat/chatController';
 import type { CoreAccess } from '../chat/coreAccess';
-import type { BuiltCore } from '../chat/coreLoader';
+import type { BuiltCore, CoreInputs } from '../chat/coreLoader';
+import { WorktreeCores } from '../chat/worktreeCores';
+import { WorktreeChats } from './worktreeChats';
+import { WorktreeReview } from './worktreeReview';
 import { CoreLoader } from '../chat/coreLoader';
 import { ChangeReview } from './diff/changeReview';
 import { registerHunkLenses } from './diff/hunkLenses';
@@ -54,6 +57,10 @@ export class KeelRuntime {
   /** MCP servers of the window (workspace mcp.json, keel.mcpServers). */
   readonly mcp: McpHub;
   private readonly loader: CoreLoader;
+  /** The cores of worktree conversations, and which one the conversation in view runs on. */
+  private readonly worktrees: WorktreeCores;
+  /** New Chat in Worktree, Review changes, Keep branch, Discard. */
+  readonly worktreeChats: WorktreeChats;
   private readonly core: CoreAccess;
   private readonly services: VscodeServices;
   private readonly disposables: vscode.Disposable[] = [];
@@ -85,26 +92,23 @@ export class KeelRuntime {
     contextKeys.pendingChanges(0);
     contextKeys.plan(null);
     const languageModels = new LmModelSource(log, () => this.invalidate("VS Code's language models changed"));
-    this.loader = new CoreLoader(
-      {
-        folders: () =>
-          (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, name: f.name })),
-        workspaceFile: () => {
-          const file = vscode.workspace.workspaceFile;
-          return file?.scheme === 'file' ? file.fsPath : undefined;
-        },
-        trusted: () => vscode.workspace.isTrusted,
-        settings: () => keelSettings(true),
-        apiKey: (provider, origin) => keys.get(provider, origin),
-        plugins: () => plugins.list(),
-        providerFactories: () => languageModels.factories(),
-        host,
-        env: process.env,
-        mcp: () => mcp.manager,
+    const inputs: CoreInputs = {
+      folders: () =>
+        (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, name: f.name })),
+      workspaceFile: () => {
+        const file = vscode.workspace.workspaceFile;
+        return file?.scheme === 'file' ? file.fsPath : undefined;
       },
-      () => this.controller.isRunning,
-      log,
-    );
+      trusted: () => vscode.workspace.isTrusted,
+      settings: () => keelSettings(true),
+      apiKey: (provider, origin) => keys.get(provider, origin),
+      plugins: () => plugins.list(),
+      providerFactories: () => languageModels.factories(),
+      host,
+      env: process.env,
+      mcp: () => mcp.manager,
+    };
+    this.loader = new CoreLoader(inputs, () => this.controller.isRunning, log);
     const loader = this.loader;
     let attached: BuiltCore | undefined;
     const core: CoreAccess = {
@@ -123,13 +127,21 @@ export class KeelRuntime {
       peek: () => loader.peek(),
     };
     this.core = core;
+    contextKeys.worktree(false);
+    const worktrees = new WorktreeCores({ workspace: core, inputs, busy: () => this.controller.isRunning, log, onSelect: (worktree) => contextKeys.worktree(worktree !== undefined) });
+    this.worktrees = worktrees;
     const changes = new ChangeReview({
       log,
       reveal: () => keelSettings().settings.diffReveal ?? 'background',
     });
     this.changes = changes;
     this.controller = new ChatController({
-      core,
+      core: worktrees,
+      worktrees: {
+        select: (worktree) => worktrees.select(worktree),
+        selectFor: (id) => worktrees.selectFor(id),
+        deleted: (worktree) => this.worktreeChats.afterDelete(worktree),
+      },
       log,
       changes,
       trusted: () => vscode.workspace.isTrusted,
@@ -149,7 +161,9 @@ export class KeelRuntime {
         );
       },
     });
-    changes.attach(this.controller);
+    const worktreeReview = new WorktreeReview(changes, log, () => this.controller);
+    changes.attach(worktreeReview);
+    this.worktreeChats = new WorktreeChats({ controller: this.controller, cores: worktrees, review: worktreeReview, log, env: process.env, reveal: () => this.revealView() });
     this.disposables.push(changes.onDidChange(() => contextKeys.pendingChanges(changes.list().length)));
     plugins.onBuiltInRemoved = () => this.invalidate('a plugin was removed');
     // One watcher for the workspace: the @-file listing and the context gathered for each request.
@@ -260,12 +274,14 @@ export class KeelRuntime {
   async shutdown(): Promise<void> {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     await this.controller.dispose();
+    await this.worktrees.dispose();
     await this.loader.dispose();
     await this.mcp.manager.dispose();
   }
 
   private invalidate(reason: string): void {
     this.loader.invalidate(reason);
+    this.worktrees.invalidate(reason);
     this.controller.configChanged();
   }
 
