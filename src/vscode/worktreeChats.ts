@@ -11,6 +11,8 @@ import { checkWorktreeName, createWorktree, defaultWorktreeName, defaultWorktree
 import { removeWorktreeFolder } from '../core/worktrees/worktreeCleanup';
 import type { LogFn } from '../protocol/log';
 import type { WorktreeReview } from './worktreeReview';
+import { modalWorktreePrompts } from './worktreePrompts';
+import type { WorktreePrompts } from './worktreePrompts';
 
 export interface WorktreeChatsDeps {
   controller: ChatController;
@@ -28,6 +30,9 @@ export interface WorktreeChatsDeps {
  * conversation does to its worktree. Uncommitted work is never removed without a modal yes.
  */
 export class WorktreeChats {
+  /** The questions cleanup asks (modal dialogs; the extension's tests answer them through a hook). */
+  prompts: WorktreePrompts = modalWorktreePrompts;
+
   constructor(private readonly deps: WorktreeChatsDeps) {}
 
   /** `name` undefined: asked for (empty for a made-up one); given (the composer's `/worktree`): used as is. */
@@ -81,31 +86,17 @@ export class WorktreeChats {
   /** Removes the worktree, and its branch when the person chooses so. */
   async discard(): Promise<boolean> {
     const worktree = this.current();
-    const folderOnly = vscode.l10n.t('Discard worktree');
-    const withBranch = vscode.l10n.t('Discard worktree and branch');
-    const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Discard the worktree of this conversation?'),
-      { modal: true, detail: vscode.l10n.t('{0} on branch {1}. The branch stays unless you discard it too; its commits are then gone from your branches.', worktree.path, worktree.branch) },
-      folderOnly,
-      withBranch,
-    );
+    const answer = await this.prompts.discard(worktree);
     if (answer === undefined) return false;
-    return (await this.remove(worktree, answer === withBranch)) === 'removed';
+    return (await this.remove(worktree, answer === 'folderAndBranch')) === 'removed';
   }
 
   /** A deleted conversation's worktree: removed as Discard does, after asking. */
   async afterDelete(worktree: Worktree): Promise<void> {
-    const folderOnly = vscode.l10n.t('Remove worktree');
-    const withBranch = vscode.l10n.t('Remove worktree and branch');
-    const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('The deleted conversation worked in a worktree. Remove it too?'),
-      { modal: true, detail: vscode.l10n.t('{0} on branch {1}. Keeping it leaves both as they are.', worktree.path, worktree.branch) },
-      folderOnly,
-      withBranch,
-    );
+    const answer = await this.prompts.afterDelete(worktree);
     if (answer === undefined) return;
     try {
-      await this.remove(worktree, answer === withBranch);
+      await this.remove(worktree, answer === 'folderAndBranch');
     } catch (err) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Keel: {0}', errorMessage(err)));
     }
@@ -115,15 +106,7 @@ export class WorktreeChats {
     const inView = this.deps.cores.worktree?.path === worktree.path;
     const outcome = await removeWorktreeFolder(worktree, {
       deleteBranch,
-      confirm: async (files) => {
-        const remove = vscode.l10n.t('Remove with uncommitted work');
-        const answer = await vscode.window.showWarningMessage(
-          vscode.l10n.t('The worktree has uncommitted work in {0} file(s). Remove it anyway? That work is lost.', files.length),
-          { modal: true, detail: files.slice(0, 10).join('\n') + (files.length > 10 ? '\n…' : '') },
-          remove,
-        );
-        return answer === remove;
-      },
+      confirm: (files) => this.prompts.loseUncommitted(worktree, files),
     });
     if (outcome === 'kept') return outcome;
     this.deps.log('info', `worktree ${worktree.branch} removed${deleteBranch ? ' with its branch' : ''}`);
