@@ -179,7 +179,8 @@ export class KeelRuntime {
       files,
       diff: changes,
       textDiffs,
-      core,
+      // Paths the chat opens are the conversation's: a worktree conversation's are in its worktree.
+      core: worktrees,
       extensionId: context.extension.id,
     });
     this.disposables.push(

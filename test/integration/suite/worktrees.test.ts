@@ -17,6 +17,7 @@ import type { KeelTestApi } from '../../../src/vscode/testHooks';
 import { ChatPage } from './support/chatPage';
 import { closeAllEditors, proposalDocument } from './support/diffTabs';
 import { MODEL, activateKeel, keelHomeForRun, setApprovalMode, setModelSettings, workspaceFolder, workspaceSessionsDir } from './support/keelSetup';
+import { lastToolResult, request } from './support/modelRequests';
 import { until } from './support/waiting';
 
 keelHomeForRun();
@@ -128,6 +129,53 @@ describe('conversations in git worktrees', () => {
     assert.ok(!existsSync(wt.path), 'the worktree folder is gone');
     assert.ok(!git(folder, 'branch', '--list', 'keel/itest').trim(), 'the branch is gone (ticked)');
     await page.waitFor(() => shownSession()?.branch === undefined && shownSession()?.id === null, 'a new conversation in the workspace');
+  });
+
+  it('two worktree conversations keep their own files, never reach the checkout, and each resumes into its worktree', async () => {
+    const notes = (root: string): string | undefined => (existsSync(join(root, 'notes.md')) ? readFileSync(join(root, 'notes.md'), 'utf8') : undefined);
+    const a = await vscode.commands.executeCommand<Worktree>('keel.newChatInWorktree', 'two-a');
+    await page.waitFor(() => shownSession()?.branch === 'keel/two-a', 'the branch of A');
+    server.load({ turns: [reply.tool('write', { file_path: 'notes.md', content: 'from A\n' }), reply.text('A done')] });
+    await page.sendAndSettle('write the notes as A');
+    const idA = shownSession()?.id;
+    assert.ok(idA);
+
+    const b = await vscode.commands.executeCommand<Worktree>('keel.newChatInWorktree', 'two-b');
+    await page.waitFor(() => shownSession()?.branch === 'keel/two-b', 'the branch of B');
+    const checkoutMath = join(folder, 'src', 'math.ts');
+    server.load({
+      turns: [
+        reply.tool('write', { file_path: 'notes.md', content: 'from B\n' }),
+        reply.tool('read', { file_path: checkoutMath }),
+        reply.text('B done'),
+      ],
+    });
+    await page.sendAndSettle('write the notes as B, then read the checkout');
+    const refused = lastToolResult(request(server, 2));
+    assert.doesNotMatch(refused, /export function sum/, 'the checkout is outside a worktree conversation');
+    assert.match(refused, /outside/i);
+    assert.strictEqual(notes(a.path), 'from A\n');
+    assert.strictEqual(notes(b.path), 'from B\n');
+    assert.strictEqual(notes(folder), undefined, "the person's checkout has no notes");
+
+    await page.bus.request('sessions.resume', { id: idA });
+    await page.waitFor(() => shownSession()?.id === idA && shownSession()?.branch === 'keel/two-a', 'A resumed with its branch');
+    server.load({
+      turns: [reply.tool('read', { file_path: 'notes.md' }), reply.tool('write', { file_path: 'notes.md', content: 'from A again\n' }), reply.text('again')],
+    });
+    await page.sendAndSettle('once more as A');
+    assert.match(lastToolResult(request(server, 1)), /from A/, 'A reads its own notes');
+    assert.strictEqual(notes(a.path), 'from A again\n', 'the resumed conversation works in its own worktree');
+    assert.strictEqual(notes(b.path), 'from B\n');
+    assert.strictEqual(notes(folder), undefined);
+
+    assert.strictEqual(await vscode.commands.executeCommand('keel.discardWorktree'), true);
+    const idB = (await page.bus.request('sessions.list', {})).sessions.find((s) => s.title.includes('as B'))?.id;
+    assert.ok(idB);
+    await page.bus.request('sessions.resume', { id: idB });
+    await page.waitFor(() => shownSession()?.branch === 'keel/two-b', 'B resumed');
+    assert.strictEqual(await vscode.commands.executeCommand('keel.discardWorktree'), true);
+    assert.ok(!existsSync(a.path) && !existsSync(b.path), 'both worktrees are gone');
   });
 
   it('says so when the folder is not in a git repository', async () => {
