@@ -96,6 +96,14 @@ export class WorktreeReview implements ApprovalDecider {
       if (answer === compare) await this.compare(worktree, change);
       return undefined;
     }
+    // Asked again for a file whose review is still open: that review comes forward.
+    for (const [openId, open] of this.open) {
+      const pending = open.worktree.path === worktree.path && open.change.path === change.path ? this.changes.get(openId) : undefined;
+      if (pending) {
+        await this.changes.open(pending, true);
+        return openId;
+      }
+    }
     const expected = await checkoutBytes(worktree.repo, change.status === 'renamed' ? change.oldPath! : change.path);
     if (change.binary) {
       await this.applyWhole(worktree, change, expected);

@@ -109,6 +109,7 @@ describe('conversations in git worktrees', () => {
     const ids = await vscode.commands.executeCommand<string[]>('keel.reviewWorktreeChanges', 'src/math.ts');
     assert.strictEqual(ids?.length, 1, 'one diff opened');
     const proposal = await proposalDocument(ids[0]!);
+    assert.deepStrictEqual(await vscode.commands.executeCommand<string[]>('keel.reviewWorktreeChanges', 'src/math.ts'), ids, 'asked again, the open review comes forward');
     assert.strictEqual(proposal.getText(), edited);
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', proposal.uri);
     const titles = lenses.map((l) => l.command?.title ?? '');
