@@ -5,7 +5,8 @@
 // into the checkout, and Discard takes the worktree away.
 import * as assert from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
@@ -141,7 +142,16 @@ describe('conversations in git worktrees', () => {
     const idA = shownSession()?.id;
     assert.ok(idA);
 
-    const b = await vscode.commands.executeCommand<Worktree>('keel.newChatInWorktree', 'two-b');
+    // B goes where the person's own setting says.
+    const chosenFolder = mkdtempSync(join(tmpdir(), 'keel-wt-folder-'));
+    await vscode.workspace.getConfiguration('keel').update('worktrees.folder', chosenFolder, vscode.ConfigurationTarget.Global);
+    let b: Worktree;
+    try {
+      b = await vscode.commands.executeCommand<Worktree>('keel.newChatInWorktree', 'two-b');
+    } finally {
+      await vscode.workspace.getConfiguration('keel').update('worktrees.folder', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.ok(b.path.startsWith(realpathSync(chosenFolder)) || b.path.startsWith(chosenFolder), `B is under keel.worktrees.folder: ${b.path}`);
     await page.waitFor(() => shownSession()?.branch === 'keel/two-b', 'the branch of B');
     const checkoutMath = join(folder, 'src', 'math.ts');
     server.load({
@@ -170,13 +180,19 @@ describe('conversations in git worktrees', () => {
     assert.strictEqual(notes(b.path), 'from B\n');
     assert.strictEqual(notes(folder), undefined);
 
-    assert.strictEqual(await vscode.commands.executeCommand('keel.discardWorktree'), true);
+    // Keep branch: the folder goes (its uncommitted notes after a yes), the branch stays for a merge.
+    asked.length = 0;
+    assert.strictEqual(await vscode.commands.executeCommand('keel.keepWorktreeBranch'), true);
+    assert.deepStrictEqual(asked, ['lose notes.md']);
+    assert.ok(!existsSync(a.path), "A's folder is gone");
+    assert.ok(git(folder, 'branch', '--list', 'keel/two-a').trim(), "A's branch stays");
     const idB = (await page.bus.request('sessions.list', {})).sessions.find((s) => s.title.includes('as B'))?.id;
     assert.ok(idB);
     await page.bus.request('sessions.resume', { id: idB });
     await page.waitFor(() => shownSession()?.branch === 'keel/two-b', 'B resumed');
     assert.strictEqual(await vscode.commands.executeCommand('keel.discardWorktree'), true);
-    assert.ok(!existsSync(a.path) && !existsSync(b.path), 'both worktrees are gone');
+    assert.ok(!existsSync(b.path), "B's worktree is gone");
+    rmSync(chosenFolder, { recursive: true, force: true });
   });
 
   it('says so when the folder is not in a git repository', async () => {
