@@ -72,6 +72,8 @@ export const sessionSummarySchema = z.strictObject({
   preview: z.string().optional(),
   /** Tokens spent over the whole conversation (input + output, abandoned branches included). */
   tokens: z.number().int().nonnegative().optional(),
+  /** The branch of the git worktree the conversation works in. */
+  branch: z.string().min(1).max(300).optional(),
 });
 
 /**

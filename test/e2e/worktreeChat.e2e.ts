@@ -104,5 +104,9 @@ describe('a conversation in a git worktree, in code-server', () => {
     assert.ok(!existsSync(path), 'the worktree folder is gone');
     assert.match(git(rig.workspace, 'branch', '--list', 'keel/e2e-one'), /keel\/e2e-one/, 'the branch stays (not ticked)');
     await chip.waitFor({ state: 'detached', timeout: TIMEOUT });
+    // The conversation stays in the workspace's list, marked with its branch.
+    await rig.chat.frame.getByTestId('show-sessions').click();
+    const row = rig.chat.frame.locator('[data-testid="session-row"]').filter({ hasText: 'shout beta and iota' });
+    await row.getByTestId('session-branch').filter({ hasText: 'keel/e2e-one' }).waitFor({ timeout: TIMEOUT });
   });
 });

@@ -105,7 +105,8 @@ describe('worktree conversations in the chat controller', () => {
     expect(readFileSync(join(wt.path, 'notes.md'), 'utf8')).toBe('in the worktree\n');
 
     const listed = await controller.listSessions({});
-    expect(listed.sessions.map((s) => s.id)).toContain(id);
+    expect(listed.sessions.map((s) => [s.id, s.branch])).toEqual(expect.arrayContaining([[id, 'keel/unit']]));
+    expect(listed.sessions.filter((s) => s.id !== id).map((s) => s.branch)).toEqual([undefined]);
     await controller.resumeSession(id);
     expect(cores.worktree).toEqual(wt);
 
