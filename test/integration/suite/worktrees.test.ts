@@ -5,7 +5,7 @@
 // into the checkout, and Discard takes the worktree away.
 import * as assert from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -71,6 +71,8 @@ describe('conversations in git worktrees', () => {
     await setModelSettings(undefined);
     await server?.close();
     rmSync(join(folder, '.git'), { recursive: true, force: true });
+    // Other suites share the workspace: the hunk applied to the checkout goes back.
+    if (math) writeFileSync(join(folder, 'src', 'math.ts'), math);
   });
 
   it('works in its own worktree, reviews into the checkout hunk by hunk, and Discard removes it', async () => {
