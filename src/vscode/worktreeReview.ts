@@ -89,11 +89,15 @@ export class WorktreeReview implements ApprovalDecider {
   private async openOne(worktree: Worktree, change: WorktreeFileChange, atBase: boolean): Promise<string | undefined> {
     if (!atBase) {
       const compare = vscode.l10n.t('Compare');
-      const answer = await vscode.window.showWarningMessage(
-        vscode.l10n.t('{0} changed in your checkout since the worktree started: Keel does not overwrite it. Compare your version with the worktree\'s and merge by hand, or merge the branch {1}.', change.path, worktree.branch),
-        compare,
-      );
-      if (answer === compare) await this.compare(worktree, change);
+      this.log('info', `worktree ${worktree.branch}: ${change.path} changed in the checkout since the base; not offered for applying`);
+      // Not awaited: the notification stays until the person acts on it, the review goes on.
+      void vscode.window
+        .showWarningMessage(
+          vscode.l10n.t('{0} changed in your checkout since the worktree started: Keel does not overwrite it. Compare your version with the worktree\'s and merge by hand, or merge the branch {1}.', change.path, worktree.branch),
+          compare,
+        )
+        .then((answer) => (answer === compare ? this.compare(worktree, change) : undefined))
+        .then(undefined, (err: unknown) => this.log('warn', `comparing ${change.path} failed: ${errorMessage(err)}`));
       return undefined;
     }
     // Asked again for a file whose review is still open: that review comes forward.

@@ -171,6 +171,16 @@ describe('conversations in git worktrees', () => {
     assert.strictEqual(notes(b.path), 'from B\n');
     assert.strictEqual(notes(folder), undefined, "the person's checkout has no notes");
 
+    // The person made their own notes.md meanwhile: B's is not offered over it, and nothing is written.
+    writeFileSync(join(folder, 'notes.md'), 'mine\n');
+    try {
+      assert.deepStrictEqual(await vscode.commands.executeCommand<string[]>('keel.reviewWorktreeChanges', 'notes.md'), []);
+      assert.strictEqual(notes(folder), 'mine\n');
+      assert.ok(api.testHooks.logLines().some((l) => l.includes('notes.md changed in the checkout since the base')));
+    } finally {
+      rmSync(join(folder, 'notes.md'));
+    }
+
     await page.bus.request('sessions.resume', { id: idA });
     await page.waitFor(() => shownSession()?.id === idA && shownSession()?.branch === 'keel/two-a', 'A resumed with its branch');
     server.load({
