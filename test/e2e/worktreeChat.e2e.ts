@@ -17,6 +17,8 @@ const env = { ...process.env, GIT_AUTHOR_NAME: 'E2e', GIT_AUTHOR_EMAIL: 'e2e@exa
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env, encoding: 'utf8' });
 const BASE = `\uFEFF${['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'].join('\r\n')}\r\n`;
 const FILE = 'wt-e2e/crlf.txt';
+const ONE = 'wt-e2e/one.txt';
+const ONE_BASE = 'first\nsecond\nthird\n';
 
 /** Polls until the file's bytes are exactly `expected`. */
 async function untilBytes(path: string, expected: Buffer): Promise<void> {
@@ -32,6 +34,7 @@ describe('a conversation in a git worktree, in code-server', () => {
     prepare: ({ workspace }) => {
       execFileSync('mkdir', ['-p', join(workspace, 'wt-e2e')]);
       writeFileSync(join(workspace, FILE), BASE);
+      writeFileSync(join(workspace, ONE), ONE_BASE);
       git(workspace, 'init', '-q');
       git(workspace, 'config', 'core.autocrlf', 'false');
       git(workspace, 'add', '-A');
@@ -66,23 +69,40 @@ describe('a conversation in a git worktree, in code-server', () => {
       turns: [
         reply.tool('read', { file_path: FILE }),
         reply.tool('write', { file_path: FILE, content: edited }),
-        reply.text('Both shouted.', { match: { lastToolResultIncludes: 'crlf.txt' } }),
+        reply.tool('read', { file_path: ONE }),
+        reply.tool('write', { file_path: ONE, content: ONE_BASE.replace('second', 'SECOND') }),
+        reply.text('Both shouted.', { match: { lastToolResultIncludes: 'one.txt' } }),
       ],
     });
     await rig.chat.send('shout beta and iota');
     // Writes ask as usual (default approval mode), here for the worktree's file.
-    await rig.chat.approvalCard().waitFor({ timeout: TIMEOUT });
-    await rig.chat.approvalCard().getByTestId('approve').click();
+    for (let i = 0; i < 2; i++) {
+      await rig.chat.approvalCard().waitFor({ timeout: TIMEOUT });
+      await rig.chat.approvalCard().getByTestId('approve').click();
+      await rig.chat.approvalCard().waitFor({ state: 'detached', timeout: TIMEOUT });
+    }
     await rig.chat.byRole('assistant').filter({ hasText: 'Both shouted.' }).waitFor({ timeout: TIMEOUT });
     await untilBytes(join(path, FILE), Buffer.from(edited, 'utf8'));
     assert.ok(readFileSync(checkoutFile).equals(Buffer.from(BASE, 'utf8')), "the person's checkout is unchanged");
 
-    await rig.chat.frame.getByTestId('worktree-review').click();
+    // A file with one hunk: one click on its Accept writes exactly that hunk.
     const widget = rig.page.locator('.quick-input-widget');
+    const oneFile = join(rig.workspace, ONE);
+    await rig.chat.frame.getByTestId('worktree-review').click();
+    await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
+    await widget.locator('.monaco-list-row', { hasText: 'one.txt' }).first().click();
+    const oneDiff = rig.page.locator('.monaco-diff-editor', { hasText: 'SECOND' }).first();
+    await oneDiff.waitFor({ timeout: TIMEOUT });
+    await lens(oneDiff, 'Accept hunk 1').click();
+    await untilBytes(oneFile, Buffer.from(ONE_BASE.replace('second', 'SECOND')));
+    assert.ok(readFileSync(checkoutFile).equals(Buffer.from(BASE, 'utf8')), 'the other file is untouched');
+
+    // Two hunks: one accepted, one rejected.
+    await rig.chat.frame.getByTestId('worktree-review').click();
     await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
     await widget.locator('.monaco-list-row', { hasText: 'crlf.txt' }).first().click();
 
-    const diff = rig.page.locator('.monaco-diff-editor').first();
+    const diff = rig.page.locator('.monaco-diff-editor', { hasText: 'IOTA' }).first();
     await diff.locator('.modified', { hasText: 'IOTA' }).first().waitFor({ timeout: TIMEOUT });
     await lens(diff, 'Accept hunk 1').click();
     await lens(diff, 'Hunk 1 accepted').waitFor({ timeout: TIMEOUT });
