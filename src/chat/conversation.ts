@@ -177,6 +177,8 @@ export class Conversation {
         throw new BusError(error.code, error.message);
       }
     }
+    // A new chat whose run must wait for another conversation's: its session exists now, so the list can show it queued.
+    if (!this.opts.limiter.hasRoom()) this.slot.for(checked.ctx);
     return this.enqueue(params, mode, undefined, checked);
   }
 

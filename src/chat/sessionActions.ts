@@ -61,11 +61,13 @@ export class SessionActions {
 
   async list(params: RequestParams<'sessions.list'>): Promise<RequestResult<'sessions.list'>> {
     const { ctx } = await this.deps.core.get();
-    const page = sessionsPage(ctx, params, this.deps.window.inView.sessionId);
+    const { window } = this.deps;
+    // The conversation in view and one waiting its turn are listed before their first message is saved.
+    const page = sessionsPage(ctx, params, (id) => id === window.inView.sessionId || window.activityOf(id) !== undefined);
     return {
       ...page,
       sessions: page.sessions.map((s) => {
-        const activity = this.deps.window.activityOf(s.id);
+        const activity = window.activityOf(s.id);
         return activity ? { ...s, activity } : s;
       }),
     };
