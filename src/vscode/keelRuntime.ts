@@ -265,6 +265,12 @@ export class KeelRuntime {
     return pickSession(this.controller, () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), (message) => this.log('warn', message));
   }
 
+  /** What the view shows as its badge now (the test hooks read it). */
+  viewBadge(): vscode.ViewBadge | undefined {
+    const badge = this.view?.badge;
+    return badge ? { ...badge } : undefined;
+  }
+
   /** Brings a conversation into view (a notice's "Open"), the chat panel shown. */
   async openConversation(id: string): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
