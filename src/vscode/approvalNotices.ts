@@ -40,11 +40,15 @@ export class ApprovalNotices {
   }
 
   private paint(): void {
-    if (!this.view) return;
-    this.view.badge =
-      this.count > 0
-        ? { value: this.count, tooltip: this.count === 1 ? vscode.l10n.t('1 approval waiting') : vscode.l10n.t('{0} approvals waiting', this.count) }
-        : undefined;
+    const view = this.view;
+    if (!view) return;
+    if (this.count > 0) {
+      view.badge = { value: this.count, tooltip: this.count === 1 ? vscode.l10n.t('1 approval waiting') : vscode.l10n.t('{0} approvals waiting', this.count) };
+      return;
+    }
+    // VS Code's webview view keeps the last badge on the activity bar when it is set to
+    // undefined; a badge of 0 replaces it and is drawn as none.
+    if (view.badge) view.badge = { value: 0, tooltip: '' };
   }
 }
 
