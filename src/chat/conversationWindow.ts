@@ -124,6 +124,11 @@ export class ConversationWindow {
     conversation.close();
   }
 
+  /** A session is gone (deleted): nothing is said about it any more. */
+  forget(sessionId: string): void {
+    if (this.unseen.delete(sessionId)) this.activityChanged();
+  }
+
   /** What the sessions list shows for this session (undefined: idle). */
   activityOf(sessionId: string): ConversationActivity | undefined {
     const open = this.find(sessionId);

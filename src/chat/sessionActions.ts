@@ -102,6 +102,7 @@ export class SessionActions {
       else window.close(open);
     }
     ctx.sessions.delete(id);
+    window.forget(id);
     return { deleted: true };
   }
 

@@ -159,6 +159,38 @@ describe('background conversations', () => {
     expect(textOf(page.store.messages.at(-1))).toBe('Wrote later.md.');
   });
 
+  it('a run that fails in the background is listed as failed until opened; deleting a running one stops it first', async () => {
+    const asked: string[] = [];
+    const rig = rigs.open(
+      { baseUrl: rigs.server.baseURL, model: 'scripted-model' },
+      { controller: { sessionUi: { confirmDelete: async (title) => (asked.push(title), true), exportSession: async () => false } } },
+    );
+    rigs.server.load({ turns: [{ ...reply.text('an answer that breaks off', { chunkSize: 1, delayMs: 100, streamError: { message: 'the model broke down' }, afterChunks: 8 }), match: { lastUserIncludes: 'doomed' } }, reply.hang()] });
+    const page = rig.openPage();
+    await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');
+    const from = page.store.events.length;
+    await page.bus.request('session.send', { text: 'doomed question' });
+    await until(() => page.store.events.slice(from).some((e) => e.name === 'session' && (e.data as { id: string | null }).id !== null), 'saved session');
+    const a = lastSessionId(page);
+    await page.bus.request('session.new', {});
+    expect(rig.controller.sessionActivities()).toEqual({ [a]: 'running' });
+    await until(() => rig.controller.sessionActivities()[a] === 'failed', 'A failed unseen');
+    expect((await page.bus.request('sessions.list', {})).sessions.find((s) => s.id === a)?.activity).toBe('failed');
+    await page.bus.request('sessions.resume', { id: a });
+    expect(rig.controller.sessionActivities()).toEqual({});
+
+    await page.bus.request('session.new', {});
+    await sendAndReachModel(page, 'never answered');
+    const b = lastSessionId(page);
+    await page.bus.request('session.new', {});
+    expect(rig.controller.sessionActivities()).toEqual({ [b]: 'running' });
+    expect(await page.bus.request('sessions.delete', { id: b })).toEqual({ deleted: true });
+    expect(asked).toEqual(['never answered']);
+    expect(rig.controller.isRunning).toBe(false);
+    expect(rig.controller.sessionActivities()).toEqual({});
+    expect(existsSync(join(rig.home, 'projects', readdirSync(join(rig.home, 'projects'))[0]!, 'sessions', `${b}.jsonl`))).toBe(false);
+  });
+
   it('Stop acts on the conversation in view only; closing the window stops every run', async () => {
     const rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
     rigs.server.load({ turns: [reply.hang(), reply.hang()] });
