@@ -54,4 +54,37 @@ describe('background conversations in code-server', () => {
     assert.deepStrictEqual(readFileSync(path), Buffer.from(CONTENT, 'utf8'));
     await keelItem.locator('.badge-content').waitFor({ state: 'hidden', timeout: TIMEOUT });
   });
+
+  it('"Keel: Open Session…" says which conversation waits; the notice\'s Open brings it into view, where Reject writes nothing', async () => {
+    const path = join(rig.scratch, 'never.md');
+    rig.server.load({
+      turns: [
+        { ...reply.tool('write', { file_path: 'background-e2e/never.md', content: 'no\n' }, { delayMs: 200 }), match: { lastUserIncludes: 'write the never note' } },
+        reply.text('Left it unwritten.', { match: { lastToolResultIncludes: 'declined' } }),
+      ],
+    });
+    await rig.chat.send('write the never note');
+    await rig.chat.newChat();
+    const toast = rig.page.locator('.notification-toast', { hasText: 'is waiting for your approval' }).filter({ hasText: 'write the never note' });
+    await toast.waitFor({ timeout: TIMEOUT });
+
+    const widget = rig.page.locator('.quick-input-widget');
+    await rig.page.keyboard.press('F1');
+    await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
+    await widget.locator('input').fill('>Keel: Open Session');
+    await widget.locator('.monaco-list-row', { hasText: 'Keel: Open Session' }).first().waitFor({ timeout: TIMEOUT });
+    await widget.locator('input').press('Enter');
+    await widget.locator('.monaco-list-row', { hasText: 'write the never note' }).filter({ hasText: 'Waiting for approval' }).waitFor({ timeout: TIMEOUT });
+    await rig.page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: TIMEOUT });
+
+    await toast.hover();
+    await toast.getByRole('button', { name: 'Open' }).click();
+    const card = rig.chat.approvalCard();
+    await card.waitFor({ timeout: TIMEOUT });
+    await rig.chat.byRole('user').filter({ hasText: 'write the never note' }).waitFor({ timeout: TIMEOUT });
+    await card.getByTestId('reject').click();
+    await rig.chat.byRole('assistant').filter({ hasText: 'Left it unwritten.' }).waitFor({ timeout: TIMEOUT });
+    assert.strictEqual(existsSync(path), false, 'a rejected write leaves nothing on disk');
+  });
 });
