@@ -208,6 +208,7 @@ export class ChatController {
 
   /** Settings, keys or trust changed: the core is rebuilt when no run uses it; the view hears the outcome. */
   configChanged(): void {
+    this.window.limiter.recheck();
     if (!this.current.queue.isRunning) void this.current.refreshConfig();
   }
 

@@ -47,6 +47,11 @@ export class RunLimiter {
     });
   }
 
+  /** The cap may have risen (the setting changed): runs that fit now start. */
+  recheck(): void {
+    this.pump();
+  }
+
   private take(): () => void {
     this.active++;
     let released = false;

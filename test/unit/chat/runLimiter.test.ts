@@ -39,6 +39,18 @@ describe('RunLimiter (keel.maxConcurrentRuns)', () => {
     expect(limiter.running).toBe(1);
   });
 
+  it('a raised cap lets waiting runs start without waiting for one to end', async () => {
+    let cap = 1;
+    const limiter = new RunLimiter(() => cap);
+    limiter.acquire(signal());
+    const waiting = limiter.acquire(signal());
+    expect(waiting).toBeInstanceOf(Promise);
+    cap = 2;
+    limiter.recheck();
+    expect(typeof (await waiting)).toBe('function');
+    expect(limiter.running).toBe(2);
+  });
+
   it('a cap below 1 (or not a number) counts as 1', () => {
     const limiter = new RunLimiter(() => Number.NaN);
     expect(typeof limiter.acquire(signal())).toBe('function');
