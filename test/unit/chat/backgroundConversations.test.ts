@@ -44,6 +44,7 @@ describe('background conversations', () => {
     await page.bus.request('session.new', {});
     await settle();
     expect(page.store.messages).toEqual([]);
+    const newChatAt = page.store.events.length;
     await sendAndReachModel(page, 'question B');
     await until(() => page.store.messages.at(-1)?.role === 'assistant' && page.store.messages.at(-1)?.status === 'done', 'B answered');
     const b = lastSessionId(page);
@@ -51,8 +52,11 @@ describe('background conversations', () => {
     // B is done and A still streams in the background: they ran at the same time.
     expect(rig.controller.sessionActivities()).toEqual({ [a]: 'running' });
     expect(textOf(page.store.messages.at(-1))).toBe('Answer for B.');
-    // Nothing of A reached the page showing B.
-    expect(JSON.stringify(page.store.events)).not.toContain('told slowly');
+    // Nothing of A reached the page showing B: every streamed event since names one of B's messages.
+    const shownIds = new Set(page.store.messages.map((m) => m.id));
+    const streamed = page.store.events.slice(newChatAt).filter((e) => e.name === 'textDelta' || e.name === 'message');
+    expect(streamed.length).toBeGreaterThan(0);
+    for (const e of streamed) expect(shownIds.has((e.data as { messageId?: string; id?: string }).messageId ?? (e.data as { id: string }).id)).toBe(true);
 
     await until(() => !rig.controller.isRunning, 'A finished');
     expect(rig.controller.sessionActivities()).toEqual({ [a]: 'finished' });
@@ -69,6 +73,37 @@ describe('background conversations', () => {
     await page.bus.request('sessions.resume', { id: a });
     await settle();
     expect(textOf(page.store.messages.at(-1))).toBe('Answer for A, told slowly.');
+    expect(rig.controller.sessionActivities()).toEqual({});
+  });
+
+  it('opening a conversation mid-stream: the page gets its snapshot, then its deltas, and ends as the host holds it', async () => {
+    const rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
+    const long = 'A long answer that is still streaming while the person looks elsewhere and comes back.';
+    rigs.server.load({ turns: [slow(long, 'long one', 30)] });
+    const page = rig.openPage();
+    await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');
+    await sendAndReachModel(page, 'long one');
+    const a = lastSessionId(page);
+    await page.bus.request('session.new', {});
+    await settle();
+    const newChatAt = page.store.events.length;
+    await until(() => rig.controller.sessionActivities()[a] === 'running', 'A running in the background');
+    // Some of it streams unseen first.
+    const background = rig.controller['window'].find(a)!;
+    await until(() => textOf(background.state.messages().at(-1)).length > 5, 'A streaming in the background');
+    // None of it reached the page showing the new chat.
+    expect(page.store.events.slice(newChatAt).filter((e) => e.name === 'textDelta' || e.name === 'message')).toEqual([]);
+    const from = page.store.events.length;
+    await page.bus.request('sessions.resume', { id: a });
+    await until(() => page.store.events.slice(from).some((e) => e.name === 'snapshot'), 'the snapshot of A');
+    expect(rig.controller.sessionActivities()).toEqual({ [a]: 'running' });
+    await until(() => !rig.controller.isRunning, 'A finished');
+    await settle();
+    expect(page.store.messages).toEqual(rig.controller.messages());
+    expect(textOf(page.store.messages.at(-1))).toBe(long);
+    // The rest reached the page as deltas after its snapshot.
+    const after = page.store.events.slice(from);
+    expect(after.findIndex((e) => e.name === 'textDelta')).toBeGreaterThan(after.findIndex((e) => e.name === 'snapshot'));
     expect(rig.controller.sessionActivities()).toEqual({});
   });
 
