@@ -6,81 +6,41 @@ import type { Worktree } from '../core/worktrees/gitWorktree';
 import type { LogFn } from '../protocol/log';
 import type { CoreAccess } from './coreAccess';
 import { CoreLoader } from './coreLoader';
-import type { BuiltCore, CoreInputs } from './coreLoader';
+import type { CoreInputs } from './coreLoader';
 
 /** What the session actions need to know of worktree conversations. */
 export interface WorktreeSessionHooks {
-  /** The conversation starting now works in this worktree (undefined: in the workspace). */
-  select(worktree: Worktree | undefined): Promise<void>;
-  /** A stored conversation is about to open: it works where its log says it does. */
-  selectFor(sessionId: string): Promise<void>;
+  /** The core a stored conversation runs on: its worktree's when its log records one (undefined: the window's). */
+  coreFor(sessionId: string): Promise<CoreAccess | undefined>;
   /** A conversation that worked in this worktree was deleted: what becomes of the worktree. */
   deleted(worktree: Worktree): Promise<void>;
 }
 
 export interface WorktreeCoresOptions {
-  /** The workspace's core (the person's checkout). */
+  /** The window's core (the person's checkout): where sessions are listed and opened. */
   workspace: CoreAccess;
-  /** What building a core needs, as the workspace's core got it. */
+  /** What building a core needs, as the window's core got it. */
   inputs: CoreInputs;
+  /** A run goes on: no core is rebuilt under it. */
   busy(): boolean;
   log: LogFn;
-  /** The conversation in view now works in this worktree, or (undefined) in the workspace. */
-  onSelect?(worktree: Worktree | undefined): void;
 }
 
 /**
- * The core a conversation runs on: the workspace's, or one rooted in the git worktree the
- * conversation works in (one per worktree, built on first use). Its folder is the worktree, so
- * every path check is scoped to it; its sessions are the workspace's. The window's MCP servers
- * run in the person's checkout, so a worktree's core has none. The chat holds one core at a
- * time: this switch follows the conversation in view (`sourceFor` is the per-conversation form).
+ * The cores of worktree conversations, one per worktree, built on first use: its folder is the
+ * worktree, so every path check is scoped to it; its sessions are the window's workspace's.
+ * The window's MCP servers run in the person's checkout, so a worktree's core has none.
  */
-export class WorktreeCores implements CoreAccess {
-  private active: Worktree | undefined;
-  private readonly loaders = new Map<string, CoreLoader>();
+export class WorktreeCores {
+  private readonly loaders = new Map<string, { worktree: Worktree; loader: CoreLoader }>();
 
   constructor(private readonly opts: WorktreeCoresOptions) {}
 
-  /** The worktree of the conversation in view, if it works in one. */
-  get worktree(): Worktree | undefined {
-    return this.active;
-  }
-
-  get(): Promise<BuiltCore> {
-    return this.active ? this.sourceFor(this.active).then((source) => source.get()) : this.opts.workspace.get();
-  }
-
-  peek(): BuiltCore | undefined {
-    return this.active ? this.loaders.get(this.active.path)?.peek() : this.opts.workspace.peek();
-  }
-
-  async select(worktree: Worktree | undefined): Promise<void> {
-    if (worktree && !existsSync(worktree.path)) {
-      throw new KeelError('config', l10n.t('This conversation worked in the worktree {0} (branch {1}), which was removed; it cannot go on there.', worktree.path, worktree.branch));
-    }
-    this.active = worktree;
-    this.opts.onSelect?.(worktree);
-  }
-
-  /** Opens nothing for writing: the log is read for its worktree record only. */
-  async selectFor(sessionId: string): Promise<void> {
-    const { ctx } = await this.opts.workspace.get();
-    const stored = ctx.sessions.open(sessionId, { readOnly: true });
-    let recorded: Worktree | undefined;
-    try {
-      recorded = stored.config().worktree;
-    } finally {
-      stored.close();
-    }
-    await this.select(recorded);
-  }
-
   /** The core source of one worktree's conversations. */
-  async sourceFor(worktree: Worktree): Promise<CoreLoader> {
+  sourceFor(worktree: Worktree): CoreLoader {
     const known = this.loaders.get(worktree.path);
-    if (known) return known;
-    // The workspace's own Context keys its sessions by its first folder (or its workspace file).
+    if (known) return known.loader;
+    // The window's Context keys its sessions by its first folder (or its workspace file).
     const first = this.opts.inputs.folders()[0];
     if (!first) throw new KeelError('config', l10n.t('Keel works on the files of a folder: open a folder or a workspace first.'));
     const workspaceFile = this.opts.inputs.workspaceFile();
@@ -96,25 +56,47 @@ export class WorktreeCores implements CoreAccess {
       this.opts.busy,
       this.opts.log,
     );
-    this.loaders.set(worktree.path, loader);
+    this.loaders.set(worktree.path, { worktree, loader });
     return loader;
   }
 
-  invalidate(reason: string): void {
-    for (const loader of this.loaders.values()) loader.invalidate(reason);
+  /** The worktree a core belongs to (undefined: not a worktree's). */
+  worktreeOf(core: CoreAccess): Worktree | undefined {
+    for (const { worktree, loader } of this.loaders.values()) if (loader === core) return worktree;
+    return undefined;
   }
 
-  /** The worktree is gone: its core is shut down; the conversation in view falls back to the workspace. */
+  /** Reads the log for its worktree record only (nothing is opened for writing). */
+  async coreFor(sessionId: string): Promise<CoreAccess | undefined> {
+    const { ctx } = await this.opts.workspace.get();
+    const stored = ctx.sessions.open(sessionId, { readOnly: true });
+    let recorded: Worktree | undefined;
+    try {
+      recorded = stored.config().worktree;
+    } finally {
+      stored.close();
+    }
+    if (!recorded) return undefined;
+    if (!existsSync(recorded.path)) {
+      throw new KeelError('config', l10n.t('This conversation worked in the worktree {0} (branch {1}), which was removed; it cannot go on there.', recorded.path, recorded.branch));
+    }
+    return this.sourceFor(recorded);
+  }
+
+  invalidate(reason: string): void {
+    for (const { loader } of this.loaders.values()) loader.invalidate(reason);
+  }
+
+  /** The worktree is gone: its core is shut down. */
   async forget(worktree: Worktree): Promise<void> {
-    if (this.active?.path === worktree.path) await this.select(undefined);
-    const loader = this.loaders.get(worktree.path);
+    const known = this.loaders.get(worktree.path);
     this.loaders.delete(worktree.path);
-    await loader?.dispose();
+    await known?.loader.dispose();
   }
 
   async dispose(): Promise<void> {
     const loaders = [...this.loaders.values()];
     this.loaders.clear();
-    await Promise.all(loaders.map((l) => l.dispose()));
+    await Promise.all(loaders.map(({ loader }) => loader.dispose()));
   }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { conversationActivitySchema } from './conversationActivity';
 import { planInfoSchema } from './planState';
 import { toolApprovalRequestSchema } from './toolApproval';
 import { uiMessageSchema } from './uiMessage';
@@ -74,6 +75,8 @@ export const sessionSummarySchema = z.strictObject({
   tokens: z.number().int().nonnegative().optional(),
   /** The branch of the git worktree the conversation works in. */
   branch: z.string().min(1).max(300).optional(),
+  /** What this window's conversation with this id is doing (absent: idle). */
+  activity: conversationActivitySchema.optional(),
 });
 
 /**

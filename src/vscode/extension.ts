@@ -64,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
       },
       logLines: () => [...logged],
       contextKeys: async () => (await getRuntime()).contextKeys.values(),
+      viewBadge: async () => (await getRuntime()).viewBadge(),
     },
   };
   return testApi;

@@ -36,6 +36,8 @@ import { createVscodeHost } from './vscodeHost';
 import { VscodeServices } from './vscodeServices';
 import { VscodeSessionUi } from './vscodeSessionUi';
 import { pickSession } from './sessionPicker';
+import { ApprovalNotices, maxConcurrentRuns } from './approvalNotices';
+import { DEFAULT_MAX_CONCURRENT_RUNS } from '../chat/conversationWindow';
 
 export const CHAT_VIEW_ID = 'keel.chat';
 
@@ -65,6 +67,8 @@ export class KeelRuntime {
   private readonly services: VscodeServices;
   private readonly disposables: vscode.Disposable[] = [];
   private view: vscode.WebviewView | undefined;
+  /** The badge of approvals waiting and the notices of background conversations' approvals. */
+  readonly notices = new ApprovalNotices((id) => this.openConversation(id));
 
   private readonly keys: ApiKeyStore;
   /** The palette's `when` states (keel.running, keel.hasPendingChange, keel.hasPlan, keel.planPending). */
@@ -128,7 +132,7 @@ export class KeelRuntime {
     };
     this.core = core;
     contextKeys.worktree(false);
-    const worktrees = new WorktreeCores({ workspace: core, inputs, busy: () => this.controller.isRunning, log, onSelect: (worktree) => contextKeys.worktree(worktree !== undefined) });
+    const worktrees = new WorktreeCores({ workspace: core, inputs, busy: () => this.controller.isRunning, log });
     this.worktrees = worktrees;
     const changes = new ChangeReview({
       log,
@@ -136,10 +140,9 @@ export class KeelRuntime {
     });
     this.changes = changes;
     this.controller = new ChatController({
-      core: worktrees,
+      core,
       worktrees: {
-        select: (worktree) => worktrees.select(worktree),
-        selectFor: (id) => worktrees.selectFor(id),
+        coreFor: (id) => worktrees.coreFor(id),
         deleted: (worktree) => this.worktreeChats.afterDelete(worktree),
       },
       log,
@@ -147,15 +150,23 @@ export class KeelRuntime {
       trusted: () => vscode.workspace.isTrusted,
       onActivity: (activity) => {
         status.update(activity);
-        contextKeys.running(activity.running);
+        // Stop and the like act on the conversation in view.
+        contextKeys.running(activity.runningInView);
       },
+      onApprovalsWaiting: (count) => this.notices.waiting(count),
+      maxConcurrentRuns: () => maxConcurrentRuns(DEFAULT_MAX_CONCURRENT_RUNS),
       onPlanChange: (plan) => contextKeys.plan(plan),
-      onApprovalNeeded: () => this.revealForApproval(),
+      onApprovalNeeded: (background) => {
+        if (background) void this.notices.backgroundApproval(background);
+        else this.revealForApproval();
+      },
       onModeChange: (mode) => planStatus.update(mode),
       planFiles: new PlanFileEditor(),
       sessionUi: new VscodeSessionUi(),
       generateTitles: () => vscode.workspace.getConfiguration('keel').get<string>('sessionTitles', 'model') !== 'firstPrompt',
       onSessionChange: (id) => {
+        // The conversation in view changed: the worktree commands follow it.
+        if (this.controller) contextKeys.worktree(worktrees.worktreeOf(this.controller.coreInView()) !== undefined);
         this.windowState.update(OPEN_SESSION_KEY, id ?? undefined).then(undefined, (err: unknown) =>
           log('warn', `remembering the open conversation failed: ${errorMessage(err)}`),
         );
@@ -180,7 +191,7 @@ export class KeelRuntime {
       diff: changes,
       textDiffs,
       // Paths the chat opens are the conversation's: a worktree conversation's are in its worktree.
-      core: worktrees,
+      core: { get: () => this.controller.coreInView().get() },
       extensionId: context.extension.id,
     });
     this.disposables.push(
@@ -218,6 +229,7 @@ export class KeelRuntime {
   /** Wires a freshly created chat page to the controller. */
   connectView(view: vscode.WebviewView, webview: HostWebview, channel: vscode.LogOutputChannel): vscode.Disposable {
     this.view = view;
+    this.notices.attach(view);
     const connection = connectChatView(view, webview, this.controller, this.services, (level, message) => channel[level](message), [
       mcpViewExtension(this.mcp.manager),
     ]);
@@ -227,6 +239,7 @@ export class KeelRuntime {
     void this.warmUpContext();
     return new vscode.Disposable(() => {
       connection.dispose();
+      this.notices.detach(view);
       if (this.view === view) this.view = undefined;
     });
   }
@@ -266,6 +279,19 @@ export class KeelRuntime {
   /** "Keel: Open Session…" (the quick pick lives here, in the lazily loaded runtime, not in the shell). */
   openSessionPicker(): Promise<void> {
     return pickSession(this.controller, () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), (message) => this.log('warn', message));
+  }
+
+  /** What the view shows as its badge now (the test hooks read it). */
+  viewBadge(): vscode.ViewBadge | undefined {
+    const badge = this.view?.badge;
+    return badge ? { ...badge } : undefined;
+  }
+
+  /** Brings a conversation into view (a notice's "Open"), the chat panel shown. */
+  async openConversation(id: string): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    await this.controller.resumeSession(id);
+    this.controller.showPanel('chat');
   }
 
   setApiKey(): Promise<void> {

@@ -57,14 +57,14 @@ export class WorktreeChats {
     const worktree = await createWorktree({ dir, root: this.folderFor(repo), name: chosen || defaultWorktreeName() });
     this.deps.log('info', `worktree ${worktree.branch} made at ${worktree.path} from ${worktree.base.slice(0, 12)}`);
     await this.deps.reveal();
-    await this.deps.controller.newSession(worktree);
+    await this.deps.controller.newSession({ core: this.deps.cores.sourceFor(worktree), branch: worktree.branch });
     this.deps.controller.showPanel('chat');
     return worktree;
   }
 
   /** The worktree of the conversation in view, or a clear error. */
   current(): Worktree {
-    const worktree = this.deps.cores.worktree;
+    const worktree = this.inView();
     if (!worktree) throw new Error(vscode.l10n.t('The conversation in view does not work in a worktree. Start one with "Keel: New Chat in Worktree".'));
     return worktree;
   }
@@ -103,7 +103,7 @@ export class WorktreeChats {
   }
 
   private async remove(worktree: Worktree, deleteBranch: boolean): Promise<'removed' | 'kept'> {
-    const inView = this.deps.cores.worktree?.path === worktree.path;
+    const inView = this.inView()?.path === worktree.path;
     const outcome = await removeWorktreeFolder(worktree, {
       deleteBranch,
       confirm: (files) => this.prompts.loseUncommitted(worktree, files),
@@ -116,11 +116,15 @@ export class WorktreeChats {
     return outcome;
   }
 
+  private inView(): Worktree | undefined {
+    return this.deps.cores.worktreeOf(this.deps.controller.coreInView());
+  }
+
   /** Where a worktree is made from: the checkout of the worktree in view, else the current project's folder. */
   private async checkoutFolder(): Promise<string> {
-    const inView = this.deps.cores.worktree;
+    const inView = this.inView();
     if (inView) return inView.repo;
-    const { ctx } = await this.deps.cores.get();
+    const { ctx } = await this.deps.controller.coreInView().get();
     const name = this.deps.controller.currentProjectName(ctx);
     return (ctx.workspace.folders.find((f) => f.name === name) ?? ctx.workspace.current).path;
   }

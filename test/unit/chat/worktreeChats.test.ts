@@ -66,12 +66,12 @@ describe('worktree conversations in the chat controller', () => {
     cores = new WorktreeCores({ workspace: loader, inputs, busy: () => controller.isRunning, log });
     const sessionUi: SessionUi = { confirmDelete: async () => true, exportSession: async () => false };
     controller = new ChatController({
-      core: cores,
+      core: loader,
       log,
       trusted: () => true,
       sessionUi,
       generateTitles: () => false,
-      worktrees: { select: (wt) => cores.select(wt), selectFor: (id) => cores.selectFor(id), deleted: async (wt) => void deleted.push(wt) },
+      worktrees: { coreFor: (id) => cores.coreFor(id), deleted: async (wt) => void deleted.push(wt) },
     });
     return { ws, home };
   }
@@ -84,7 +84,7 @@ describe('worktree conversations in the chat controller', () => {
   it('runs in the worktree, keeps its session with the workspace, goes back to the workspace for a new chat, and reports a deleted conversation', async () => {
     const { ws, home } = setUp();
     const wt = await createWorktree({ dir: ws, root: join(root, 'worktrees'), name: 'unit' });
-    await controller.newSession(wt);
+    await controller.newSession({ core: cores.sourceFor(wt), branch: wt.branch });
     server.load({ turns: [reply.tool('write', { file_path: 'notes.md', content: 'in the worktree\n' }), reply.text('written')] });
     await sendAndWait('write notes');
     expect(readFileSync(join(wt.path, 'notes.md'), 'utf8')).toBe('in the worktree\n');
@@ -98,7 +98,7 @@ describe('worktree conversations in the chat controller', () => {
     expect(readdirSync(join(home, 'projects')).filter((d) => d.startsWith('unit'))).toEqual([]);
 
     await controller.newSession();
-    expect(cores.worktree).toBeUndefined();
+    expect(cores.worktreeOf(controller.coreInView())).toBeUndefined();
     server.load({ turns: [reply.tool('write', { file_path: 'notes.md', content: 'in the checkout\n' }), reply.text('written')] });
     await sendAndWait('write notes here');
     expect(readFileSync(join(ws, 'notes.md'), 'utf8')).toBe('in the checkout\n');
@@ -108,23 +108,23 @@ describe('worktree conversations in the chat controller', () => {
     expect(listed.sessions.map((s) => [s.id, s.branch])).toEqual(expect.arrayContaining([[id, 'keel/unit']]));
     expect(listed.sessions.filter((s) => s.id !== id).map((s) => s.branch)).toEqual([undefined]);
     await controller.resumeSession(id);
-    expect(cores.worktree).toEqual(wt);
+    expect(cores.worktreeOf(controller.coreInView())).toEqual(wt);
 
     expect(await controller.deleteSession(id)).toEqual({ deleted: true });
     expect(deleted).toEqual([wt]);
-    expect(cores.worktree).toBeUndefined();
+    expect(cores.worktreeOf(controller.coreInView())).toBeUndefined();
   });
 
   it('refuses to resume a conversation whose worktree was removed, and stays where it was', async () => {
     const { ws } = setUp();
     const wt = await createWorktree({ dir: ws, root: join(root, 'worktrees'), name: 'gone' });
-    await controller.newSession(wt);
+    await controller.newSession({ core: cores.sourceFor(wt), branch: wt.branch });
     server.load({ turns: [reply.text('hi')] });
     await sendAndWait('hello');
     const id = (await controller.listSessions({})).sessions[0]!.id;
     await controller.newSession();
     execFileSync('git', ['worktree', 'remove', '--force', wt.path], { cwd: ws });
     await expect(controller.resumeSession(id)).rejects.toThrow(/worktree .*gone.* which was removed/);
-    expect(cores.worktree).toBeUndefined();
+    expect(cores.worktreeOf(controller.coreInView())).toBeUndefined();
   });
 });
