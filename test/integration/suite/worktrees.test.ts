@@ -207,6 +207,50 @@ describe('conversations in git worktrees', () => {
     rmSync(chosenFolder, { recursive: true, force: true });
   });
 
+  it('two worktree conversations run at once, write the same file name with their own content, and leave the checkout alone', async function () {
+    this.timeout(90_000);
+    const same = (root: string): string | undefined => (existsSync(join(root, 'same.md')) ? readFileSync(join(root, 'same.md'), 'utf8') : undefined);
+    /** Sends and waits until the model has the request and the session is saved; returns its id. */
+    async function sendAndReachModel(text: string): Promise<string> {
+      const before = server.requests.length;
+      const from = page.events.length;
+      const saved = () => page.events.slice(from).find((e) => e.name === 'session' && (e.data as SessionInfo).id !== null);
+      await page.send(text);
+      await page.waitFor(() => server.requests.length > before && saved() !== undefined, `the model's request for "${text}"`);
+      return (saved()!.data as SessionInfo).id!;
+    }
+    server.load({
+      turns: [
+        // A's write streams slowly, so B starts, writes and ends while A runs; the server answers in order.
+        {
+          ...reply.tool('write', { file_path: 'same.md', content: 'from A\n' }, { chunkSize: 1, delayMs: 60, match: { lastUserIncludes: 'alpha in A' } }),
+          text: 'Writing the notes for conversation A, one letter at a time.',
+        },
+        { ...reply.tool('write', { file_path: 'same.md', content: 'from B\n' }), match: { lastUserIncludes: 'beta in B' } },
+        reply.text('done'),
+        reply.text('done'),
+      ],
+    });
+    const a = await vscode.commands.executeCommand<Worktree>('keel.newChatInWorktree', 'par-a');
+    const idA = await sendAndReachModel('write same.md as alpha in A');
+    const b = await vscode.commands.executeCommand<Worktree>('keel.newChatInWorktree', 'par-b');
+    await page.waitFor(() => shownSession()?.branch === 'keel/par-b', 'B in view');
+    assert.strictEqual(page.activity[idA], 'running', 'A still runs in the background');
+    await sendAndReachModel('write same.md as beta in B');
+    await page.waitFor(() => page.text(page.last('assistant')) === 'done', "B's answer", 30_000);
+    await page.waitFor(() => page.activity[idA] === 'finished', 'A finished in the background', 30_000);
+    assert.strictEqual(same(a.path), 'from A\n');
+    assert.strictEqual(same(b.path), 'from B\n');
+    assert.strictEqual(same(folder), undefined, "the person's checkout has no same.md");
+    assert.strictEqual(server.pendingTurns(), 0);
+
+    assert.strictEqual(await vscode.commands.executeCommand('keel.discardWorktree'), true);
+    await page.bus.request('sessions.resume', { id: idA });
+    await page.waitFor(() => shownSession()?.branch === 'keel/par-a', 'A resumed');
+    assert.strictEqual(await vscode.commands.executeCommand('keel.discardWorktree'), true);
+    assert.ok(!existsSync(a.path) && !existsSync(b.path), 'both worktrees are gone');
+  });
+
   it('says so when the folder is not in a git repository', async () => {
     rmSync(join(folder, '.git'), { recursive: true, force: true });
     try {
