@@ -73,6 +73,11 @@ export class ChatController {
     return this.current.core;
   }
 
+  /** Some open conversation on this core runs or waits (a worktree must not be removed under it). */
+  busyOn(core: CoreAccess): boolean {
+    return this.window.all().some((c) => c.core === core && c.busy);
+  }
+
   /** Multi-root: the name of the current project's folder of the conversation in view (a new worktree is made from it). */
   currentProjectName(ctx: Context): string {
     return this.current.slot.choice.currentName(ctx, this.current.slot.current);

@@ -103,6 +103,9 @@ export class WorktreeChats {
   }
 
   private async remove(worktree: Worktree, deleteBranch: boolean): Promise<'removed' | 'kept'> {
+    if (this.deps.controller.busyOn(this.deps.cores.sourceFor(worktree))) {
+      throw new Error(vscode.l10n.t('Keel is working in the worktree on {0}: stop it or let it finish, then remove the worktree.', worktree.branch));
+    }
     const inView = this.inView()?.path === worktree.path;
     const outcome = await removeWorktreeFolder(worktree, {
       deleteBranch,

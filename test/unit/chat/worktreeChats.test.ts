@@ -115,6 +115,19 @@ describe('worktree conversations in the chat controller', () => {
     expect(cores.worktreeOf(controller.coreInView())).toBeUndefined();
   });
 
+  it('says a worktree is busy while a conversation on it runs (cleanup must wait for it)', async () => {
+    const { ws } = setUp();
+    const wt = await createWorktree({ dir: ws, root: join(root, 'worktrees'), name: 'busy' });
+    const source = cores.sourceFor(wt);
+    await controller.newSession({ core: source, branch: wt.branch });
+    server.load({ turns: [reply.text('a slow answer, letter by letter', { chunkSize: 1, delayMs: 20 })] });
+    await controller.send({ text: 'talk slowly' });
+    await until(() => controller.busyOn(source), 'the run on the worktree');
+    expect(controller.busyOn(loader)).toBe(false);
+    await until(() => !controller.isRunning, 'the end of the run');
+    expect(controller.busyOn(source)).toBe(false);
+  });
+
   it('refuses to resume a conversation whose worktree was removed, and stays where it was', async () => {
     const { ws } = setUp();
     const wt = await createWorktree({ dir: ws, root: join(root, 'worktrees'), name: 'gone' });
