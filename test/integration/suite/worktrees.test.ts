@@ -83,6 +83,7 @@ describe('conversations in git worktrees', () => {
     assert.ok(!wt.path.startsWith(folder), `the worktree lies outside the workspace: ${wt.path}`);
     assert.strictEqual(readFileSync(join(wt.path, 'src', 'math.ts')).toString(), math.toString());
     await page.waitFor(() => page.events.slice(from).some((e) => e.name === 'snapshot') && shownSession()?.branch === 'keel/itest', 'the branch on the new conversation');
+    assert.strictEqual((await api.testHooks.contextKeys())['keel.inWorktree'], true, 'the worktree commands show in the palette');
 
     const edited = math
       .toString()
@@ -133,6 +134,7 @@ describe('conversations in git worktrees', () => {
     assert.ok(!existsSync(wt.path), 'the worktree folder is gone');
     assert.ok(!git(folder, 'branch', '--list', 'keel/itest').trim(), 'the branch is gone (ticked)');
     await page.waitFor(() => shownSession()?.branch === undefined && shownSession()?.id === null, 'a new conversation in the workspace');
+    assert.strictEqual((await api.testHooks.contextKeys())['keel.inWorktree'], false, 'and hide again');
   });
 
   it('two worktree conversations keep their own files, never reach the checkout, and each resumes into its worktree', async () => {
