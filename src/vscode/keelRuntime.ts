@@ -59,7 +59,7 @@ export class KeelRuntime {
   /** MCP servers of the window (workspace mcp.json, keel.mcpServers). */
   readonly mcp: McpHub;
   private readonly loader: CoreLoader;
-  /** The cores of worktree conversations, and which one the conversation in view runs on. */
+  /** The cores of worktree conversations, one per worktree. */
   private readonly worktrees: WorktreeCores;
   /** New Chat in Worktree, Review changes, Keep branch, Discard. */
   readonly worktreeChats: WorktreeChats;
