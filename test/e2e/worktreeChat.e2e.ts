@@ -129,4 +129,35 @@ describe('a conversation in a git worktree, in code-server', () => {
     const row = rig.chat.frame.locator('[data-testid="session-row"]').filter({ hasText: 'shout beta and iota' });
     await row.getByTestId('session-branch').filter({ hasText: 'keel/e2e-one' }).waitFor({ timeout: TIMEOUT });
   });
+
+  it('deleting a worktree conversation from the list asks, then removes its worktree', async function () {
+    this.timeout(180_000);
+    await rig.chat.frame.getByTestId('new-chat').click();
+    const input = rig.chat.composer();
+    await input.click();
+    await input.fill('/worktree e2e-two');
+    await input.press('Enter');
+    await rig.chat.frame.getByTestId('worktree-branch').filter({ hasText: 'keel/e2e-two' }).waitFor({ timeout: TIMEOUT });
+    const listed = git(rig.workspace, 'worktree', 'list', '--porcelain');
+    const path = /^worktree (.+)$/m.exec(listed.split('\n\n').find((b) => b.includes('branch refs/heads/keel/e2e-two')) ?? '')?.[1];
+    assert.ok(path, listed);
+    rig.server.load({ turns: [reply.text('Nothing to change here.')] });
+    await rig.chat.send('look around in two');
+    await rig.chat.byRole('assistant').filter({ hasText: 'Nothing to change here.' }).waitFor({ timeout: TIMEOUT });
+
+    await rig.chat.frame.getByTestId('show-sessions').click();
+    const row = rig.chat.frame.locator('[data-testid="session-row"]').filter({ hasText: 'look around in two' });
+    await row.hover();
+    await row.getByTestId('session-delete').click();
+    const dialog = rig.page.locator('.monaco-dialog-box');
+    await dialog.filter({ hasText: 'Delete the conversation' }).waitFor({ timeout: TIMEOUT });
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.filter({ hasText: 'worked in a worktree' }).waitFor({ timeout: TIMEOUT });
+    await dialog.getByRole('button', { name: 'Remove worktree and branch' }).click();
+    const deadline = Date.now() + TIMEOUT;
+    while (existsSync(path) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(!existsSync(path), 'the worktree folder is gone');
+    assert.strictEqual(git(rig.workspace, 'branch', '--list', 'keel/e2e-two').trim(), '', 'and its branch, as chosen');
+    await row.waitFor({ state: 'detached', timeout: TIMEOUT });
+  });
 });
