@@ -286,6 +286,44 @@ describe('conversations in git worktrees', () => {
     assert.ok(!existsSync(made.path), 'Discard removes the worktree the CLI made');
   });
 
+  it('reviews a file the worktree moved and edited against its old content, hunk by hunk, and applies it as a move', async () => {
+    // An earlier test applied a hunk to the checkout's math.ts: back to the base, so the move may apply.
+    writeFileSync(join(folder, 'src', 'math.ts'), math);
+    const wt = await vscode.commands.executeCommand<Worktree>('keel.newChatInWorktree', 'moved');
+    await page.waitFor(() => shownSession()?.branch === 'keel/moved', 'the branch of the new conversation');
+    const edited = math
+      .toString()
+      .replace('export function sum(values: number[]): number {', 'export function sum(values: readonly number[]): number {')
+      .replace("throw new Error('average of an empty list')", "throw new RangeError('average of an empty list')");
+    // Moved without `git add`, as a shell `mv` leaves it.
+    rmSync(join(wt.path, 'src', 'math.ts'));
+    writeFileSync(join(wt.path, 'src', 'sums.ts'), edited);
+    const moved = join(folder, 'src', 'sums.ts');
+    try {
+      const ids = await vscode.commands.executeCommand<string[]>('keel.reviewWorktreeChanges', 'src/sums.ts');
+      assert.strictEqual(ids?.length, 1, 'one diff opened for the renamed file');
+      const proposal = await proposalDocument(ids[0]!);
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', proposal.uri);
+      const titles = lenses.map((l) => l.command?.title ?? '');
+      // Two hunks: the two edits against src/math.ts, not one hunk of a whole new file.
+      assert.ok(titles.some((t) => t.includes('Accept hunk 1')) && titles.some((t) => t.includes('Reject hunk 2')), titles.join(' | '));
+      const acceptFirst = lenses.find((l) => l.command?.title.includes('Accept hunk 1'))!.command!;
+      await vscode.commands.executeCommand(acceptFirst.command, ...(acceptFirst.arguments ?? []));
+      const again = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', proposal.uri);
+      const rejectSecond = again.find((l) => l.command?.title.includes('Reject hunk 2'))!.command!;
+      await vscode.commands.executeCommand(rejectSecond.command, ...(rejectSecond.arguments ?? []));
+      const onlyFirst = math.toString().replace('export function sum(values: number[]): number {', 'export function sum(values: readonly number[]): number {');
+      await until(() => existsSync(moved), 'the moved file in the checkout');
+      assert.ok(readFileSync(moved).equals(Buffer.from(onlyFirst)), 'the old content with exactly the accepted hunk, at the new path');
+      assert.ok(!existsSync(join(folder, 'src', 'math.ts')), 'the old path is gone, as the worktree moved it');
+    } finally {
+      rmSync(moved, { force: true });
+      writeFileSync(join(folder, 'src', 'math.ts'), math);
+    }
+    assert.strictEqual(await vscode.commands.executeCommand('keel.discardWorktree'), true);
+    assert.ok(!existsSync(wt.path));
+  });
+
   it('says so when the folder is not in a git repository', async () => {
     rmSync(join(folder, '.git'), { recursive: true, force: true });
     try {
