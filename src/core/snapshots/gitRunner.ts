@@ -24,7 +24,7 @@ export class GitError extends Error {
  * are always set, and whatever the environment says about another repository is dropped, so
  * no command here can read or write the person's index, refs or stash.
  */
-export function runGit(env: GitEnv, args: readonly string[], opts: { input?: string | Buffer; cwd?: string; noWorkTree?: boolean } = {}): Promise<Buffer> {
+export function runGit(env: GitEnv, args: readonly string[], opts: { input?: string | Buffer; cwd?: string; noWorkTree?: boolean; extraEnv?: Record<string, string> } = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const childEnv: NodeJS.ProcessEnv = {};
     for (const [key, value] of Object.entries(process.env)) {
@@ -40,6 +40,7 @@ export function runGit(env: GitEnv, args: readonly string[], opts: { input?: str
       GIT_OPTIONAL_LOCKS: '0',
       LC_ALL: 'C',
     });
+    if (opts.extraEnv) Object.assign(childEnv, opts.extraEnv);
     if (opts.noWorkTree) delete childEnv.GIT_WORK_TREE;
     const child = spawn('git', ['-c', 'core.quotepath=false', ...args], {
       cwd: opts.cwd ?? env.workTree,
