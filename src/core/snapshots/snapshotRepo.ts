@@ -123,20 +123,19 @@ export class SnapshotRepo {
     }
     // `add -v` names every path whose entry changed: nothing named, the tree is the last one.
     // A first snapshot's trees (one per folder) are synced once, in a pack, not one by one.
-    const tree = !changed && base !== undefined ? base : (await runGit(this.env, [...(bulk ? ['-c', `core.fsync=${durableBulk}`] : []), 'write-tree', '--missing-ok'])).toString('utf8').trim();
+    const writeTree = async (): Promise<string> =>
+      !changed && base !== undefined ? base : (await runGit(this.env, [...(bulk ? ['-c', `core.fsync=${durableBulk}`] : []), 'write-tree', '--missing-ok'])).toString('utf8').trim();
+    let tree: string;
     let delta: TreeDelta[] | undefined;
     const loose: string[] = [];
     const packed = new Map<string, string[]>();
     const known = new Map<string, BlobHead>();
     if (bulk) {
+      // The new pack is read while git writes the trees.
+      [tree] = await Promise.all([writeTree(), this.scanNewPacks(packsBefore!, packed, known)]);
       for (const oid of await listLooseObjects(this.objectsDir)) if (!looseBefore!.has(oid)) loose.push(oid);
-      for (const pack of await listPacks(this.objectsDir)) {
-        if (packsBefore!.has(pack)) continue;
-        const heads = await scanPack(pack);
-        for (const [oid, head] of heads ?? []) known.set(oid, head);
-        packed.set(pack, heads ? [...heads.keys()] : await packObjectIds(this.env, pack));
-      }
     } else {
+      tree = await writeTree();
       delta = base === tree ? [] : await this.diffTrees(base, tree);
       const oids = [...new Set(delta.flatMap((d) => (d.after ? [d.after.oid] : [])))];
       for (const oid of oids) if (await exists(looseObjectPath(this.objectsDir, oid))) loose.push(oid);
@@ -346,6 +345,16 @@ export class SnapshotRepo {
     const path = join(this.env.gitDir, 'info', 'exclude');
     const current = await readFile(path, 'utf8').catch(() => undefined);
     if (current !== text) await writeFile(path, text);
+  }
+
+  /** The objects of packs that are not in `before`, with what is known of them from reading the pack. */
+  private async scanNewPacks(before: ReadonlySet<string>, packed: Map<string, string[]>, known: Map<string, BlobHead>): Promise<void> {
+    for (const pack of await listPacks(this.objectsDir)) {
+      if (before.has(pack)) continue;
+      const heads = await scanPack(pack);
+      for (const [oid, head] of heads ?? []) known.set(oid, head);
+      packed.set(pack, heads ? [...heads.keys()] : await packObjectIds(this.env, pack));
+    }
   }
 
   /**
