@@ -9,6 +9,15 @@ import type { CommandChange, SnapshotRecord } from '../session/sessionRecords';
 import type { WorkspaceFolder } from '../workspace/workspace';
 import { SnapshotRepo, type Snapshot } from './snapshotRepo';
 
+/** Git repositories inside the workspace folders that get stores of their own, at most. */
+const maxNestedRepos = 16;
+
+/** One folder's snapshot (or why it could not be taken). */
+interface Taken {
+  folder: WorkspaceFolder & { nested?: true };
+  snap: Snapshot | Error;
+}
+
 /** Past this many changed files the card's +/− counts are not worth reading every file for. */
 const maxCountedFiles = 200;
 const maxCountedBytes = 1024 * 1024;
@@ -88,29 +97,42 @@ export class CommandSnapshots {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  private async snapshotAll(): Promise<Map<string, Snapshot | Error>> {
-    const out = new Map<string, Snapshot | Error>();
-    for (const folder of this.opts.folders) {
+  /** Every workspace folder, then each git repository found inside one (with a store of its own), by store. */
+  private async snapshotAll(): Promise<Map<string, Taken>> {
+    const out = new Map<string, Taken>();
+    const queue: Array<WorkspaceFolder & { nested?: true }> = [...this.opts.folders];
+    let nested = 0;
+    for (let folder = queue.shift(); folder; folder = queue.shift()) {
       const store = storeName(folder.path);
+      if (out.has(store)) continue;
       try {
-        out.set(store, await this.repoFor(store, folder.path).snapshot());
+        const snap = await this.repoFor(store, folder.path).snapshot();
+        out.set(store, { folder, snap });
+        for (const rel of snap.nested) {
+          if (++nested > maxNestedRepos) {
+            if (nested === maxNestedRepos + 1) this.opts.log('warn', `snapshots: more than ${maxNestedRepos} git repositories inside the workspace; what commands change in the others is not recorded`);
+            continue;
+          }
+          const path = join(folder.path, ...rel.split('/'));
+          queue.push({ name: this.opts.display(path), path, nested: true });
+        }
       } catch (err) {
         this.opts.log('warn', `snapshots: could not record ${folder.name}: ${errorMessage(err)}`);
-        out.set(store, err instanceof Error ? err : new Error(errorMessage(err)));
+        out.set(store, { folder, snap: err instanceof Error ? err : new Error(errorMessage(err)) });
       }
     }
     return out;
   }
 
-  private async finish(toolCallId: string, before: Map<string, Snapshot | Error>): Promise<CommandOutcome> {
+  private async finish(toolCallId: string, before: Map<string, Taken>): Promise<CommandOutcome> {
     const after = await this.snapshotAll();
     const records: SnapshotRecord[] = [];
     const failures: string[] = [];
-    for (const folder of this.opts.folders) {
-      const store = storeName(folder.path);
-      const a = before.get(store);
-      const b = after.get(store);
-      if (!a || !b || a instanceof Error || b instanceof Error) {
+    for (const [store, { folder, snap: b }] of after) {
+      const a = before.get(store)?.snap;
+      // A repository the command made inside the workspace has nothing to compare with.
+      if (!a && folder.nested) continue;
+      if (!a || a instanceof Error || b instanceof Error) {
         failures.push(`${folder.name} (${errorMessage(a instanceof Error ? a : b)})`);
         continue;
       }

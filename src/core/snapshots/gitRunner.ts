@@ -13,6 +13,7 @@ export class GitError extends Error {
   constructor(
     message: string,
     readonly exitCode: number | null,
+    readonly stderr = '',
   ) {
     super(message);
     this.name = 'GitError';
@@ -54,7 +55,10 @@ export function runGit(env: GitEnv, args: readonly string[], opts: { input?: str
     child.on('error', (e) => reject(new GitError(`git could not be started (${e.message}); Keel needs git on PATH to record what commands change`, null)));
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out));
-      else reject(new GitError(`git ${args[0]} failed (exit ${code}): ${Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ')}`, code));
+      else {
+        const stderr = Buffer.concat(err).toString('utf8');
+        reject(new GitError(`git ${args[0]} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`, code, stderr));
+      }
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');

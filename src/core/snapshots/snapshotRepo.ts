@@ -46,6 +46,8 @@ export interface Snapshot {
   delta?: TreeDelta[];
   /** Blob ids whose content was not kept (too large, or binary): they cannot be put back. */
   dropped: Map<string, 'large' | 'binary'>;
+  /** Git repositories inside the work tree (relative, with `/`): git records only their commit, so each gets a store of its own. */
+  nested: string[];
 }
 
 /** One path that differs between two snapshots; null: absent on that side. */
@@ -80,6 +82,7 @@ export class SnapshotRepo {
   private used: number | undefined;
   private droppedLog: Map<string, 'large' | 'binary'> | undefined;
   private lastTree: string | undefined;
+  private readonly nested = new Set<string>();
 
   constructor(private readonly opts: SnapshotRepoOptions) {
     this.env = { gitDir: join(opts.dir, 'git'), indexFile: join(opts.dir, 'index'), workTree: opts.workTree };
@@ -120,6 +123,8 @@ export class SnapshotRepo {
     } catch (err) {
       // A file vanishing or unreadable mid-scan is not a reason to record nothing.
       if (!(err instanceof GitError) || err.exitCode !== 1) throw err;
+      // A repository inside without a commit yet is not even recorded as one: git says so.
+      for (const m of err.stderr.matchAll(/^error: '(.+)\/' does not have a commit checked out$/gm)) this.nested.add(m[1]!);
     }
     // `add -v` names every path whose entry changed: nothing named, the tree is the last one.
     // A first snapshot's trees (one per folder) are synced once, in a pack, not one by one.
@@ -132,11 +137,11 @@ export class SnapshotRepo {
     const known = new Map<string, BlobHead>();
     if (bulk) {
       // The new pack is read while git writes the trees.
-      [tree] = await Promise.all([writeTree(), this.scanNewPacks(packsBefore!, packed, known)]);
+      [tree] = await Promise.all([writeTree(), this.scanNewPacks(packsBefore!, packed, known), this.listNested()]);
       for (const oid of await listLooseObjects(this.objectsDir)) if (!looseBefore!.has(oid)) loose.push(oid);
     } else {
       tree = await writeTree();
-      delta = base === tree ? [] : await this.diffTrees(base, tree);
+      delta = base === tree ? [] : await this.diffTrees(base, tree, this.nested);
       const oids = [...new Set(delta.flatMap((d) => (d.after ? [d.after.oid] : [])))];
       for (const oid of oids) if (await exists(looseObjectPath(this.objectsDir, oid))) loose.push(oid);
     }
@@ -149,7 +154,15 @@ export class SnapshotRepo {
     const dropped = await this.dropUnkept(loose, packed, known);
     if (bulk) await this.packBulk(loose, packed, dropped);
     this.lastTree = tree;
-    return delta === undefined ? { tree, dropped } : { tree, dropped, base: base!, delta };
+    for (const rel of this.nested) if (!(await exists(join(this.opts.workTree, ...rel.split('/'), '.git')))) this.nested.delete(rel);
+    const nested = [...this.nested];
+    return delta === undefined ? { tree, dropped, nested } : { tree, dropped, nested, base: base!, delta };
+  }
+
+  /** The repositories inside that git recorded as such (a commit, mode 160000), from the whole index. */
+  private async listNested(): Promise<void> {
+    const out = (await runGit(this.env, ['ls-files', '-s', '-z'])).toString('utf8');
+    for (const entry of out.split('\0')) if (entry.startsWith('160000 ')) this.nested.add(entry.slice(entry.indexOf('\t') + 1));
   }
 
   /**
@@ -187,8 +200,8 @@ export class SnapshotRepo {
     return catBlobs(this.env, oids);
   }
 
-  /** Files that differ between two trees (submodules left out). */
-  async diffTrees(a: string, b: string): Promise<TreeDelta[]> {
+  /** Files that differ between two trees (repositories inside left out, and noted in `nested` when given). */
+  async diffTrees(a: string, b: string, nested?: Set<string>): Promise<TreeDelta[]> {
     await this.init();
     const out = (await runGit(this.env, ['diff-tree', '-r', '-z', '--no-renames', '--raw', a, b])).toString('utf8');
     const parts = out.split('\0');
@@ -196,6 +209,7 @@ export class SnapshotRepo {
     for (let i = 0; i + 1 < parts.length; i += 2) {
       const [oldMode, newMode, oldOid, newOid] = parts[i]!.slice(1).split(' ');
       const path = parts[i + 1]!;
+      if (newMode === '160000') nested?.add(path);
       if (!isFileMode(oldMode) && !isFileMode(newMode)) continue;
       deltas.push({
         path,
