@@ -1,9 +1,10 @@
-import { appendFile, copyFile, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { appendFile, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { GitError, readPersonGit, runGit, type GitEnv } from './gitRunner';
 import type { GitFileState, GitMode } from './gitBlobId';
 import { blobHeadsByFile, blobHeadsByGit, catBlobs } from './blobHeads';
 import { listLooseObjects, looseObjectPath, type BlobHead } from './looseObjects';
+import { personObjects, seedIndex } from './personRepo';
 import { scanPack } from './packScan';
 import { listPacks, packObjectIds, repackReachable, rewritePacks } from './packFiles';
 
@@ -291,51 +292,12 @@ export class SnapshotRepo {
       await appendFile(join(gitDir, 'config'), config.map(([section, key, value]) => `[${section}]\n\t${key} = ${value}\n`).join(''));
       await mkdir(join(gitDir, 'info'), { recursive: true });
       await writeFile(join(gitDir, 'info', 'attributes'), rawAttributes);
-      const person = await this.personObjects();
+      const person = await personObjects(this.opts.workTree);
       if (person) {
         await mkdir(join(this.objectsDir, 'info'), { recursive: true });
         await writeFile(join(this.objectsDir, 'info', 'alternates'), `${person.objects}\n`);
-        await this.seedIndex(person.index);
+        await seedIndex(this.env, person.index);
       }
-    }
-  }
-
-  /** The person's object folder and index, when the work tree is (inside) a git repository. */
-  private async personObjects(): Promise<{ objects: string; index: string; gitDir: string } | undefined> {
-    const out = await readPersonGit(this.opts.workTree, ['rev-parse', '--show-toplevel', '--git-path', 'objects', '--git-path', 'index', '--git-dir', '--show-object-format']);
-    if (!out) return undefined;
-    const [top, objects, index, gitDir, format] = out.split('\n');
-    // Only the repository's own root is seeded from its index: the paths must be the same.
-    if (!top || !objects || !index || !gitDir || format !== 'sha1') return undefined;
-    const abs = (p: string) => (isAbsolute(p) ? p : resolve(this.opts.workTree, p));
-    const objectsDir = abs(objects);
-    if (!(await exists(objectsDir))) return undefined;
-    return { objects: objectsDir, index: resolve(top) === resolve(this.opts.workTree) ? abs(index) : '', gitDir: abs(gitDir) };
-  }
-
-  /**
-   * Starts Keel's index from a copy of the person's (read, never written), so the first
-   * snapshot of a large repository reads only the files that differ from it. Not when the
-   * person's blobs may differ from the bytes on disk (attributes, autocrlf, skip-worktree).
-   */
-  private async seedIndex(personIndex: string): Promise<void> {
-    if (!personIndex || !(await exists(personIndex))) return;
-    const cwd = this.opts.workTree;
-    const autocrlf = (await readPersonGit(cwd, ['config', '--get', 'core.autocrlf']))?.trim();
-    if (autocrlf === 'true' || autocrlf === 'input') return;
-    const attributes = await readPersonGit(cwd, ['ls-files', '-z', '--', ':(glob)**/.gitattributes']);
-    if (attributes === undefined || attributes !== '') return;
-    const infoAttributes = (await readPersonGit(cwd, ['rev-parse', '--git-path', 'info/attributes']))?.trim();
-    if (infoAttributes && (await exists(resolve(cwd, infoAttributes)))) return;
-    const flags = await readPersonGit(cwd, ['ls-files', '-v']);
-    if (flags === undefined || /^[a-zS]/m.test(flags)) return;
-    await copyFile(personIndex, this.env.indexFile);
-    try {
-      await runGit(this.env, ['update-index', '--index-version', '4']);
-    } catch (err) {
-      // A split or damaged index cannot be borrowed: the first snapshot reads every file instead.
-      if (!(err instanceof GitError)) throw err;
-      await rm(this.env.indexFile, { force: true });
     }
   }
 
