@@ -31,6 +31,8 @@ export interface CommandSnapshotsOptions {
   /** Most bytes Keel keeps for this conversation's snapshots; the oldest go first past it. */
   capBytes: number;
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+  /** The person's own commands in Keel's terminals running at some moment since `since` (Date.now()). */
+  personCommands?(since: number): string[];
 }
 
 /** What a command changed, once its after-snapshot is taken. */
@@ -80,10 +82,11 @@ export class CommandSnapshots {
    * taken the command still runs, and `end()` says its changes were not recorded.
    */
   async begin(toolCallId: string): Promise<SnapshotBracket> {
+    const since = Date.now();
     const before = await this.serial(() => this.snapshotAll());
     const bracket: SnapshotBracket = {
       end: () => {
-        const done = this.serial(() => this.finish(toolCallId, before));
+        const done = this.serial(() => this.finish(toolCallId, before, since));
         this.pending.add(done);
         void done.finally(() => this.pending.delete(done));
         return done;
@@ -124,8 +127,10 @@ export class CommandSnapshots {
     return out;
   }
 
-  private async finish(toolCallId: string, before: Map<string, Taken>): Promise<CommandOutcome> {
+  private async finish(toolCallId: string, before: Map<string, Taken>, since: number): Promise<CommandOutcome> {
     const after = await this.snapshotAll();
+    // Snapshots cannot tell whose a change is: the person's commands running meanwhile are named.
+    const theirs = this.opts.personCommands?.(since) ?? [];
     const records: SnapshotRecord[] = [];
     const failures: string[] = [];
     for (const [store, { folder, snap: b }] of after) {
@@ -146,6 +151,12 @@ export class CommandSnapshots {
       }
     }
     const warnings: string[] = [];
+    if (theirs.length && records.length) {
+      warnings.push(
+        `While this command ran you also ran ${theirs.map((c) => `\`${c.length > 80 ? `${c.slice(0, 77)}...` : c}\``).join(', ')} in Keel's terminal: ` +
+          'what that changed is listed with this command, and undoing the command undoes it too.',
+      );
+    }
     if (failures.length) warnings.push(`Keel could not record what this command changed in ${failures.join(', ')}; those changes cannot be undone from the chat.`);
     const dropped = await this.enforceCap().catch((err: unknown) => `Keel could not trim its snapshots: ${errorMessage(err)}`);
     if (dropped) warnings.push(dropped);
