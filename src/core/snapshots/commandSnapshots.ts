@@ -64,6 +64,7 @@ export class CommandSnapshots {
   private readonly repos = new Map<string, SnapshotRepo>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly pending = new Set<Promise<unknown>>();
+  private prefetched = false;
 
   constructor(private readonly opts: CommandSnapshotsOptions) {}
 
@@ -82,6 +83,7 @@ export class CommandSnapshots {
    * taken the command still runs, and `end()` says its changes were not recorded.
    */
   async begin(toolCallId: string): Promise<SnapshotBracket> {
+    this.prefetched = true;
     const since = Date.now();
     const before = await this.serial(() => this.snapshotAll());
     const bracket: SnapshotBracket = {
@@ -93,6 +95,20 @@ export class CommandSnapshots {
       },
     };
     return bracket;
+  }
+
+  /**
+   * A conversation's first snapshot in this process (a folder's first ever writes every file
+   * into the store) is taken while the model is still writing its first command, off the
+   * command's path. The command's own before-snapshot still follows, when it starts: it is
+   * what the command is compared with, so this only warms the store.
+   */
+  prefetch(): void {
+    if (this.prefetched) return;
+    this.prefetched = true;
+    const warm = this.serial(() => this.snapshotAll());
+    this.pending.add(warm);
+    void warm.finally(() => this.pending.delete(warm));
   }
 
   /** Waits for after-snapshots still being taken (background jobs that just ended). */
