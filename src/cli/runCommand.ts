@@ -83,6 +83,8 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
       maxTurns: a.maxTurns,
       onEvent: (e) => printer.event(e),
     });
+    // Background jobs end here, before the result line: what they changed is reported first.
+    await project.dispose();
     if (result.status === 'error') printer.error('model_error', result.error?.message ?? 'the model request failed');
     printer.result(result);
     if (result.plan && a.output !== 'stream-json') io.stderr(`keel: ${l10n.t('plan saved as {0}', project.plans.filePath(result.plan.id))}\n`);

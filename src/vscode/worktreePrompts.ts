@@ -15,28 +15,20 @@ export interface WorktreePrompts {
 }
 
 export const modalWorktreePrompts: WorktreePrompts = {
-  async discard(worktree) {
-    const folderOnly = vscode.l10n.t('Discard worktree');
-    const withBranch = vscode.l10n.t('Discard worktree and branch');
-    const answer = await vscode.window.showWarningMessage(
+  discard: (worktree) =>
+    askRemoval(
       vscode.l10n.t('Discard the worktree of this conversation?'),
-      { modal: true, detail: vscode.l10n.t('{0} on branch {1}. The branch stays unless you discard it too; its commits are then gone from your branches.', worktree.path, worktree.branch) },
-      folderOnly,
-      withBranch,
-    );
-    return answer === withBranch ? 'folderAndBranch' : answer === folderOnly ? 'folder' : undefined;
-  },
-  async afterDelete(worktree) {
-    const folderOnly = vscode.l10n.t('Remove worktree');
-    const withBranch = vscode.l10n.t('Remove worktree and branch');
-    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('{0} on branch {1}. The branch stays unless you discard it too; its commits are then gone from your branches.', worktree.path, worktree.branch),
+      vscode.l10n.t('Discard worktree'),
+      vscode.l10n.t('Discard worktree and branch'),
+    ),
+  afterDelete: (worktree) =>
+    askRemoval(
       vscode.l10n.t('The deleted conversation worked in a worktree. Remove it too?'),
-      { modal: true, detail: vscode.l10n.t('{0} on branch {1}. Keeping it leaves both as they are.', worktree.path, worktree.branch) },
-      folderOnly,
-      withBranch,
-    );
-    return answer === withBranch ? 'folderAndBranch' : answer === folderOnly ? 'folder' : undefined;
-  },
+      vscode.l10n.t('{0} on branch {1}. Keeping it leaves both as they are.', worktree.path, worktree.branch),
+      vscode.l10n.t('Remove worktree'),
+      vscode.l10n.t('Remove worktree and branch'),
+    ),
   async loseUncommitted(_worktree, files) {
     const remove = vscode.l10n.t('Remove with uncommitted work');
     const answer = await vscode.window.showWarningMessage(
@@ -47,3 +39,9 @@ export const modalWorktreePrompts: WorktreePrompts = {
     return answer === remove;
   },
 };
+
+/** A modal with two ways to remove; dismissing it keeps everything. */
+async function askRemoval(question: string, detail: string, folderOnly: string, withBranch: string): Promise<WorktreeRemoval> {
+  const answer = await vscode.window.showWarningMessage(question, { modal: true, detail }, folderOnly, withBranch);
+  return answer === withBranch ? 'folderAndBranch' : answer === folderOnly ? 'folder' : undefined;
+}

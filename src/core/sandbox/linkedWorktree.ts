@@ -1,5 +1,6 @@
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { isGone, pathPresent } from './pathPresence';
 
 /** What a sandboxed command in a linked worktree may write, and what must stay read-only, beyond the folder itself. */
 export interface LinkedWorktreeLayout {
@@ -32,27 +33,12 @@ export async function linkedWorktreeLayout(folder: string): Promise<LinkedWorktr
   const writable = [gitDir];
   for (const name of ['objects', 'refs', 'logs']) {
     const path = join(common, name);
-    if (await exists(path)) writable.push(path);
+    if (await pathPresent(path)) writable.push(path);
   }
   const readOnly = [dotGit];
   for (const name of ['commondir', 'gitdir', 'config.worktree', 'hooks', 'info']) {
     const path = join(gitDir, name);
-    if (await exists(path)) readOnly.push(path);
+    if (await pathPresent(path)) readOnly.push(path);
   }
   return { writable, readOnly };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (err) {
-    if (isGone(err)) return false;
-    throw err;
-  }
-}
-
-function isGone(err: unknown): boolean {
-  const code = err instanceof Error && 'code' in err ? err.code : undefined;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES';
 }
