@@ -10,18 +10,12 @@ import type { Frame } from 'playwright-core';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
 import { keelContentFrame } from './harness/keelView.ts';
 import { seriousViolations } from './support/axeCheck.ts';
+import { THEMES, useTheme } from './support/colorTheme.ts';
 import { setSidebarWidth } from './support/sidebarWidth.ts';
 import { useChatRig } from './support/useChatRig.ts';
 import { setWorkspaceSetting } from './support/workspaceSettings.ts';
 
 const TIMEOUT = 30_000;
-// workbench.colorTheme values, and the kind of theme the webview is told about (its body's class).
-const THEMES = [
-  ['Default Light Modern', 'vscode-light'],
-  ['Default Dark Modern', 'vscode-dark'],
-  ['Default High Contrast', 'vscode-high-contrast'],
-  ['Default High Contrast Light', 'vscode-high-contrast-light'],
-] as const;
 const ANSWER = [
   '`average()` throws on an empty list: `values.length` is `0`, so it refuses to divide.',
   '',
@@ -75,21 +69,6 @@ async function cutThings(frame: Frame): Promise<string[]> {
     }
     return cut;
   });
-}
-
-/** Switches the colour theme in the workspace settings and waits until the webview has it. */
-async function useTheme(workspace: string, frame: Frame, theme: string, kind: string): Promise<void> {
-  setWorkspaceSetting(workspace, 'workbench.colorTheme', theme);
-  // High contrast light also carries vscode-high-contrast.
-  await frame.waitForFunction(
-    (wanted) => {
-      const classes = document.body.classList;
-      const now = classes.contains('vscode-high-contrast-light') ? 'vscode-high-contrast-light' : classes.contains('vscode-high-contrast') ? 'vscode-high-contrast' : classes.contains('vscode-dark') ? 'vscode-dark' : 'vscode-light';
-      return now === wanted;
-    },
-    kind,
-    { timeout: TIMEOUT },
-  );
 }
 
 describe('how the chat looks in code-server', () => {
