@@ -23,4 +23,8 @@ export function registerToolkit(): void {
     vsCodeOption(),
     vsCodeTextField(),
   );
+  // The toolkit starts following VS Code's theme on the window's load event, but the page adds
+  // this script only after it (src/vscode/webviewHtml.ts): without another load its elements
+  // keep their dark defaults in every theme. VS Code's own load handler acts on the first only.
+  if (document.readyState === 'complete') window.dispatchEvent(new Event('load'));
 }
