@@ -33,6 +33,8 @@ interface Language {
   /** What the person types in each conversation (it becomes the row's title). */
   prompts: { finished: string; failed: string; approval: string; running: string; worktree: string };
   branch: string;
+  /** How a row's date reads in the language. */
+  date: RegExp;
 }
 
 const LANGUAGES: Language[] = [
@@ -46,6 +48,7 @@ const LANGUAGES: Language[] = [
       worktree: 'Fix the flaky date test in a worktree',
     },
     branch: 'look-flaky-dates',
+    date: /^[A-Z][a-z]{2} \d{1,2}, \d{4}/,
   },
   {
     name: 'Chinese',
@@ -58,6 +61,7 @@ const LANGUAGES: Language[] = [
       worktree: '在工作树里修好不稳定的日期测试',
     },
     branch: 'look-zh-dates',
+    date: /^\d{4}年\d{1,2}月\d{1,2}日/,
   },
 ];
 
@@ -276,6 +280,8 @@ for (const language of LANGUAGES) {
           assert.deepStrictEqual(await rowProblems(frame), [], `the sessions list at ${width} px`);
           const states = await rig.chat.frame.getByTestId('session-activity').evaluateAll((all) => all.map((e) => e.getAttribute('data-activity')).sort());
           assert.deepStrictEqual(states, ['approval', 'failed', 'finished', 'running']);
+          const date = await rig.chat.frame.locator('.session-meta > span').first().innerText();
+          assert.match(date, language.date, `the date in ${language.name}`);
           const inList = await seriousViolations(frame);
           assert.deepStrictEqual(inList, [], `axe-core on the sessions list in ${theme}:\n${JSON.stringify(inList, null, 2)}`);
           await showPanel('chat');

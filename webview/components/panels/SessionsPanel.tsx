@@ -10,7 +10,8 @@ import { IconButton } from '../../ui/IconButton';
 import { TextField } from '../../ui/TextField';
 import { SessionActivity } from './SessionActivity';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// In the page's language (VS Code's display language), not the browser's: a Chinese view shows Chinese dates.
+const dateFormat = pageDateFormat();
 const SEARCH_DELAY_MS = 150;
 /** Load the next page when the list is scrolled this close to its end. */
 const MORE_MARGIN_PX = 200;
@@ -176,4 +177,13 @@ function SessionRow({ session, current, onRenamed, onDeleted }: { session: Sessi
       </span>
     </li>
   );
+}
+
+function pageDateFormat(): Intl.DateTimeFormat {
+  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+  try {
+    return new Intl.DateTimeFormat(document.documentElement.lang || undefined, options);
+  } catch {
+    return new Intl.DateTimeFormat(undefined, options);
+  }
 }
