@@ -53,7 +53,7 @@ export async function runE2e(options = {}) {
   let server;
   let code = 1;
   try {
-    await step(PREFIX, 'Debian packages (chromium, bubblewrap)', () => ensureAptPackages(['chromium', 'bubblewrap'], PREFIX));
+    await step(PREFIX, 'Debian packages (chromium, bubblewrap, a CJK font)', () => ensureAptPackages(['chromium', 'bubblewrap', 'fonts-wqy-microhei'], PREFIX));
     chromiumPath();
     const files = collectFiles(testPaths, '.e2e.ts');
     if (files.length === 0) throw new Error(`no *.e2e.ts files in ${testPaths.join(', ')}`);
