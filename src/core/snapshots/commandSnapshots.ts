@@ -72,7 +72,7 @@ export class CommandSnapshots {
   repoFor(store: string, folder: string): SnapshotRepo {
     let repo = this.repos.get(store);
     if (!repo) {
-      repo = new SnapshotRepo({ dir: join(snapshotDir(this.opts.session.path), store), workTree: folder, maxFileBytes: this.opts.maxFileBytes });
+      repo = new SnapshotRepo({ dir: join(snapshotDir(this.opts.session.path), store), workTree: folder, maxFileBytes: this.opts.maxFileBytes, log: this.opts.log });
       this.repos.set(store, repo);
     }
     return repo;

@@ -136,7 +136,7 @@ export class FileRestore {
     if (change.unkept === 'binary') return 'it is a binary file, recorded by hash only: its earlier content was not kept';
     if (change.unkept === 'large') return 'it is larger than the snapshot size limit, recorded by hash only: its earlier content was not kept';
     const repo = this.opts.snapshots.repoFor(record.store, record.folder);
-    if (!(await repo.hasBlob((first.before as GitFileState).oid))) return 'its earlier content was dropped with the oldest snapshots (the snapshot store was full)';
+    if (!(await repo.hasBlob((first.before as GitFileState).oid))) return "its earlier content is no longer in Keel's snapshot store (dropped with the oldest snapshots when the store was full, or lost when Keel was stopped while writing it)";
     return undefined;
   }
 
