@@ -4,7 +4,8 @@ import type { ApprovalAnswer, ApprovalRequest } from '../core/projectTypes';
 import { errorMessage } from '../core/errors';
 import type { Worktree } from '../core/worktrees/gitWorktree';
 import { checkoutAtBase, checkoutBytes, checkoutPath, writeToCheckout } from '../core/worktrees/checkoutWrite';
-import { textOf, worktreeChanges } from '../core/worktrees/worktreeDiff';
+import { reviewTexts } from '../core/worktrees/reviewTexts';
+import { worktreeChanges } from '../core/worktrees/worktreeDiff';
 import type { WorktreeFileChange } from '../core/worktrees/worktreeDiff';
 import { matchesProtectedPattern } from '../core/workspace/protectedPaths';
 import type { LogFn } from '../protocol/log';
@@ -114,9 +115,8 @@ export class WorktreeReview implements ApprovalDecider {
       return undefined;
     }
     const id = `${ID_PREFIX}${++this.next}`;
-    // A rename is shown as its new file: the old path goes when it is applied.
-    const before = change.status === 'renamed' || change.base === null ? null : (textOf(change.base) ?? null);
-    const after = change.current === null ? null : (textOf(change.current) ?? null);
+    // A rename is reviewed at its new path against the old path's content; the old path goes when it is applied.
+    const { before, after } = reviewTexts(change);
     const request: ApprovalRequest = {
       toolCallId: id,
       name: 'worktree',

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { lstat, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { KeelError } from '../errors';
 import type { Worktree } from './gitWorktree';
 
@@ -23,23 +24,45 @@ export interface WorktreeFileChange {
 
 const maxBuffer = 256 * 1024 * 1024;
 
-function gitBytes(cwd: string, args: string[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    execFile('git', ['--no-optional-locks', ...args], { cwd, encoding: 'buffer', maxBuffer, windowsHide: true, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
+function gitBytes(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Buffer> {
+  return new Promise((done, reject) => {
+    execFile('git', ['--no-optional-locks', ...args], { cwd, encoding: 'buffer', maxBuffer, windowsHide: true, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', ...env } }, (err, stdout, stderr) => {
       if (err) reject(new KeelError('config', `git ${args[0]} failed in ${cwd}: ${stderr.toString().trim().split('\n')[0] || err.message}`));
-      else resolve(stdout);
+      else done(stdout);
     });
   });
 }
 
 /**
+ * `git diff --name-status` of everything on disk against the base, untracked files included,
+ * so git's rename detection also pairs a file the agent moved without `git add`. It runs on a
+ * copy of the worktree's index: the worktree's own index is never changed.
+ */
+async function nameStatusOnDisk(wt: Pick<Worktree, 'path' | 'base'>): Promise<string[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'keel-review-index-'));
+  try {
+    const index = join(dir, 'index');
+    const own = resolve(wt.path, (await gitBytes(wt.path, ['rev-parse', '--git-path', 'index'])).toString('utf8').trim());
+    // A copy keeps git's stat cache, so only files that changed are read and hashed.
+    await copyFile(own, index).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+    const env = { GIT_INDEX_FILE: index };
+    await gitBytes(wt.path, ['add', '--all', '--', ':/'], env);
+    return (await gitBytes(wt.path, ['diff', '--cached', '--name-status', '-z', '--find-renames', '--no-ext-diff', wt.base, '--'], env)).toString('utf8').split('\0');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * The whole change of a worktree against the commit it started from, as the files on disk
  * are now: what the agent committed, what it left uncommitted and the files git does not
- * track yet (ignored files are left out, as git leaves them out). Renames git detects among
- * tracked files are one entry. Sorted by path.
+ * track yet (ignored files are left out, as git leaves them out). Renames git detects are one
+ * entry, committed or not. Sorted by path.
  */
 export async function worktreeChanges(wt: Pick<Worktree, 'path' | 'base'>): Promise<WorktreeFileChange[]> {
-  const diff = (await gitBytes(wt.path, ['diff', '--name-status', '-z', '--find-renames', '--no-ext-diff', wt.base, '--'])).toString('utf8').split('\0');
+  const diff = await nameStatusOnDisk(wt);
   const entries: { status: WorktreeFileChange['status']; path: string; oldPath?: string }[] = [];
   for (let i = 0; i < diff.length - 1; ) {
     const code = diff[i++]!;
@@ -51,8 +74,6 @@ export async function worktreeChanges(wt: Pick<Worktree, 'path' | 'base'>): Prom
       entries.push({ status: code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified', path });
     }
   }
-  const untracked = (await gitBytes(wt.path, ['ls-files', '--others', '--exclude-standard', '-z'])).toString('utf8').split('\0').filter(Boolean);
-  for (const path of untracked) entries.push({ status: 'added', path });
   const out: WorktreeFileChange[] = [];
   for (const e of entries) {
     const basePath = e.oldPath ?? e.path;

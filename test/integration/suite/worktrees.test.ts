@@ -4,10 +4,11 @@
 // shows the worktree's diff in the diff editor, accepting one hunk writes exactly that hunk
 // into the checkout, and Discard takes the worktree away.
 import * as assert from 'node:assert';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import * as vscode from 'vscode';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -17,11 +18,12 @@ import type { Worktree } from '../../../src/core/worktrees/gitWorktree';
 import type { KeelTestApi } from '../../../src/vscode/testHooks';
 import { ChatPage } from './support/chatPage';
 import { closeAllEditors, proposalDocument } from './support/diffTabs';
-import { MODEL, activateKeel, keelHomeForRun, setApprovalMode, setModelSettings, workspaceFolder, workspaceSessionsDir } from './support/keelSetup';
+import { EXTENSION_ID, MODEL, activateKeel, keelHomeForRun, setApprovalMode, setModelSettings, workspaceFolder, workspaceSessionsDir } from './support/keelSetup';
 import { lastToolResult, request } from './support/modelRequests';
 import { until } from './support/waiting';
 
 keelHomeForRun();
+const run = promisify(execFile);
 
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.invalid', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.invalid' };
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' });
@@ -251,6 +253,75 @@ describe('conversations in git worktrees', () => {
     await page.waitFor(() => shownSession()?.branch === 'keel/par-a', 'A resumed');
     assert.strictEqual(await vscode.commands.executeCommand('keel.discardWorktree'), true);
     assert.ok(!existsSync(a.path) && !existsSync(b.path), 'both worktrees are gone');
+  });
+
+  it('lists a `keel run --worktree` conversation of this checkout with its branch, and resumes it in its worktree', async function () {
+    this.timeout(90_000);
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension);
+    server.load({ turns: [reply.tool('write', { file_path: 'cli.md', content: 'from the CLI\n' }), reply.text('CLI done')] });
+    const { stdout } = await run(
+      process.execPath,
+      [join(extension.extensionPath, 'dist', 'cli.js'), 'run', '--cwd', folder, '--base-url', server.baseURL, '--model', MODEL, '--approval', 'autoEdit', '--output', 'stream-json', '--worktree=from-cli', 'write cli.md on the command line'],
+      { env: { PATH: process.env.PATH ?? '', KEEL_HOME: process.env.KEEL_HOME }, timeout: 60_000 },
+    );
+    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const made = events[0] as unknown as Worktree;
+    const id = String(events.at(-1)!.sessionId);
+    assert.strictEqual(made.branch, 'keel/from-cli');
+    assert.strictEqual(readFileSync(join(made.path, 'cli.md'), 'utf8'), 'from the CLI\n');
+    assert.ok(!existsSync(join(folder, 'cli.md')), "the CLI run left the person's checkout alone");
+
+    const row = (await page.bus.request('sessions.list', {})).sessions.find((s) => s.id === id);
+    assert.ok(row, 'the CLI conversation is listed in the window of the checkout');
+    assert.strictEqual(row.branch, 'keel/from-cli');
+    await page.bus.request('sessions.resume', { id });
+    await page.waitFor(() => shownSession()?.id === id && shownSession()?.branch === 'keel/from-cli', 'the CLI conversation resumed with its branch');
+    server.load({ turns: [reply.tool('read', { file_path: 'cli.md' }), reply.tool('write', { file_path: 'cli.md', content: 'and from VS Code\n' }), reply.text('VS Code done')] });
+    await page.sendAndSettle('go on in the editor');
+    assert.match(lastToolResult(request(server, 1)), /from the CLI/, 'it reads the worktree it worked in');
+    assert.strictEqual(readFileSync(join(made.path, 'cli.md'), 'utf8'), 'and from VS Code\n');
+    assert.ok(!existsSync(join(folder, 'cli.md')), 'and still not the checkout');
+    assert.strictEqual(await vscode.commands.executeCommand('keel.discardWorktree'), true);
+    assert.ok(!existsSync(made.path), 'Discard removes the worktree the CLI made');
+  });
+
+  it('reviews a file the worktree moved and edited against its old content, hunk by hunk, and applies it as a move', async () => {
+    // An earlier test applied a hunk to the checkout's math.ts: back to the base, so the move may apply.
+    writeFileSync(join(folder, 'src', 'math.ts'), math);
+    const wt = await vscode.commands.executeCommand<Worktree>('keel.newChatInWorktree', 'moved');
+    await page.waitFor(() => shownSession()?.branch === 'keel/moved', 'the branch of the new conversation');
+    const edited = math
+      .toString()
+      .replace('export function sum(values: number[]): number {', 'export function sum(values: readonly number[]): number {')
+      .replace("throw new Error('average of an empty list')", "throw new RangeError('average of an empty list')");
+    // Moved without `git add`, as a shell `mv` leaves it.
+    rmSync(join(wt.path, 'src', 'math.ts'));
+    writeFileSync(join(wt.path, 'src', 'sums.ts'), edited);
+    const moved = join(folder, 'src', 'sums.ts');
+    try {
+      const ids = await vscode.commands.executeCommand<string[]>('keel.reviewWorktreeChanges', 'src/sums.ts');
+      assert.strictEqual(ids?.length, 1, 'one diff opened for the renamed file');
+      const proposal = await proposalDocument(ids[0]!);
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', proposal.uri);
+      const titles = lenses.map((l) => l.command?.title ?? '');
+      // Two hunks: the two edits against src/math.ts, not one hunk of a whole new file.
+      assert.ok(titles.some((t) => t.includes('Accept hunk 1')) && titles.some((t) => t.includes('Reject hunk 2')), titles.join(' | '));
+      const acceptFirst = lenses.find((l) => l.command?.title.includes('Accept hunk 1'))!.command!;
+      await vscode.commands.executeCommand(acceptFirst.command, ...(acceptFirst.arguments ?? []));
+      const again = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', proposal.uri);
+      const rejectSecond = again.find((l) => l.command?.title.includes('Reject hunk 2'))!.command!;
+      await vscode.commands.executeCommand(rejectSecond.command, ...(rejectSecond.arguments ?? []));
+      const onlyFirst = math.toString().replace('export function sum(values: number[]): number {', 'export function sum(values: readonly number[]): number {');
+      await until(() => existsSync(moved), 'the moved file in the checkout');
+      assert.ok(readFileSync(moved).equals(Buffer.from(onlyFirst)), 'the old content with exactly the accepted hunk, at the new path');
+      assert.ok(!existsSync(join(folder, 'src', 'math.ts')), 'the old path is gone, as the worktree moved it');
+    } finally {
+      rmSync(moved, { force: true });
+      writeFileSync(join(folder, 'src', 'math.ts'), math);
+    }
+    assert.strictEqual(await vscode.commands.executeCommand('keel.discardWorktree'), true);
+    assert.ok(!existsSync(wt.path));
   });
 
   it('says so when the folder is not in a git repository', async () => {

@@ -1,6 +1,8 @@
 import { rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, renameSync } from 'node:fs';
+import { reviewTexts } from '../../../src/core/worktrees/reviewTexts';
 import { worktreeChanges } from '../../../src/core/worktrees/worktreeDiff';
 import { git, put, repoWithWorktree } from './worktreeRepo';
 
@@ -64,5 +66,27 @@ describe('the whole change of a worktree against its base', () => {
     symlinkSync('/etc/passwd', join(r.wt.path, 'link'));
     const [change] = await worktreeChanges(r.wt);
     expect(change).toMatchObject({ path: 'link', status: 'added', binary: true });
+  });
+
+  it('pairs a file moved and edited without git add as a rename, reviewed against the old content, and leaves the index alone', async () => {
+    const lines = Array.from({ length: 12 }, (_, n) => `line ${n + 1}`);
+    const r = await repoWithWorktree({ 'src/old.ts': `${lines.join('\n')}\n`, 'pure.txt': 'only moved\nnot edited\nat all\n' });
+    dispose = r.dispose;
+    const w = r.wt.path;
+    const indexBefore = readFileSync(resolve(w, git(w, 'rev-parse', '--git-path', 'index').trim()));
+    put(w, 'lib/new.ts', `${lines.map((l) => (l === 'line 6' ? 'line six' : l)).join('\n')}\n`);
+    rmSync(join(w, 'src/old.ts'));
+    renameSync(join(w, 'pure.txt'), join(w, 'moved.txt'));
+    const changes = await worktreeChanges(r.wt);
+    expect(changes.map((c) => `${c.status} ${c.oldPath ?? ''} -> ${c.path}`)).toEqual(['renamed src/old.ts -> lib/new.ts', 'renamed pure.txt -> moved.txt']);
+    expect(git(w, 'status', '--porcelain')).toBe(' D pure.txt\n D src/old.ts\n?? lib/\n?? moved.txt\n');
+    expect(readFileSync(resolve(w, git(w, 'rev-parse', '--git-path', 'index').trim()))).toEqual(indexBefore);
+
+    // The edit is one hunk against the old path's text, not a whole new file.
+    const edited = reviewTexts(changes[0]!);
+    expect(edited.before).toBe(`${lines.join('\n')}\n`);
+    expect(edited.after).toContain('line six');
+    // A move without edits has no hunk: it is offered as the whole file.
+    expect(reviewTexts(changes[1]!)).toEqual({ before: null, after: 'only moved\nnot edited\nat all\n' });
   });
 });
