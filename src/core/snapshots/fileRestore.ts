@@ -142,6 +142,12 @@ export class FileRestore {
 
   private async conflictOf(group: Group): Promise<string | undefined> {
     const { steps, displayPath } = group;
+    // Whose change it was cannot be known: putting it back might undo the person's own work.
+    const shared = steps.find((s) => s.source.kind === 'command' && s.source.record.personCommands?.length);
+    if (shared?.source.kind === 'command') {
+      const theirs = shared.source.record.personCommands!.map((c) => `\`${c.length > 60 ? `${c.slice(0, 57)}...` : c}\``).join(', ');
+      return `${displayPath}: it changed while you also ran ${theirs} in Keel's terminal, and Keel cannot tell whether that or its own command changed it`;
+    }
     for (let i = 0; i + 1 < steps.length; i++) {
       if (!(await this.sameSide(steps[i]!.after, steps[i + 1]!.before, steps[i]!, steps[i + 1]!))) {
         return `${displayPath}: it was changed between Keel's changes (by you or another program)`;
