@@ -77,12 +77,18 @@ describe('a snapshot store after Keel was killed mid-snapshot', () => {
     expect(await exited).toBe(null);
     expect(existsSync(join(store, 'index.lock'))).toBe(true);
 
+    const packDir = join(store, 'git', 'objects', 'pack');
+    const goodPacks = readdirSync(packDir).filter((n) => n.endsWith('.pack') || n.endsWith('.idx'));
+    expect(goodPacks.length).toBeGreaterThan(0);
+
     const next = keelProcess(session, root);
     const before = readFileSync(join(root, 'b.txt'));
     const outcome = await next.command('call-2', () => writeFileSync(join(root, 'b.txt'), 'changed by the command\n'));
     expect(outcome.warning).toBeUndefined();
     expect(outcome.changes.map((c) => [c.displayPath, c.kind])).toEqual([['b.txt', 'modified']]);
     expect(existsSync(join(store, 'index.lock'))).toBe(false);
+    // Whole packs are kept: only what the killed process left half-done goes.
+    for (const name of goodPacks) expect(existsSync(join(packDir, name))).toBe(true);
     expect(next.logged.join('\n')).toMatch(/cleared what a stopped Keel left/);
     const undone = await next.restore.undoCall('call-2');
     expect(undone.status).toBe('reverted');
