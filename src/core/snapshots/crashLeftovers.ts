@@ -1,4 +1,4 @@
-import { open, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, readlink, realpath, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { runGit, type GitEnv } from './gitRunner';
@@ -169,14 +169,15 @@ function isLive(owner: Owner): boolean {
 /** Whether a live process has this file open (Linux's /proc; elsewhere unknown, taken as no). */
 async function heldOpen(path: string): Promise<boolean> {
   const pids = await readdir('/proc').catch(() => [] as string[]);
-  const target = await stat(path).catch(() => undefined);
+  // /proc names the file by its real path.
+  const target = await realpath(path).catch(() => undefined);
   if (!target) return false;
   for (const pid of pids) {
     if (!/^\d+$/.test(pid)) continue;
     const fds = await readdir(join('/proc', pid, 'fd')).catch(() => [] as string[]);
     for (const fd of fds) {
       const link = await readlink(join('/proc', pid, 'fd', fd)).catch(() => '');
-      if (link === path) return true;
+      if (link === target) return true;
     }
   }
   return false;

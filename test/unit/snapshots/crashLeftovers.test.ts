@@ -49,6 +49,27 @@ function setup() {
   return { root, session, store, gitEnv: { GIT_DIR: join(store, 'git'), GIT_INDEX_FILE: join(store, 'index'), GIT_WORK_TREE: root } };
 }
 
+/** A `git add` into the store held inside it (after taking the index lock) by an fsmonitor hook, as a git child outliving a killed Keel would be. */
+async function heldGitAdd(store: string, root: string, gitEnv: Record<string, string>) {
+  const hook = join(store, '..', 'hold.sh');
+  writeFileSync(hook, '#!/bin/sh\necho entered >&2\nexec sleep 600\n');
+  chmodSync(hook, 0o755);
+  const git = spawn('git', ['-c', `core.fsmonitor=${hook}`, 'add', '-A', '-v', '--', '.'], { cwd: root, env: { ...process.env, ...gitEnv }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    git.stderr.on('data', (c: Buffer) => (c.toString().includes('entered') ? resolve() : undefined));
+    git.on('exit', () => reject(new Error('git add ended before it was killed')));
+  });
+  const exited = new Promise((resolve) => git.on('exit', resolve));
+  return {
+    pid: git.pid!,
+    /** SIGKILL to git and its hook; resolves with the signal's exit code (null). */
+    async kill() {
+      process.kill(-git.pid!, 'SIGKILL');
+      return exited;
+    },
+  };
+}
+
 /** A pid that no process has any more. */
 function deadPid(): number {
   return spawnSync('true').pid!;
@@ -60,21 +81,10 @@ describe('a snapshot store after Keel was killed mid-snapshot', () => {
     const first = keelProcess(session, root);
     expect((await first.command('call-1', () => writeFileSync(join(root, 'a.txt'), 'two\n'))).changes.map((c) => c.displayPath)).toEqual(['a.txt']);
 
-    // The killed process: a `git add` into the store, held inside it (after taking the index
-    // lock) by an fsmonitor hook that says so on stderr, then killed with its hook.
-    const hook = join(store, '..', 'hold.sh');
-    writeFileSync(hook, '#!/bin/sh\necho entered >&2\nexec sleep 600\n');
-    chmodSync(hook, 0o755);
-    const git = spawn('git', ['-c', `core.fsmonitor=${hook}`, 'add', '-A', '-v', '--', '.'], { cwd: root, env: { ...process.env, ...gitEnv }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      git.stderr.on('data', (c: Buffer) => (c.toString().includes('entered') ? resolve() : undefined));
-      git.on('exit', () => reject(new Error('git add ended before it was killed')));
-    });
+    const git = await heldGitAdd(store, root, gitEnv);
     // The Keel process that was writing the store is the one that dies.
     writeFileSync(join(store, 'busy'), JSON.stringify({ pid: git.pid, hostname: hostname() }));
-    const exited = new Promise((resolve) => git.on('exit', resolve));
-    process.kill(-git.pid!, 'SIGKILL');
-    expect(await exited).toBe(null);
+    expect(await git.kill()).toBe(null);
     expect(existsSync(join(store, 'index.lock'))).toBe(true);
 
     const packDir = join(store, 'git', 'objects', 'pack');
@@ -109,6 +119,24 @@ describe('a snapshot store after Keel was killed mid-snapshot', () => {
     expect(outcome.changes).toEqual([]);
     expect(outcome.warning).toMatch(/could not record what this command changed/);
     expect(next.logged.join('\n')).toMatch(new RegExp(`being written by Keel process ${process.ppid}`));
+    session.close();
+  });
+
+  it('a lock a git process still has open is left alone, though the Keel that started it is gone', async () => {
+    const { root, session, store, gitEnv } = setup();
+    const first = keelProcess(session, root);
+    await first.command('call-1', () => writeFileSync(join(root, 'a.txt'), 'two\n'));
+    const git = await heldGitAdd(store, root, gitEnv);
+    writeFileSync(join(store, 'busy'), JSON.stringify({ pid: deadPid(), hostname: hostname() }));
+    try {
+      const next = keelProcess(session, root);
+      const outcome = await next.command('call-2', () => writeFileSync(join(root, 'b.txt'), 'x\n'));
+      expect(outcome.warning).toMatch(/could not record what this command changed/);
+      expect(next.logged.join('\n')).toMatch(/still has its index.lock open/);
+      expect(existsSync(join(store, 'index.lock'))).toBe(true);
+    } finally {
+      await git.kill();
+    }
     session.close();
   });
 
