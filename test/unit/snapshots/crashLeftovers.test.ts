@@ -7,6 +7,7 @@ import { createFsHost } from '../../../src/core/fsHost';
 import type { Session } from '../../../src/core/session/session';
 import { CommandSnapshots, snapshotDir, storeName, type CommandOutcome } from '../../../src/core/snapshots/commandSnapshots';
 import { FileRestore } from '../../../src/core/snapshots/fileRestore';
+import { SnapshotRepo } from '../../../src/core/snapshots/snapshotRepo';
 import { sandbox, TempDirs } from '../session/sessionFixtures';
 
 const dirs = new TempDirs();
@@ -103,6 +104,27 @@ describe('a snapshot store after Keel was killed mid-snapshot', () => {
     const undone = await next.restore.undoCall('call-2');
     expect(undone.status).toBe('reverted');
     expect(readFileSync(join(root, 'b.txt')).equals(before)).toBe(true);
+    session.close();
+  });
+
+  it('killed during a folder\u2019s very first snapshot (its pack half-written): the next snapshot takes it again from scratch', async () => {
+    const { root, session, store, gitEnv } = setup();
+    // The store as Keel makes it, before its first snapshot: then that snapshot's git add is killed.
+    await new SnapshotRepo({ dir: store, workTree: root, maxFileBytes: 5 << 20 }).hasBlob('0'.repeat(40));
+    const git = await heldGitAdd(store, root, gitEnv);
+    writeFileSync(join(store, 'busy'), JSON.stringify({ pid: git.pid, hostname: hostname() }));
+    writeFileSync(join(store, 'git', 'objects', 'pack', 'tmp_pack_k1ll3d'), 'PACK\0\0\0\x02cut');
+    expect(await git.kill()).toBe(null);
+    expect(existsSync(join(store, 'index'))).toBe(false);
+
+    const next = keelProcess(session, root);
+    const before = readFileSync(join(root, 'f7.txt'));
+    const outcome = await next.command('call-1', () => writeFileSync(join(root, 'f7.txt'), 'by the command\n'));
+    expect(outcome.warning).toBeUndefined();
+    expect(outcome.changes.map((c) => [c.displayPath, c.kind])).toEqual([['f7.txt', 'modified']]);
+    expect(readdirSync(join(store, 'git', 'objects', 'pack')).filter((n) => n.startsWith('tmp_'))).toEqual([]);
+    expect(await next.restore.undoCall('call-1')).toMatchObject({ status: 'reverted' });
+    expect(readFileSync(join(root, 'f7.txt')).equals(before)).toBe(true);
     session.close();
   });
 
