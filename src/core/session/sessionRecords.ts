@@ -220,6 +220,11 @@ export const snapshotRecordSchema = z.object({
   before: gitOid,
   after: gitOid,
   changes: z.array(commandChangeSchema),
+  /**
+   * The person's own commands in Keel's terminals that ran during this command: snapshots cannot
+   * tell their changes from the command's, so putting these files back asks first.
+   */
+  personCommands: z.array(z.string()).optional(),
 });
 export type SnapshotRecord = z.output<typeof snapshotRecordSchema>;
 

@@ -72,7 +72,7 @@ export class CommandSnapshots {
   repoFor(store: string, folder: string): SnapshotRepo {
     let repo = this.repos.get(store);
     if (!repo) {
-      repo = new SnapshotRepo({ dir: join(snapshotDir(this.opts.session.path), store), workTree: folder, maxFileBytes: this.opts.maxFileBytes });
+      repo = new SnapshotRepo({ dir: join(snapshotDir(this.opts.session.path), store), workTree: folder, maxFileBytes: this.opts.maxFileBytes, log: this.opts.log });
       this.repos.set(store, repo);
     }
     return repo;
@@ -161,7 +161,7 @@ export class CommandSnapshots {
       try {
         const changes = await this.changesBetween(this.repoFor(store, folder.path), folder, a, b);
         if (changes.length === 0) continue;
-        records.push(this.opts.session.appendSnapshot({ toolCallId, folder: folder.path, store, before: a.tree, after: b.tree, changes }));
+        records.push(this.opts.session.appendSnapshot({ toolCallId, folder: folder.path, store, before: a.tree, after: b.tree, changes, ...(theirs.length ? { personCommands: theirs } : {}) }));
       } catch (err) {
         failures.push(`${folder.name} (${errorMessage(err)})`);
       }
@@ -170,7 +170,7 @@ export class CommandSnapshots {
     if (theirs.length && records.length) {
       warnings.push(
         `While this command ran you also ran ${theirs.map((c) => `\`${c.length > 80 ? `${c.slice(0, 77)}...` : c}\``).join(', ')} in Keel's terminal: ` +
-          'what that changed is listed with this command, and undoing the command undoes it too.',
+          "what that changed is listed with this command. Keel cannot tell your command's changes from its own, so Undo and Restore ask before putting these files back.",
       );
     }
     if (failures.length) warnings.push(`Keel could not record what this command changed in ${failures.join(', ')}; those changes cannot be undone from the chat.`);

@@ -136,12 +136,18 @@ export class FileRestore {
     if (change.unkept === 'binary') return 'it is a binary file, recorded by hash only: its earlier content was not kept';
     if (change.unkept === 'large') return 'it is larger than the snapshot size limit, recorded by hash only: its earlier content was not kept';
     const repo = this.opts.snapshots.repoFor(record.store, record.folder);
-    if (!(await repo.hasBlob((first.before as GitFileState).oid))) return 'its earlier content was dropped with the oldest snapshots (the snapshot store was full)';
+    if (!(await repo.hasBlob((first.before as GitFileState).oid))) return "its earlier content is no longer in Keel's snapshot store (dropped with the oldest snapshots when the store was full, or lost when Keel was stopped while writing it)";
     return undefined;
   }
 
   private async conflictOf(group: Group): Promise<string | undefined> {
     const { steps, displayPath } = group;
+    // Whose change it was cannot be known: putting it back might undo the person's own work.
+    const shared = steps.find((s) => s.source.kind === 'command' && s.source.record.personCommands?.length);
+    if (shared?.source.kind === 'command') {
+      const theirs = shared.source.record.personCommands!.map((c) => `\`${c.length > 60 ? `${c.slice(0, 57)}...` : c}\``).join(', ');
+      return `${displayPath}: it changed while you also ran ${theirs} in Keel's terminal, and Keel cannot tell whether that or its own command changed it`;
+    }
     for (let i = 0; i + 1 < steps.length; i++) {
       if (!(await this.sameSide(steps[i]!.after, steps[i + 1]!.before, steps[i]!, steps[i + 1]!))) {
         return `${displayPath}: it was changed between Keel's changes (by you or another program)`;

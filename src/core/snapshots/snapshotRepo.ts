@@ -6,6 +6,7 @@ import { blobHeadsByFile, blobHeadsByGit, catBlobs } from './blobHeads';
 import { listLooseObjects, looseObjectPath, type BlobHead } from './looseObjects';
 import { personObjects, seedIndex } from './personRepo';
 import { scanPack } from './packScan';
+import { markBusy, recoverLeftovers, type Recovery } from './crashLeftovers';
 import { listPacks, packObjectIds, repackReachable, rewritePacks } from './packFiles';
 
 /**
@@ -38,6 +39,8 @@ export interface SnapshotRepoOptions {
   workTree: string;
   /** Larger files are recorded by id only: their content is not kept. */
   maxFileBytes: number;
+  /** Told what an earlier, killed process left in the store and what was done about it. */
+  log?(level: 'info' | 'warn', message: string): void;
 }
 
 export interface Snapshot {
@@ -109,6 +112,15 @@ export class SnapshotRepo {
   /** Records the work tree as git sees it; returns the tree id and what was not kept. */
   async snapshot(): Promise<Snapshot> {
     await this.init();
+    const done = await markBusy(this.opts.dir);
+    try {
+      return await this.take();
+    } finally {
+      await done();
+    }
+  }
+
+  private async take(): Promise<Snapshot> {
     await this.refreshExcludes();
     const base = this.lastTree;
     // This store's first snapshot in this process may meet thousands of new files: their blobs
@@ -248,8 +260,13 @@ export class SnapshotRepo {
   /** Deletes every object Keel keeps that neither these trees nor the index need. */
   async prune(keepTrees: readonly string[]): Promise<void> {
     await this.init();
-    if ((await listPacks(this.objectsDir)).size > 0) await repackReachable(this.env, this.objectsDir, keepTrees);
-    await runGit(this.env, ['prune', '--expire=now', ...keepTrees]);
+    const done = await markBusy(this.opts.dir);
+    try {
+      if ((await listPacks(this.objectsDir)).size > 0) await repackReachable(this.env, this.objectsDir, keepTrees);
+      await runGit(this.env, ['prune', '--expire=now', ...keepTrees]);
+    } finally {
+      await done();
+    }
     this.used = undefined;
   }
 
@@ -298,6 +315,15 @@ export class SnapshotRepo {
         await writeFile(join(this.objectsDir, 'info', 'alternates'), `${person.objects}\n`);
         await seedIndex(this.env, person.index);
       }
+      return;
+    }
+    this.report(await recoverLeftovers(this.env, this.opts.dir, (oid) => this.droppedReason(oid)));
+  }
+
+  private report(recovery: Recovery): void {
+    if (recovery.state === 'in-use') this.opts.log?.('warn', `snapshots: ${this.opts.dir} is being written by ${recovery.by}; this window's snapshots of it may fail until that ends`);
+    if (recovery.state === 'recovered') {
+      this.opts.log?.('info', `snapshots: cleared what a stopped Keel left in ${this.opts.dir} (${recovery.removed.length} file(s)${recovery.reread > 0 ? `, ${recovery.reread} file(s) to read again` : recovery.reread < 0 ? ', index read again from scratch' : ''})`);
     }
   }
 
