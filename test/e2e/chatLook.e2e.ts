@@ -4,12 +4,11 @@
 // high-contrast-light themes axe-core finds no serious or critical problem (colour contrast
 // included) and Act/Plan stay told apart; and the README's screenshots are taken from here.
 import * as assert from 'node:assert';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
 import { keelContentFrame } from './harness/keelView.ts';
 import { seriousViolations } from './support/axeCheck.ts';
+import { assertNothingCut, takeReadmeScreenshots, useTheme } from './support/chatLayout.ts';
 import { setSidebarWidth } from './support/sidebarWidth.ts';
 import { useChatRig } from './support/useChatRig.ts';
 import { setWorkspaceSetting } from './support/workspaceSettings.ts';
@@ -34,64 +33,6 @@ const ANSWER = [
   '```',
 ].join('\n');
 
-/** What is cut in the footer, the composer and an open completion menu, in words (empty when nothing is). */
-async function cutThings(frame: Frame): Promise<string[]> {
-  return frame.evaluate(() => {
-    const cut: string[] = [];
-    const width = window.innerWidth;
-    const overflows = (element: Element) => element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
-    for (const dropdown of document.querySelectorAll('.footer vscode-dropdown')) {
-      const value = dropdown.shadowRoot?.querySelector('.selected-value');
-      const name = dropdown.getAttribute('aria-label') ?? 'a picker';
-      if (!value) cut.push(`${name}: no value shown`);
-      else if (overflows(value)) cut.push(`${name}: "${value.textContent}" is cut`);
-      if (dropdown.getBoundingClientRect().right > width + 1) cut.push(`${name}: runs past the view's edge`);
-    }
-    for (const element of document.querySelectorAll('.footer > *')) {
-      if (element.getBoundingClientRect().right > width + 1) cut.push(`${element.className}: runs past the view's edge`);
-    }
-    // Short labels stay on one line ("You" broken into "Yo" / "u" is cut too).
-    for (const label of document.querySelectorAll('.message-author')) {
-      const range = document.createRange();
-      range.selectNodeContents(label);
-      if (range.getClientRects().length > 1) cut.push(`the author label "${label.textContent}" breaks over lines`);
-    }
-    const input = document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]');
-    if (input && input.value === '' && input.placeholder) {
-      const shown = input.clientHeight;
-      input.value = input.placeholder;
-      if (input.scrollHeight > shown + 1) cut.push(`the placeholder "${input.placeholder}" is cut`);
-      input.value = '';
-    }
-    const popup = document.querySelector('[data-testid="completion-popup"]');
-    if (popup) {
-      const box = popup.getBoundingClientRect();
-      for (const label of popup.querySelectorAll('.completion-label')) {
-        const rect = label.getBoundingClientRect();
-        const text = (label.textContent ?? '').trim();
-        if (!text || rect.width < 1) cut.push(`a menu item shows no name`);
-        else if (overflows(label) || rect.right > box.right + 1 || rect.left < box.left - 1) cut.push(`menu item "${text}" is cut`);
-      }
-    }
-    return cut;
-  });
-}
-
-/** Switches the colour theme in the workspace settings and waits until the webview has it. */
-async function useTheme(workspace: string, frame: Frame, theme: string, kind: string): Promise<void> {
-  setWorkspaceSetting(workspace, 'workbench.colorTheme', theme);
-  // High contrast light also carries vscode-high-contrast.
-  await frame.waitForFunction(
-    (wanted) => {
-      const classes = document.body.classList;
-      const now = classes.contains('vscode-high-contrast-light') ? 'vscode-high-contrast-light' : classes.contains('vscode-high-contrast') ? 'vscode-high-contrast' : classes.contains('vscode-dark') ? 'vscode-dark' : 'vscode-light';
-      return now === wanted;
-    },
-    kind,
-    { timeout: TIMEOUT },
-  );
-}
-
 describe('how the chat looks in code-server', () => {
   const rig = useChatRig({ cleanup: ({ workspace }) => setWorkspaceSetting(workspace, 'workbench.colorTheme', undefined) });
   let frame: Frame;
@@ -115,20 +56,9 @@ describe('how the chat looks in code-server', () => {
   // Narrow after wide: what was laid out for the wider view must follow.
   for (const width of [500, 220]) {
     it(`cuts nothing at ${width} px: pickers, placeholder, "/" and "@" menus`, async () => {
-      await setSidebarWidth(rig.page, frame, width);
-      assert.deepStrictEqual(await cutThings(frame), []);
+      await assertNothingCut(rig, frame, width);
       const model = await rig.chat.frame.getByTestId('model-picker').evaluate((element) => element.shadowRoot?.querySelector('.selected-value')?.textContent?.trim());
       assert.strictEqual(model, 'scripted-model', 'the model the person configured, without Keel\'s custom/ prefix');
-
-      const input = rig.chat.composer();
-      for (const typed of ['/', '@']) {
-        await input.fill('');
-        await input.pressSequentially(typed);
-        await rig.chat.frame.getByTestId('completion-item').first().waitFor({ timeout: TIMEOUT });
-        assert.deepStrictEqual(await cutThings(frame), [], `the ${typed} menu at ${width} px`);
-        await input.press('Escape');
-      }
-      await input.fill('');
       const meter = rig.chat.frame.getByTestId('context-meter');
       assert.match(await meter.innerText(), /Context/);
     });
@@ -179,18 +109,8 @@ describe('how the chat looks in code-server', () => {
     });
   }
 
-  // The README's pictures: English, light and dark, narrow and wide.
+  // The README's pictures: English, light and dark, narrow and wide (chatLookChinese.e2e.ts takes the Chinese ones).
   it('takes the README screenshots', async () => {
-    const dir = join(process.cwd(), 'docs', 'screenshots');
-    mkdirSync(dir, { recursive: true });
-    for (const [theme, kind, name] of [['Default Light Modern', 'vscode-light', 'light'], ['Default Dark Modern', 'vscode-dark', 'dark']] as const) {
-      await useTheme(rig.workspace, frame, theme, kind);
-      for (const width of [220, 500]) {
-        await setSidebarWidth(rig.page, frame, width);
-        const box = await rig.page.locator('.part.sidebar').boundingBox();
-        assert.ok(box, 'the side bar is showing');
-        await rig.page.screenshot({ path: join(dir, `chat-en-${name}-${width}.png`), clip: box });
-      }
-    }
+    assert.strictEqual((await takeReadmeScreenshots(rig, frame, 'en')).length, 4);
   });
 });

@@ -98,8 +98,10 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
       <TextField
         value={reason}
         onChange={setReason}
-        label={l10n.t('Reason for rejecting (optional)')}
-        placeholder={l10n.t('Reason for rejecting (optional), passed to the agent')}
+        // Short enough for a 200 px side bar; the rest is in the label and on hover.
+        label={l10n.t('Reason for rejecting (optional), passed to the agent')}
+        title={l10n.t('Reason for rejecting (optional), passed to the agent')}
+        placeholder={l10n.t('Reason (optional)')}
         maxLength={2000}
         testId="reject-reason"
         onEnter={() => answer('reject')}

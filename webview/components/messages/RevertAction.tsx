@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { useState } from 'react';
 import type { RevertResult } from '../../bridge/uiBridge';
 import { Button } from '../../ui/Button';
+import { Icon } from '../../ui/Icon';
 
 type Step =
   | { kind: 'idle' }
@@ -15,6 +16,8 @@ export interface RevertActionProps {
   /** Tooltip: what the button puts back. */
   title: string;
   testId: string;
+  /** A codicon before the label; where space is short the label hides and the icon (with the tooltip) stays. */
+  icon?: string;
   /** Asks the host; `force` after the person insisted over a conflict. */
   run(force: boolean): Promise<RevertResult | undefined>;
 }
@@ -24,7 +27,7 @@ export interface RevertActionProps {
  * changed since Keel's change, the host writes nothing and says why; the person can then
  * put them back anyway or keep them.
  */
-export function RevertAction({ label, title, testId, run }: RevertActionProps) {
+export function RevertAction({ label, title, testId, icon, run }: RevertActionProps) {
   const [step, setStep] = useState<Step>({ kind: 'idle' });
 
   const go = async (force: boolean): Promise<void> => {
@@ -40,7 +43,14 @@ export function RevertAction({ label, title, testId, run }: RevertActionProps) {
     case 'busy':
       return (
         <Button appearance="secondary" title={title} testId={testId} disabled={step.kind === 'busy'} onClick={() => void go(false)}>
-          {label}
+          {icon ? (
+            <>
+              <Icon name={icon} />
+              <span className="revert-label">{label}</span>
+            </>
+          ) : (
+            label
+          )}
         </Button>
       );
     case 'conflict':
