@@ -30,7 +30,7 @@ export async function cutThings(frame: Frame): Promise<string[]> {
     // Short labels stay on one line ("You" broken into "Yo" / "u" is cut too; a Chinese
     // button's label broken after one character is as bad), and a button's label stays inside it.
     for (const label of document.querySelectorAll('.message-author, button, vscode-button, .footer [data-testid="context-meter"]')) {
-      if ((label.textContent ?? '').trim() === '' || label.getBoundingClientRect().width < 1) continue;
+      if ((label.textContent ?? '').trim() === '' || label.getBoundingClientRect().width < 1 || !label.checkVisibility({ visibilityProperty: true })) continue;
       if (label.tagName === 'BUTTON' && overflows(label)) cut.push(`the button "${label.textContent}" is cut`);
       // The lines its text takes: text boxes more than one line's height apart.
       const boxes: DOMRect[] = [];
@@ -44,12 +44,14 @@ export async function cutThings(frame: Frame): Promise<string[]> {
       if (boxes.length === 0) continue;
       const lineHeight = Math.max(...boxes.map((b) => b.height));
       const extent = Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top));
-      if (extent > lineHeight * 1.5) cut.push(`the label "${(label.textContent ?? '').trim()}" breaks over lines`);
+      if (extent > lineHeight * 1.5) cut.push(`the label "${(label.textContent ?? '').trim()}" breaks over lines (${boxes.map((b) => `${Math.round(b.width)}×${Math.round(b.height)} at ${Math.round(b.left)},${Math.round(b.top)}`).join('; ')}; white-space ${getComputedStyle(label).whiteSpace}, parent ${Math.round(label.parentElement?.getBoundingClientRect().width ?? 0)} px)`);
     }
-    // A message's header (author, actions shown on hover) keeps one line, hidden actions included.
+    // A message's header keeps one line while its actions hide (in a narrow view they may take a
+    // line of their own while they show, under the pointer).
     for (const header of document.querySelectorAll('.message-header')) {
+      if (header.closest('.message')?.matches(':hover')) continue;
       const author = header.querySelector('.message-author');
-      if (author && header.getBoundingClientRect().height > author.getBoundingClientRect().height * 1.8) cut.push(`the header of "${author.textContent}"'s message takes more than one line`);
+      if (author && header.getBoundingClientRect().height > author.getBoundingClientRect().height * 2.2) cut.push(`the header of "${author.textContent}"'s message takes more than one line`);
     }
     // One-line fields show their whole placeholder.
     for (const field of document.querySelectorAll('vscode-text-field')) {
@@ -100,6 +102,10 @@ export async function useTheme(workspace: string, frame: Frame, theme: string, k
 export async function assertNothingCut(rig: ChatRig, frame: Frame, width: number): Promise<void> {
   await setSidebarWidth(rig.page, frame, width);
   assert.deepStrictEqual(await cutThings(frame), [], `at ${width} px`);
+  // A person's message shows its actions (edit, "Restore files to here") under the pointer.
+  await rig.chat.byRole('user').last().hover();
+  assert.deepStrictEqual(await cutThings(frame), [], `at ${width} px, the pointer over a message of the person`);
+  await rig.page.mouse.move(width + 300, 300);
   const input = rig.chat.composer();
   for (const typed of ['/', '@']) {
     await input.fill('');

@@ -144,7 +144,6 @@ function RestoreFiles({ messageId, onEdit }: { messageId: string; onEdit: () => 
       <EditResendButton onEdit={onEdit} />
       <RevertAction
         label={l10n.t('Restore files to here')}
-        icon="discard"
         title={l10n.t('Put back every file Keel changed from this message on, as it was when you sent it')}
         testId="restore-files"
         run={(force) => bridge.restoreFiles(messageId, force)}

@@ -2,7 +2,6 @@ import * as l10n from '@vscode/l10n';
 import { useState } from 'react';
 import type { RevertResult } from '../../bridge/uiBridge';
 import { Button } from '../../ui/Button';
-import { Icon } from '../../ui/Icon';
 
 type Step =
   | { kind: 'idle' }
@@ -16,8 +15,6 @@ export interface RevertActionProps {
   /** Tooltip: what the button puts back. */
   title: string;
   testId: string;
-  /** A codicon before the label; where space is short the label hides and the icon (with the tooltip) stays. */
-  icon?: string;
   /** Asks the host; `force` after the person insisted over a conflict. */
   run(force: boolean): Promise<RevertResult | undefined>;
 }
@@ -27,7 +24,7 @@ export interface RevertActionProps {
  * changed since Keel's change, the host writes nothing and says why; the person can then
  * put them back anyway or keep them.
  */
-export function RevertAction({ label, title, testId, icon, run }: RevertActionProps) {
+export function RevertAction({ label, title, testId, run }: RevertActionProps) {
   const [step, setStep] = useState<Step>({ kind: 'idle' });
 
   const go = async (force: boolean): Promise<void> => {
@@ -43,14 +40,7 @@ export function RevertAction({ label, title, testId, icon, run }: RevertActionPr
     case 'busy':
       return (
         <Button appearance="secondary" title={title} testId={testId} disabled={step.kind === 'busy'} onClick={() => void go(false)}>
-          {icon ? (
-            <>
-              <Icon name={icon} />
-              <span className="revert-label">{label}</span>
-            </>
-          ) : (
-            label
-          )}
+          {label}
         </Button>
       );
     case 'conflict':
