@@ -64,6 +64,15 @@ describe('how the chat looks in code-server', () => {
     });
   }
 
+  it('offers New Chat and past chats once (in the chat\'s header, not again in the view\'s title bar), and names the change once on its card', async () => {
+    await rig.chat.frame.getByTestId('new-chat').waitFor({ timeout: TIMEOUT });
+    await rig.chat.frame.getByTestId('show-sessions').waitFor({ timeout: TIMEOUT });
+    const titleBar = await rig.page.locator('.part.sidebar .title-actions .action-label').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label') ?? ''));
+    assert.deepStrictEqual(titleBar.filter((label) => /new chat|history|sessions|past chats/i.test(label)), [], `the title bar: ${titleBar.join(' | ')}`);
+    const card = await rig.chat.approvalCard().innerText();
+    assert.strictEqual(card.split('src/math.ts').length - 1, 1, `the card names the file once:\n${card}`);
+  });
+
   it('keeps the plan banner whole and above the messages at 220 px', async () => {
     await setSidebarWidth(rig.page, frame, 220);
     await rig.chat.frame.getByTestId('mode-plan').click();
