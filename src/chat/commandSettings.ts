@@ -31,7 +31,7 @@ function readList(section: SettingsSection, setting: string, workspaceValues: bo
       continue;
     }
     for (const entry of value) {
-      const problem = typeof entry === 'string' ? patternProblem(entry) : 'entries must be strings';
+      const problem = typeof entry === 'string' ? patternProblem(entry) : l10n.t('entries must be strings');
       if (problem) problems.push(l10n.t('keel.{0}: {1}; that entry is ignored.', setting, problem));
       else out.add(entry as string);
     }
