@@ -115,6 +115,28 @@ describe('how the chat looks in code-server', () => {
         }),
       );
       assert.notStrictEqual(looks[0], looks[1], `Act and Plan look the same in ${theme}`);
+      // The toolkit's pickers and icon buttons take the theme's colours, not its own dark defaults.
+      const toolkit = await frame.evaluate(() => {
+        const color = (value: string) => {
+          const probe = document.createElement('span');
+          probe.style.color = value;
+          document.body.append(probe);
+          const shown = getComputedStyle(probe).color;
+          probe.remove();
+          return shown;
+        };
+        const theme = getComputedStyle(document.body);
+        const picker = document.querySelector('[data-testid="model-picker"]');
+        const icon = document.querySelector('[data-testid="new-chat"]');
+        return {
+          picker: picker ? getComputedStyle(picker).backgroundColor : 'no picker',
+          pickerWanted: color(theme.getPropertyValue('--vscode-dropdown-background')),
+          icon: icon ? getComputedStyle(icon).color : 'no button',
+          iconWanted: color(theme.getPropertyValue('--vscode-foreground')),
+        };
+      });
+      assert.strictEqual(toolkit.picker, toolkit.pickerWanted, `the model picker's background in ${theme}`);
+      assert.strictEqual(toolkit.icon, toolkit.iconWanted, `the New chat button's colour in ${theme}`);
     });
   }
 
