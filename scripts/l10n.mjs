@@ -80,7 +80,8 @@ export function stringLiterals(text) {
     }
     templates.pop();
     out.push({ text: open.text, before: open.before, at: open.at });
-    code += 'S';
+    // The whole template stands as one literal in the code around it, its expressions included.
+    code = `${code.slice(0, open.codeLength)}S`;
     return j + 1;
   };
   while (i < text.length) {
@@ -97,7 +98,7 @@ export function stringLiterals(text) {
       code += 'S';
       i = j + 1;
     } else if (c === '`') {
-      templates.push({ text: '', before: code.slice(-120), at: i, braces: 0 });
+      templates.push({ text: '', before: code.slice(-120), at: i, braces: 0, codeLength: code.length });
       i = templatePart(i + 1);
     } else if (c === '}' && inExpression && templates.at(-1).braces === 0) {
       code += 'E';
@@ -141,6 +142,37 @@ export function hardCodedStrings() {
   return found;
 }
 
+/** The chat page's text that skips the catalogue: JSX text and the attributes a person reads or hears. */
+export function hardCodedPageText() {
+  const found = [];
+  for (const file of sourceFiles('webview').filter((f) => f.endsWith('.tsx'))) {
+    for (const { line, text } of pageTextWithoutL10n(readFileSync(join(root, file), 'utf8'))) found.push(`${file}:${line}: ${JSON.stringify(text)}`);
+  }
+  return found;
+}
+
+const PAGE_ATTRIBUTE = /\b(?:title|label|placeholder|aria-label|aria-valuetext|alt)=(?:\{?|\{[^{}]*\?\s*(?:S\s*:\s*)?)\s*$/;
+/** What sits between a JSX tag and the next tag or `{` but is code, not text (a generic, a comparison). */
+const NOT_TEXT = /\breturn\b|\bvoid\b|=>|\?\.| \? |\bnull\b|&&|\|\||\w\(/;
+/** Key names ("Enter / Shift+Enter") read the same in every language, as in VS Code's own keybinding labels. */
+const KEYS = /^(?:(?:Ctrl|Alt|Shift|Cmd|Enter|Escape|Tab|Backspace|Up|Down)[+ /]*)+$/;
+
+export function pageTextWithoutL10n(source) {
+  const found = [];
+  const blank = (m) => m.replace(/[^\n]/g, ' ');
+  const text = source.replace(/\{\/\*[\s\S]*?\*\/\}/g, blank).replace(/\/\*[\s\S]*?\*\//g, blank).replace(/\/\/[^\n]*/g, blank);
+  for (const m of text.matchAll(/>([^<>{}=]*)(?=[<{])/g)) {
+    const words = m[1].trim();
+    if (!/[A-Za-z]{2,}/.test(words) || NOT_TEXT.test(words) || KEYS.test(words)) continue;
+    found.push({ line: text.slice(0, m.index).split('\n').length, text: words });
+  }
+  for (const literal of stringLiterals(text)) {
+    if (!/[A-Za-z]{2,}/.test(literal.text) || !PAGE_ATTRIBUTE.test(literal.before)) continue;
+    found.push({ line: text.slice(0, literal.at).split('\n').length, text: literal.text });
+  }
+  return found;
+}
+
 /** The literals of one source text that stand where a person reads them and skip `l10n.t`. */
 export function shownWithoutL10n(text) {
   const found = [];
@@ -179,7 +211,7 @@ async function main() {
     }
   }
   for (const at of dynamicCalls()) console.error(`${at}: l10n.t needs a string literal first`);
-  const hardCoded = hardCodedStrings();
+  const hardCoded = [...hardCodedStrings(), ...hardCodedPageText()];
   for (const at of hardCoded) console.error(`${at}: shown to people without l10n.t`);
   console.log(`${all.length} strings (${webview.length} in the chat page); ${missing} translations missing`);
   if (check && (stale || missing > 0 || dynamicCalls().length > 0 || hardCoded.length > 0)) process.exitCode = 1;
