@@ -122,7 +122,7 @@ const SHOWN_AT = [
   // …or one side of a choice there.
   /\b(?:title|prompt|placeHolder|placeholder|tooltip|detail|description|label|message|text)\s*:[^,;{}]*\?\s*(?:S\s*:\s*)?$/,
   /\.show(?:Information|Warning|Error)Message\([^,;{}]*\?\s*(?:S\s*:\s*)?$/,
-  /\.(?:text|tooltip|title|placeholder|description|prompt|detail|label)\s*=\s*$/,
+  /\.(?:text|tooltip|title|placeholder|description|prompt|detail|label|textContent)\s*=\s*$/,
   /\bproblems\.push\(\s*$/,
   /\bnew BusError\(\s*S\s*,\s*$/,
   /\bnew vscode\.(?:CodeLens|TreeItem|MarkdownString)\(\s*$/,
@@ -145,8 +145,10 @@ export function hardCodedStrings() {
 /** The chat page's text that skips the catalogue: JSX text and the attributes a person reads or hears. */
 export function hardCodedPageText() {
   const found = [];
-  for (const file of sourceFiles('webview').filter((f) => f.endsWith('.tsx'))) {
-    for (const { line, text } of pageTextWithoutL10n(readFileSync(join(root, file), 'utf8'))) found.push(`${file}:${line}: ${JSON.stringify(text)}`);
+  for (const file of sourceFiles('webview')) {
+    const source = readFileSync(join(root, file), 'utf8');
+    const shown = [...(file.endsWith('.tsx') ? pageTextWithoutL10n(source) : []), ...shownWithoutL10n(source)];
+    for (const { line, text } of shown) found.push(`${file}:${line}: ${JSON.stringify(text)}`);
   }
   return found;
 }
