@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import { keelHome } from '../core/paths';
 import { createWorktree, defaultWorktreeName, defaultWorktreeRoot, repoRoot } from '../core/worktrees/gitWorktree';
@@ -17,7 +18,7 @@ export async function worktreeFor(a: RunArgs, io: CliIo): Promise<Worktree | und
   if (a.output === 'stream-json') {
     io.stdout(`${JSON.stringify({ type: 'worktree', path: wt.path, branch: wt.branch, base: wt.base })}\n`);
   } else {
-    io.stderr(`keel: working in ${wt.path} on branch ${wt.branch} (from ${wt.base.slice(0, 12)}); your checkout is not touched\n`);
+    io.stderr(`keel: ${l10n.t('working in {0} on branch {1} (from {2}); your checkout is not touched', wt.path, wt.branch, wt.base.slice(0, 12))}\n`);
   }
   return wt;
 }
