@@ -46,6 +46,8 @@ export class ApprovalFlow {
   private readonly book = new ApprovalBook();
   /** Approvals whose answer is being completed (see ChangeApprovalHooks.amend): a second answer is ignored. */
   private readonly deciding = new Set<string>();
+  /** Withdraws the cards shown in the view (the conversation left the view; it asks again when back). */
+  private shown = new AbortController();
 
   constructor(private readonly opts: ApprovalFlowOptions) {}
 
@@ -117,6 +119,12 @@ export class ApprovalFlow {
     for (const approval of this.book.pending()) this.show(approval);
   }
 
+  /** The conversation left the view: its cards go from the page; the approvals stay open, shown again by `showAll`. */
+  withdrawShown(): void {
+    this.shown.abort();
+    this.shown = new AbortController();
+  }
+
   rejectAll(reason: string): void {
     if (this.book.rejectAll(reason) > 0) this.opts.onChange();
   }
@@ -125,7 +133,8 @@ export class ApprovalFlow {
   private show(approval: OpenApproval): void {
     const view = this.opts.syncedView();
     if (!view || approval.settled.aborted) return;
-    view.outbox.request('toolApproval', approval.request, { signal: approval.settled }).then(
+    const signal = AbortSignal.any([approval.settled, this.shown.signal]);
+    view.outbox.request('toolApproval', approval.request, { signal }).then(
       (result) => {
         void this.decide(approval.request.id, toApprovalAnswer(result, approval.request.protected)).then(
           (settled) => {

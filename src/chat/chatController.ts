@@ -1,232 +1,112 @@
-import * as l10n from '@vscode/l10n';
-import type { Context } from '../core/context';
-import { errorMessage } from '../core/errors';
-import type { Project } from '../core/project';
 import type { ApprovalAnswer, ApprovalMode } from '../core/projectTypes';
 import type { FileChange } from '../core/tools/tool';
-import { BusError } from '../protocol/busError';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
-import type { AgentMode, ConfigSummary, RunState } from '../protocol/sessionState';
+import type { ConversationActivity } from '../protocol/conversationActivity';
+import type { AgentMode, ConfigSummary } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
-import { ApprovalFlow } from './approvalFlow';
-import { ChangeReverts, type TextDiff } from './changeReverts';
-import { CompactionRun } from './compactionRun';
-import { ConversationState } from './conversationState';
-import { listModels } from './coreQueries';
-import { ConfigSync } from './configSync';
-import { ProjectSlot } from './projectSlot';
-import { readOnlyMessage } from './readOnlyMessage';
-import { PlanControl } from './planControl';
-import type { PlanInfo } from '../protocol/planState';
-import type { PlanAction } from './planRuns';
-import { uiErrorOf } from './runContext';
-import { RunQueue } from './runQueue';
-import { SendRun } from './sendRun';
-import type { ModelForRun, SendParams, SendRunContext } from './sendRun';
-import { SessionActions } from './sessionActions';
-import type { ExportFormat } from './sessionUi';
-import { SessionTitler } from './sessionTitler';
-import { userUiMessage } from './uiMessages';
-import { ViewSync } from './viewSync';
-import type { ViewLink } from './viewSync';
+import { BranchActions } from './branchActions';
+import type { TextDiff } from './changeReverts';
 import type { ChatControllerOptions } from './chatControllerOptions';
-
+import type { Conversation } from './conversation';
+import { ConversationWindow } from './conversationWindow';
+import { listModels } from './coreQueries';
+import type { PlanControl } from './planControl';
+import type { SendParams } from './sendRun';
+import { SessionActions } from './sessionActions';
+import type { NewChatOptions } from './sessionActions';
+import type { ExportFormat } from './sessionUi';
+import type { ViewLink } from './viewSync';
 
 /**
- * The host side of the chat: owns the conversation (one Project at a time), runs the
- * person's messages one after another, asks for approvals through whichever view is
- * attached, and keeps the state that any newly loaded view is rebuilt from. The parts:
- * the view sync, the run queue, the session actions, the plans.
+ * The host side of the chat, for one window: the conversation in view (whose events reach
+ * the view) and the ones that keep running in the background (see ConversationWindow).
+ * Requests from the view act on the conversation in view; approvals are settled wherever
+ * they wait. The parts: the window, the session actions, the branch actions.
+ *
+ * The seam for conversations rooted elsewhere (a git worktree): `newSession({ core })`
+ * starts a conversation whose Context comes from `core` (anything with `get()`/`peek()` of a
+ * BuiltCore, as CoreLoader); every run, model check and folder choice of that conversation
+ * uses it. Listing, opening and deleting sessions use the window's core.
  */
 export class ChatController {
-  private readonly opts: ChatControllerOptions;
-  private readonly state: ConversationState;
-  private readonly approvals: ApprovalFlow;
-  private readonly view: ViewSync;
-  private readonly slot: ProjectSlot;
-  private readonly queue: RunQueue<SendRun | CompactionRun>;
-  private readonly runs: SendRunContext;
+  private readonly window: ConversationWindow;
   private readonly sessions: SessionActions;
-  private readonly reverts: ChangeReverts;
-  private readonly config: ConfigSync;
-  private shownMode: AgentMode = 'act';
-  /** The plans of the conversation in view: open, execute, refine, discard. */
-  readonly plans: PlanControl;
+  private readonly branches: BranchActions;
 
   constructor(opts: ChatControllerOptions) {
-    this.opts = opts;
-    this.view = new ViewSync({
-      refreshConfig: () => this.refreshConfig(),
-      snapshot: () => this.state.snapshot(this.approvals.pending()),
-      onSynced: () => this.approvals.showAll(),
-    });
-    this.state = new ConversationState(
-      {
-        emit: (event, data) => {
-          if (event === 'state') this.followMode((data as RunState).mode);
-          if (event === 'plan') opts.onPlanChange?.((data as { plan: PlanInfo | null }).plan);
-          this.view.emit(event, data);
-        },
-      },
-      opts.state,
+    this.window = new ConversationWindow(opts);
+    this.sessions = new SessionActions({ core: opts.core, log: opts.log, window: this.window, sessionUi: opts.sessionUi });
+    this.branches = new BranchActions(
+      () => this.window.inView,
+      () => this.window.view.sendSnapshot(),
     );
-    this.slot = new ProjectSlot(opts.log, (items) => this.state.setTodos(items));
-    this.config = new ConfigSync({ ...opts, state: this.state, slot: this.slot, isRunning: () => this.queue.isRunning });
-    this.approvals = new ApprovalFlow({
-      state: this.state,
-      syncedView: () => this.view.syncedView(),
-      log: opts.log,
-      onChange: () => this.activity(),
-      onNeeded: opts.onApprovalNeeded,
-      changes: opts.changes,
-    });
-    this.queue = new RunQueue({
-      afterRun: () => {
-        this.approvals.rejectAll('the run ended');
-        this.view.flush();
-      },
-      idle: () => {
-        this.state.setRun({ running: false, queued: 0 });
-        this.activity();
-        void this.refreshConfig();
-      },
-    });
-    this.runs = {
-      core: opts.core,
-      log: opts.log,
-      state: this.state,
-      slot: this.slot,
-      approvals: this.approvals,
-      waiting: () => this.queue.length,
-      activity: () => this.activity(),
-      titler: new SessionTitler(opts.log),
-      generateTitles: opts.generateTitles,
-      onSessionChange: opts.onSessionChange,
-    };
-    this.plans = new PlanControl({
-      project: () => this.slot.current,
-      state: this.state,
-      files: opts.planFiles,
-      isQueued: (planId) => this.queue.some((q) => q instanceof SendRun && q.plan?.planId === planId),
-      enqueue: (text, mode, plan) => {
-        if (mode !== this.state.run.mode) this.state.setRun({ mode });
-        return this.enqueue({ text }, mode, plan);
-      },
-    });
-    this.reverts = new ChangeReverts({ project: () => this.slot.current, isRunning: () => this.queue.isRunning, state: this.state, log: opts.log });
-    this.sessions = new SessionActions({
-      core: opts.core,
-      log: opts.log,
-      state: this.state,
-      slot: this.slot,
-      view: this.view,
-      sessionUi: opts.sessionUi,
-      onSessionChange: opts.onSessionChange,
-      stopAndWait: () => this.stopAndWait(),
-      refreshWorkspaceProjects: (ctx) => this.refreshWorkspaceProjects(ctx),
-      send: (params, model) => this.sendWith(params, model),
-    });
   }
 
+  /** A run goes on in any conversation of the window (the core is not rebuilt under it). */
   get isRunning(): boolean {
-    return this.queue.isRunning;
+    return this.window.isRunning;
+  }
+
+  /** Approvals waiting for the person across the window's conversations. */
+  get approvalsWaiting(): number {
+    return this.window.approvalsWaiting;
   }
 
   /** The conversation as the view shows it now. */
   messages(): UiMessage[] {
-    return this.state.messages();
+    return this.current.state.messages();
   }
 
-  /** The conversation in view. */
-  private get project(): Project | undefined {
-    return this.slot.current;
+  /** The plans of the conversation in view: open, execute, refine, discard. */
+  get plans(): PlanControl {
+    return this.current.plans;
+  }
+
+  private get current(): Conversation {
+    return this.window.inView;
   }
 
   // ---- the view ----
 
   /** A view was created; returns the function that detaches it. */
   attachView(view: ViewLink): () => void {
-    return this.view.attach(view);
+    return this.window.view.attach(view);
   }
 
   /** The view said `ready`: it gets one snapshot, then the approvals still waiting. */
   viewReady(): void {
-    this.view.ready();
+    this.window.view.ready();
   }
 
   /** Shows a panel of the view (the view-title buttons); waits for the view if it is loading. */
   showPanel(panel: 'chat' | 'sessions'): void {
-    this.view.showPanel(panel);
+    this.window.view.showPanel(panel);
   }
 
-  // ---- runs ----
+  // ---- runs (of the conversation in view) ----
 
   send(params: SendParams): Promise<RequestResult<'session.send'>> {
-    return this.sendWith(params, undefined);
+    return this.current.send(params);
   }
 
-  /** `checked`: the model the caller resolved for this message already (edit and resend). */
-  private async sendWith(params: SendParams, checked: ModelForRun | undefined): Promise<RequestResult<'session.send'>> {
-    const readOnly = this.project?.session.readOnly ? this.state.session.readOnly : undefined;
-    if (readOnly !== undefined) throw new BusError('session_read_only', readOnlyMessage(readOnly));
-    const mode = params.mode ?? this.state.run.mode;
-    if (mode !== this.state.run.mode) this.state.setRun({ mode });
-    // Checked before the message is taken, so a missing model leaves the text in the composer;
-    // the run uses this model unless the settings change before its turn.
-    if (!checked) {
-      try {
-        const { ctx } = await this.opts.core.get();
-        checked = { ctx, model: ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model') };
-      } catch (err) {
-        const error = uiErrorOf(this.opts.core, err);
-        this.state.error(error);
-        void this.refreshConfig();
-        throw new BusError(error.code, error.message);
-      }
-    }
-    return this.enqueue(params, mode, undefined, checked);
-  }
-
-  /** Puts a message (or a plan action, shown as `params.text`) in the queue. */
-  private enqueue(params: SendParams, mode: AgentMode, plan?: PlanAction, model?: ModelForRun): RequestResult<'session.send'> {
-    const id = this.state.newMessageId('user');
-    const queued = this.queue.busy;
-    this.state.add(userUiMessage(id, params, Date.now(), queued ? 'queued' : 'done'));
-    this.queue.add(new SendRun(this.runs, { id, params, mode, plan, model }));
-    this.state.setRun({ queued: this.queue.length - (this.queue.isRunning ? 0 : 1) });
-    this.queue.start();
-    return { messageId: id, queued };
-  }
-
-  /** Stops the run, drops the queue; approvals still open are answered as rejected. */
+  /** Stops the run of the conversation in view, drops its queue; its open approvals are answered as rejected. */
   cancel(): RequestResult<'session.cancel'> {
-    const cancelled = this.queue.cancel();
-    this.approvals.rejectAll('the person stopped the run');
-    this.state.setRun({ queued: 0 });
-    this.activity();
-    return { cancelled };
+    return { cancelled: this.current.cancel() };
   }
 
   /** `/compact`: summarizes the conversation in view; Stop cancels it (nothing is written then). */
   async compact(): Promise<RequestResult<'session.compact'>> {
-    if (this.queue.busy) {
-      return { status: 'failed', message: l10n.t('Keel is working in this conversation: let it finish or stop it, then compact.') };
-    }
-    const current = this.project;
-    if (!current) return { status: 'nothing', message: l10n.t('There is nothing to compact yet.') };
-    if (current.session.readOnly) return { status: 'failed', message: readOnlyMessage(current.session.readOnlyReason ?? l10n.t('it was opened read-only')) };
-    const run = new CompactionRun(this.runs);
-    this.queue.add(run);
-    this.queue.start();
-    return run.result;
+    return this.current.compact();
   }
 
   // ---- the conversations ----
 
-  newSession(): Promise<RequestResult<'session.new'>> {
-    return this.sessions.newSession();
+  /** A new, empty conversation in view; the one before keeps running in the background if it runs. */
+  newSession(options?: NewChatOptions): Promise<RequestResult<'session.new'>> {
+    return this.sessions.newSession(options);
   }
 
+  /** Opens a conversation in view: the open one with that id, or its log. */
   resumeSession(id: string): Promise<RequestResult<'sessions.resume'>> {
     return this.sessions.resume(id);
   }
@@ -235,11 +115,16 @@ export class ChatController {
     return this.sessions.list(params);
   }
 
+  /** Every conversation of the window that runs, waits or ended unseen, by session id. */
+  sessionActivities(): Record<string, ConversationActivity> {
+    return this.window.activities();
+  }
+
   renameSession(id: string, title: string): Promise<RequestResult<'sessions.rename'>> {
     return this.sessions.rename(id, title);
   }
 
-  /** Asks first; the conversation in view is replaced by a new one before its log goes. */
+  /** Asks first; a running conversation is stopped, the one in view replaced by a new one, before its log goes. */
   deleteSession(id: string): Promise<RequestResult<'sessions.delete'>> {
     return this.sessions.delete(id);
   }
@@ -250,133 +135,94 @@ export class ChatController {
 
   /** "Edit and resend": the branch goes back to before that prompt and the edited text is sent from there. */
   editAndResend(params: RequestParams<'session.editAndResend'>): Promise<RequestResult<'session.editAndResend'>> {
-    return this.sessions.editAndResend(params);
+    return this.branches.editAndResend(params);
   }
 
   switchBranch(params: RequestParams<'session.switchBranch'>): Promise<RequestResult<'session.switchBranch'>> {
-    return this.sessions.switchBranch(params);
+    return this.branches.switchBranch(params);
   }
 
   /** The whole of a long conversation the view got the end of. */
   loadEarlier(): Promise<RequestResult<'session.loadEarlier'>> {
-    return this.sessions.loadEarlier();
+    return this.branches.loadEarlier();
   }
 
-  /** Makes a workspace folder the current project: of this conversation (recorded in its log), or of the next. */
-  async selectWorkspaceProject(name: string): Promise<RequestResult<'workspaceProject.select'>> {
-    if (this.queue.isRunning) {
-      throw new BusError('busy', l10n.t('Keel is working in this conversation: stop it or let it finish, then switch the project.'));
-    }
-    const { ctx } = await this.opts.core.get();
-    try {
-      this.slot.choice.select(ctx, this.project, name);
-    } catch (err) {
-      throw new BusError('invalid_params', errorMessage(err));
-    }
-    return this.refreshWorkspaceProjects(ctx);
+  /** Makes a workspace folder the current project: of the conversation in view (recorded in its log), or of its first run. */
+  selectWorkspaceProject(name: string): Promise<RequestResult<'workspaceProject.select'>> {
+    return this.current.selectWorkspaceProject(name);
   }
 
   async listModels(): Promise<RequestResult<'models.list'>> {
-    const { ctx } = await this.opts.core.get();
+    const { ctx } = await this.current.core.get();
     return listModels(ctx);
   }
 
-  // ---- approvals ----
+  // ---- approvals (of any conversation: the diff editor shows background ones too) ----
 
   /** The full proposed change of an open approval, for the diff editor. */
   approvalChange(id: string): FileChange | undefined {
-    return this.approvals.change(id);
+    for (const c of this.window.all()) {
+      const change = c.approvals.change(id);
+      if (change) return change;
+    }
+    return undefined;
   }
 
   /** Settles an open approval from outside the chat card (the diff editor, a command). */
-  decideApproval(id: string, answer: ApprovalAnswer): Promise<boolean> {
-    return this.approvals.decide(id, answer);
+  async decideApproval(id: string, answer: ApprovalAnswer): Promise<boolean> {
+    for (const c of this.window.all()) if (await c.approvals.decide(id, answer)) return true;
+    return false;
   }
 
   // ---- plan mode ----
 
   /** The mode for the next messages (the composer's Plan/Act switch, "Toggle Plan Mode"). */
   setMode(mode: AgentMode): RequestResult<'mode.set'> {
-    this.state.setRun({ mode });
-    void this.refreshConfig();
+    this.current.setMode(mode);
     return { mode };
   }
 
   get mode(): AgentMode {
-    return this.state.run.mode;
+    return this.current.state.run.mode;
   }
 
-  private followMode(mode: AgentMode): void {
-    if (mode === this.shownMode) return;
-    this.shownMode = mode;
-    this.opts.onModeChange?.(mode);
-  }
-
-  // ---- the change journal ----
+  // ---- the change journal (of the conversation in view) ----
 
   undoChange(params: RequestParams<'change.undo'>): Promise<RequestResult<'change.undo'>> {
-    return this.reverts.undo(params);
+    return this.current.reverts.undo(params);
   }
 
   restoreFiles(params: RequestParams<'changes.restore'>): Promise<RequestResult<'changes.restore'>> {
-    return this.reverts.restore(params);
+    return this.current.reverts.restore(params);
   }
 
   undoCommand(params: RequestParams<'command.undo'>): Promise<RequestResult<'command.undo'>> {
-    return this.reverts.undoCommand(params);
+    return this.current.reverts.undoCommand(params);
   }
 
   commandDiff(changeId: string): Promise<TextDiff | undefined> {
-    return this.reverts.commandDiff(changeId);
+    return this.current.reverts.commandDiff(changeId);
   }
 
   // ---- settings ----
 
   /** Settings, keys or trust changed: the core is rebuilt when no run uses it; the view hears the outcome. */
   configChanged(): void {
-    if (!this.queue.isRunning) void this.refreshConfig();
+    this.window.limiter.recheck();
+    if (!this.current.queue.isRunning) void this.current.refreshConfig();
   }
 
-  /** The person chose an approval mode: it applies to this conversation at once, mid-run too. */
+  /** The person chose an approval mode: it applies to the conversation in view at once, mid-run too. */
   applyApprovalMode(mode: ApprovalMode): void {
-    const project = this.project;
-    if (project && project.approvalMode !== mode && !project.session.readOnly) project.setApprovalMode(mode);
-    this.state.setRun({ approvalMode: mode });
+    this.current.applyApprovalMode(mode);
   }
 
   configSummary(): Promise<ConfigSummary> {
-    return this.config.summary();
+    return this.current.config.summary();
   }
 
-  /** Stops the run and closes the session (releasing its lock), waiting at most `graceMs` for the run to end. */
-  async dispose(graceMs = 3000): Promise<void> {
-    this.cancel();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const gaveUp = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), graceMs);
-    });
-    const outcome = await Promise.race([this.queue.whenIdle(), gaveUp]);
-    clearTimeout(timer);
-    if (outcome === 'timeout') this.opts.log('warn', `the run did not stop within ${graceMs} ms; closing its session anyway`);
-    this.slot.close();
-  }
-
-  // ---- helpers ----
-
-  private async stopAndWait(): Promise<void> {
-    this.cancel();
-    await this.queue.whenIdle();
-  }
-
-  private refreshConfig(): Promise<void> {
-    return this.config.refresh();
-  }
-
-  private refreshWorkspaceProjects(ctx: Context): Promise<RequestResult<'workspaceProject.select'>> {
-    return this.config.projects(ctx);
-  }
-
-  private activity(): void {
-    this.opts.onActivity?.({ running: this.queue.isRunning, approvals: this.approvals.size });
+  /** Stops every run and closes every session (releasing their locks), waiting at most `graceMs` for the runs to end. */
+  dispose(graceMs = 3000): Promise<void> {
+    return this.window.dispose(graceMs);
   }
 }

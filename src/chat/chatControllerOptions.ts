@@ -13,10 +13,20 @@ export interface ChatControllerOptions {
   log: LogFn;
   /** Workspace Trust, for the summary when the core cannot be built. */
   trusted(): boolean;
-  /** Running or waiting for the person changed (the status bar follows it). */
-  onActivity?(activity: { running: boolean; approvals: number }): void;
-  /** An approval is waiting: bring the view into sight without taking focus. */
-  onApprovalNeeded?(): void;
+  /**
+   * Running or waiting for the person changed, in any conversation of the window (the status
+   * bar follows it); `runningInView`: the conversation in view runs (what Stop acts on).
+   */
+  onActivity?(activity: { running: boolean; approvals: number; runningInView: boolean }): void;
+  /**
+   * An approval is waiting. In the conversation in view: bring the view into sight without
+   * taking focus. In a background one (`background` names it): tell the person, offering to open it.
+   */
+  onApprovalNeeded?(background?: { sessionId: string; title: string }): void;
+  /** The number of approvals waiting across the window's conversations changed (the view's badge). */
+  onApprovalsWaiting?(count: number): void;
+  /** keel.maxConcurrentRuns: runs past it wait for others to end (read on every run). */
+  maxConcurrentRuns?(): number;
   /** The conversation in view changed (saved for the first time, resumed, or a new empty one: null). */
   onSessionChange?(id: string | null): void;
   /** The diff editor side of file-change approvals. */

@@ -28,9 +28,9 @@ export function configSummaryOf(built: BuiltCore): ConfigSummary {
   };
 }
 
-/** One page of this workspace's conversations; sessions that never got a message are left out. */
-export function sessionsPage(ctx: Context, params: RequestParams<'sessions.list'>, currentId: string | undefined): RequestResult<'sessions.list'> {
-  const all = ctx.sessions.list(params.query ? { query: params.query } : {}).filter((s) => s.messageCount > 0 || s.id === currentId);
+/** One page of this workspace's conversations; sessions that never got a message are left out unless `keep` says. */
+export function sessionsPage(ctx: Context, params: RequestParams<'sessions.list'>, keep: (id: string) => boolean): RequestResult<'sessions.list'> {
+  const all = ctx.sessions.list(params.query ? { query: params.query } : {}).filter((s) => s.messageCount > 0 || keep(s.id));
   const offset = params.offset ?? 0;
   const page = all.slice(offset, offset + (params.limit ?? 50));
   return { sessions: page.map(toUiSummary), total: all.length };

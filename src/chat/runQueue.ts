@@ -6,11 +6,21 @@ export interface QueuedRun {
   dropped(): void;
 }
 
+/** A run slot's release at once, or the wait for one (undefined: stopped before it got one). */
+export type Admission = (() => void) | undefined | Promise<(() => void) | undefined>;
+
 export interface RunQueueHooks {
   /** A run ended, whatever its outcome (the approvals it left are withdrawn, the view is flushed). */
   afterRun(): void;
   /** The last run ended and nothing waits. */
   idle(): void;
+  /**
+   * Waits for the window to have room for one more run (see RunLimiter); resolves with the
+   * slot's release, or undefined when the run was stopped while it waited.
+   */
+  admit?(signal: AbortSignal): Admission;
+  /** The run at the head started waiting for room, or stopped waiting. */
+  onWaitingForTurn?(waiting: boolean): void;
 }
 
 /**
@@ -22,6 +32,7 @@ export class RunQueue<T extends QueuedRun> {
   private running = false;
   private abort: AbortController | undefined;
   private idleWaiters: (() => void)[] = [];
+  private waitingTurn = false;
   private readonly hooks: RunQueueHooks;
 
   constructor(hooks: RunQueueHooks) {
@@ -30,6 +41,11 @@ export class RunQueue<T extends QueuedRun> {
 
   get isRunning(): boolean {
     return this.running;
+  }
+
+  /** The run at the head waits for another conversation's run to end (the window's cap). */
+  get waitingForTurn(): boolean {
+    return this.waitingTurn;
   }
 
   /** Runs waiting behind the current one. */
@@ -86,11 +102,34 @@ export class RunQueue<T extends QueuedRun> {
   private async runOne(item: T): Promise<void> {
     const controller = new AbortController();
     this.abort = controller;
+    let release: (() => void) | undefined;
     try {
+      if (this.hooks.admit) {
+        const admission = this.hooks.admit(controller.signal);
+        if (admission instanceof Promise) {
+          this.setWaitingTurn(true);
+          try {
+            release = await admission;
+          } finally {
+            this.setWaitingTurn(false);
+          }
+        } else release = admission;
+        if (!release) {
+          item.dropped();
+          return;
+        }
+      }
       await item.run(controller.signal);
     } finally {
+      release?.();
       if (this.abort === controller) this.abort = undefined;
       this.hooks.afterRun();
     }
+  }
+
+  private setWaitingTurn(waiting: boolean): void {
+    if (this.waitingTurn === waiting) return;
+    this.waitingTurn = waiting;
+    this.hooks.onWaitingForTurn?.(waiting);
   }
 }

@@ -11,7 +11,7 @@ export interface ViewLink {
 export interface ViewSyncDeps {
   /** Brings the configuration summary up to date before a snapshot goes out. */
   refreshConfig(): Promise<void>;
-  /** The conversation as a newly loaded view is built from. */
+  /** The conversation in view as a newly loaded view is built from. */
   snapshot(): Snapshot;
   /** A snapshot reached the view: what waits for it (open approvals) can be shown. */
   onSynced(): void;
@@ -20,6 +20,7 @@ export interface ViewSyncDeps {
 /**
  * The one chat view that may be attached: it gets a snapshot after each `ready`, and the
  * state's small events only after that snapshot, so it never sees an event it cannot place.
+ * It shows one conversation at a time (see ConversationWindow).
  */
 export class ViewSync implements EventSink {
   private view: ViewLink | undefined;
@@ -27,8 +28,6 @@ export class ViewSync implements EventSink {
   private synced = false;
   private readyGeneration = 0;
   private pendingPanel: 'chat' | 'sessions' | undefined;
-  /** Messages of the conversation in view that the view was not sent (a long one opens with its end). */
-  hiddenEarlier = 0;
   private readonly deps: ViewSyncDeps;
 
   constructor(deps: ViewSyncDeps) {
@@ -90,7 +89,6 @@ export class ViewSync implements EventSink {
   }
 
   private snapshotNow(): Snapshot {
-    const snapshot = this.deps.snapshot();
-    return this.hiddenEarlier > 0 ? { ...snapshot, earlierMessages: this.hiddenEarlier } : snapshot;
+    return this.deps.snapshot();
   }
 }

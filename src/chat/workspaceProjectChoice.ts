@@ -38,9 +38,10 @@ export class WorkspaceProjectChoice {
     this.pending = undefined;
   }
 
-  /** The open conversation ends (new chat): the next one starts where this one was. */
-  carryOver(project: Project | undefined): void {
+  /** A new chat: it starts where the conversation before it was, or in the folder chosen before that one began. */
+  carryOver(project: Project | undefined, before?: WorkspaceProjectChoice): void {
     if (project) this.pending = project.currentWorkspaceProject.name;
+    else if (before) this.pending = before.pending;
   }
 }
 

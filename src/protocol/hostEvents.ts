@@ -15,6 +15,7 @@ import {
   usageSchema,
 } from './sessionState';
 import { planInfoSchema } from './planState';
+import { sessionActivitySchema } from './conversationActivity';
 import { mentionSchema, toolCallStateSchema, uiMessageSchema } from './uiMessage';
 
 const messageId = z.string().min(1);
@@ -92,4 +93,6 @@ export const hostEvents = {
   'view.show': z.strictObject({ panel: z.enum(['chat', 'sessions']) }),
   /** The conversation's newest plan changed (made, edited, executed, refined, discarded); null: none. */
   plan: z.strictObject({ plan: planInfoSchema.nullable() }),
+  /** The window's conversations that run, wait or ended unseen changed (the sessions list follows it). */
+  'sessions.activity': sessionActivitySchema,
 };

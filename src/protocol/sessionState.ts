@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { conversationActivitySchema } from './conversationActivity';
 import { planInfoSchema } from './planState';
 import { toolApprovalRequestSchema } from './toolApproval';
 import { uiMessageSchema } from './uiMessage';
@@ -70,6 +71,8 @@ export const sessionSummarySchema = z.strictObject({
   preview: z.string().optional(),
   /** Tokens spent over the whole conversation (input + output, abandoned branches included). */
   tokens: z.number().int().nonnegative().optional(),
+  /** What this window's conversation with this id is doing (absent: idle). */
+  activity: conversationActivitySchema.optional(),
 });
 
 /**

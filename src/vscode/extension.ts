@@ -61,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
       setMcpApprovalPrompt: async (prompt) => (await getRuntime()).mcp.setPrompt(prompt),
       logLines: () => [...logged],
       contextKeys: async () => (await getRuntime()).contextKeys.values(),
+      viewBadge: async () => (await getRuntime()).viewBadge(),
     },
   };
   return testApi;

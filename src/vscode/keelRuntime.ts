@@ -33,6 +33,8 @@ import { createVscodeHost } from './vscodeHost';
 import { VscodeServices } from './vscodeServices';
 import { VscodeSessionUi } from './vscodeSessionUi';
 import { pickSession } from './sessionPicker';
+import { ApprovalNotices, maxConcurrentRuns } from './approvalNotices';
+import { DEFAULT_MAX_CONCURRENT_RUNS } from '../chat/conversationWindow';
 
 export const CHAT_VIEW_ID = 'keel.chat';
 
@@ -58,6 +60,8 @@ export class KeelRuntime {
   private readonly services: VscodeServices;
   private readonly disposables: vscode.Disposable[] = [];
   private view: vscode.WebviewView | undefined;
+  /** The badge of approvals waiting and the notices of background conversations' approvals. */
+  readonly notices = new ApprovalNotices((id) => this.openConversation(id));
 
   private readonly keys: ApiKeyStore;
   /** The palette's `when` states (keel.running, keel.hasPendingChange, keel.hasPlan, keel.planPending). */
@@ -135,10 +139,16 @@ export class KeelRuntime {
       trusted: () => vscode.workspace.isTrusted,
       onActivity: (activity) => {
         status.update(activity);
-        contextKeys.running(activity.running);
+        // Stop and the like act on the conversation in view.
+        contextKeys.running(activity.runningInView);
       },
+      onApprovalsWaiting: (count) => this.notices.waiting(count),
+      maxConcurrentRuns: () => maxConcurrentRuns(DEFAULT_MAX_CONCURRENT_RUNS),
       onPlanChange: (plan) => contextKeys.plan(plan),
-      onApprovalNeeded: () => this.revealForApproval(),
+      onApprovalNeeded: (background) => {
+        if (background) void this.notices.backgroundApproval(background);
+        else this.revealForApproval();
+      },
       onModeChange: (mode) => planStatus.update(mode),
       planFiles: new PlanFileEditor(),
       sessionUi: new VscodeSessionUi(),
@@ -203,6 +213,7 @@ export class KeelRuntime {
   /** Wires a freshly created chat page to the controller. */
   connectView(view: vscode.WebviewView, webview: HostWebview, channel: vscode.LogOutputChannel): vscode.Disposable {
     this.view = view;
+    this.notices.attach(view);
     const connection = connectChatView(view, webview, this.controller, this.services, (level, message) => channel[level](message), [
       mcpViewExtension(this.mcp.manager),
     ]);
@@ -212,6 +223,7 @@ export class KeelRuntime {
     void this.warmUpContext();
     return new vscode.Disposable(() => {
       connection.dispose();
+      this.notices.detach(view);
       if (this.view === view) this.view = undefined;
     });
   }
@@ -251,6 +263,19 @@ export class KeelRuntime {
   /** "Keel: Open Session…" (the quick pick lives here, in the lazily loaded runtime, not in the shell). */
   openSessionPicker(): Promise<void> {
     return pickSession(this.controller, () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), (message) => this.log('warn', message));
+  }
+
+  /** What the view shows as its badge now (the test hooks read it). */
+  viewBadge(): vscode.ViewBadge | undefined {
+    const badge = this.view?.badge;
+    return badge ? { ...badge } : undefined;
+  }
+
+  /** Brings a conversation into view (a notice's "Open"), the chat panel shown. */
+  async openConversation(id: string): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    await this.controller.resumeSession(id);
+    this.controller.showPanel('chat');
   }
 
   setApiKey(): Promise<void> {

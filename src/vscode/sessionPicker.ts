@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
+import type { ConversationActivity } from '../protocol/conversationActivity';
 import type { SessionSummary } from '../protocol/sessionState';
 import type { ChatController } from '../chat/chatController';
 
@@ -38,6 +39,7 @@ export function pickSession(controller: ChatController, showView: () => Thenable
     const items: SessionItem[] = shown.map((s) => ({
       label: s.title || vscode.l10n.t('Untitled chat'),
       description: describe(s),
+      ...(s.activity ? { detail: activityText(s.activity) } : {}),
       // The host already matched message text: keep rows VS Code's own filter would hide.
       alwaysShow: query !== '',
       buttons: [RENAME, EXPORT_MD, EXPORT_JSON, DELETE],
@@ -116,6 +118,22 @@ export function pickSession(controller: ChatController, showView: () => Thenable
     pick.show();
     void load(false);
   });
+}
+
+/** The conversation's state in this window, as a codicon and words (the sessions panel shows the same). */
+export function activityText(activity: ConversationActivity): string {
+  switch (activity) {
+    case 'running':
+      return `$(sync~spin) ${vscode.l10n.t('Running')}`;
+    case 'approval':
+      return `$(bell-dot) ${vscode.l10n.t('Waiting for approval')}`;
+    case 'queued':
+      return `$(clock) ${vscode.l10n.t('Queued')}`;
+    case 'finished':
+      return `$(check) ${vscode.l10n.t('Finished')}`;
+    case 'failed':
+      return `$(error) ${vscode.l10n.t('Failed')}`;
+  }
 }
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });

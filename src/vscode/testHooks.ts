@@ -22,6 +22,8 @@ export interface KeelTestHooks {
   logLines(): string[];
   /** What Keel last told VS Code for each context key its `when` clauses read (loads the runtime). */
   contextKeys(): Promise<Record<string, boolean>>;
+  /** The badge the Keel view shows now (approvals waiting across conversations); undefined or 0: none. */
+  viewBadge(): Promise<{ value: number; tooltip?: string } | undefined>;
 }
 
 export interface KeelTestApi extends KeelApi {

@@ -123,6 +123,7 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     bus.on('view.show', ({ panel }) => store.showPanel(panel)),
     bus.on('workspaceProjects', (projects) => store.setWorkspaceProjects(projects)),
     bus.on('plan', (event) => store.setPlan(event)),
+    bus.on('sessions.activity', (event) => store.setSessionActivity(event)),
     bus.handle('toolApproval', (request, { signal }) => store.openApproval(request, signal)),
   ];
   bus.emit('ready', { protocolVersion: PROTOCOL_VERSION });

@@ -11,6 +11,7 @@ import type {
   Usage,
 } from '../../src/protocol/sessionState';
 import type { McpStatusView } from '../../src/protocol/mcpStatus';
+import type { ConversationActivity } from '../../src/protocol/conversationActivity';
 import type { PlanInfo } from '../../src/protocol/planState';
 import type { ToolApprovalRequest } from '../../src/protocol/toolApproval';
 import type { Mention } from '../../src/protocol/uiMessage';
@@ -68,6 +69,8 @@ export interface ChatMeta {
   plan: PlanInfo | null;
   /** Earlier messages of a long conversation the host has not sent (0: all are here). */
   earlierMessages: number;
+  /** What the window's conversations are doing, by session id (null until the host says). */
+  sessionActivity: Readonly<Record<string, ConversationActivity>> | null;
 }
 
 export function initialMeta(): ChatMeta {
@@ -85,6 +88,7 @@ export function initialMeta(): ChatMeta {
     trimmed: null,
     panel: 'chat',
     earlierMessages: 0,
+    sessionActivity: null,
     prefill: null,
     workspaceProjects: null,
     mcp: { servers: [], prompts: [] },

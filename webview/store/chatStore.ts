@@ -201,6 +201,10 @@ export class ChatStore {
     this.setMeta({ todos });
   }
 
+  setSessionActivity({ sessions }: EventData<'sessions.activity'>): void {
+    this.setMeta({ sessionActivity: sessions });
+  }
+
   setPlan({ plan }: EventData<'plan'>): void {
     this.setMeta({ plan });
   }

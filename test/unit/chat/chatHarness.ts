@@ -150,7 +150,7 @@ export interface Page {
 /** `extraFolders`: names of more workspace folders (created empty next to `ws`), for a multi-root rig. */
 export function createChatRig(
   settings: KeelSettings,
-  opts: { trusted?: boolean; extraFolders?: string[]; controller?: Pick<ChatControllerOptions, 'sessionUi' | 'generateTitles'> } = {},
+  opts: { trusted?: boolean; extraFolders?: string[]; controller?: Pick<ChatControllerOptions, 'sessionUi' | 'generateTitles' | 'maxConcurrentRuns' | 'onApprovalNeeded' | 'onApprovalsWaiting'> } = {},
 ): ChatRig {
   const root = mkdtempSync(join(tmpdir(), 'keel-chat-'));
   const workspace = join(root, 'ws');

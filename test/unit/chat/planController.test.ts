@@ -49,7 +49,7 @@ describe('plan mode in the chat controller', () => {
       { ...reply.text('Greeted.'), match: { lastUserIncludes: 'Say hello loudly' } },
     ]);
     const sessionBefore = page.store.named('session').at(-1) as { id: string };
-    const file = chat.controller['project']!.plans.filePath('plan-1');
+    const file = chat.controller['current'].slot.current!.plans.filePath('plan-1');
     writeFileSync(file, PLAN.replace('2. Say hello', '2. Say hello loudly'));
     const { messageId } = await page.bus.request('plan.execute', { planId: 'plan-1' });
     await idle(chat);

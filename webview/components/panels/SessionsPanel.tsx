@@ -7,6 +7,7 @@ import { useMeta } from '../../store/storeHooks';
 import { Button } from '../../ui/Button';
 import { IconButton } from '../../ui/IconButton';
 import { TextField } from '../../ui/TextField';
+import { SessionActivity } from './SessionActivity';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const SEARCH_DELAY_MS = 150;
@@ -22,6 +23,8 @@ type Listing =
 export function SessionsPanel() {
   const bridge = useBridge();
   const currentId = useMeta((meta) => meta.session.id);
+  // Live from the host once it said; until then, what the list was loaded with.
+  const live = useMeta((meta) => meta.sessionActivity);
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
   const [listing, setListing] = useState<Listing>({ state: 'loading' });
@@ -85,7 +88,7 @@ export function SessionsPanel() {
           {listing.sessions.map((session) => (
             <SessionRow
               key={session.id}
-              session={session}
+              session={live ? { ...session, activity: live[session.id] } : session}
               current={session.id === currentId}
               onRenamed={(title) => replace(session.id, { title })}
               onDeleted={() => setReloads((n) => n + 1)}
@@ -136,6 +139,7 @@ function SessionRow({ session, current, onRenamed, onDeleted }: { session: Sessi
           onClick={() => void bridge.resume(session.id)}
         >
           <span className="session-title">{session.title || l10n.t('Untitled chat')}</span>
+          {session.activity ? <SessionActivity activity={session.activity} /> : null}
           {session.preview ? <span className="session-preview">{session.preview}</span> : null}
           <span className="session-meta">
             <span>{dateFormat.format(session.updatedAt)}</span>

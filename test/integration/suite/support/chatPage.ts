@@ -31,6 +31,10 @@ export class ChatPage {
   config: ConfigSummary | undefined;
   run: RunState | undefined;
   errors: UiError[] = [];
+  /** What the window's conversations do, by session id, as the host last said. */
+  get activity(): Record<string, string> {
+    return (this.named('sessions.activity').at(-1) as { sessions: Record<string, string> } | undefined)?.sessions ?? {};
+  }
   /** Every event in arrival order, by name. */
   readonly events: { name: string; data: unknown }[] = [];
   readonly approvals: AskedApproval[] = [];
@@ -173,7 +177,7 @@ export class ChatPage {
       this.errors.push(e);
       this.record('error', e);
     });
-    for (const name of ['usage', 'retry', 'todos', 'session', 'composer', 'view.show', 'mcp.status', 'plan', 'contextTrimmed', 'toolOutput'] as const) {
+    for (const name of ['usage', 'retry', 'todos', 'session', 'composer', 'view.show', 'mcp.status', 'plan', 'contextTrimmed', 'toolOutput', 'sessions.activity'] as const) {
       bus.on(name, (data: EventData<typeof name>) => this.record(name, data));
     }
     bus.handle('toolApproval', (request, { signal }) =>
