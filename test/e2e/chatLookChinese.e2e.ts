@@ -8,7 +8,9 @@ import { execFileSync } from 'node:child_process';
 import type { Frame } from 'playwright-core';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
 import { keelContentFrame } from './harness/keelView.ts';
-import { assertNothingCut, takeReadmeScreenshots } from './support/chatLayout.ts';
+import { seriousViolations } from './support/axeCheck.ts';
+import { assertNothingCut, takeReadmeScreenshots, useTheme } from './support/chatLayout.ts';
+import { setSidebarWidth } from './support/sidebarWidth.ts';
 import { useChatRig } from './support/useChatRig.ts';
 import { setWorkspaceSetting } from './support/workspaceSettings.ts';
 
@@ -64,6 +66,38 @@ describe('how the chat looks in Chinese', () => {
     it(`keeps the Chinese labels whole and on one line at ${width} px: pickers, buttons, placeholder, "/" and "@" menus`, async () => {
       await assertNothingCut(rig, frame, width);
       assert.match(await rig.chat.frame.getByTestId('context-meter').innerText(), /上下文/);
+    });
+  }
+
+  it('keeps the plan banner and each past chat\'s details whole in Chinese at 220 px', async () => {
+    await setSidebarWidth(rig.page, frame, 220);
+    await rig.chat.frame.getByTestId('mode-plan').click();
+    const banner = rig.chat.frame.getByTestId('plan-banner');
+    await banner.waitFor({ timeout: TIMEOUT });
+    const squeezed = await banner.evaluate((element) => element.scrollHeight > element.clientHeight + 1 || element.getBoundingClientRect().right > window.innerWidth + 1);
+    await rig.chat.frame.getByTestId('mode-act').click();
+    await banner.waitFor({ state: 'detached', timeout: TIMEOUT });
+    assert.strictEqual(squeezed, false, 'the plan banner is cut');
+
+    await rig.chat.frame.getByTestId('show-sessions').click();
+    await rig.chat.frame.getByTestId('session-item').first().waitFor({ timeout: TIMEOUT });
+    const cut = await frame.evaluate(() =>
+      [...document.querySelectorAll('.session-meta')]
+        .filter((meta) => meta.scrollWidth > meta.clientWidth + 1 || meta.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((meta) => meta.textContent ?? ''),
+    );
+    const meta = await rig.chat.frame.locator('.session-meta').first().innerText();
+    await rig.chat.frame.getByTestId('show-sessions').click();
+    await rig.chat.composer().waitFor({ timeout: TIMEOUT });
+    assert.deepStrictEqual(cut, []);
+    assert.match(meta, /条消息/);
+  });
+
+  for (const [theme, kind] of [['Default Light Modern', 'vscode-light'], ['Default Dark Modern', 'vscode-dark']] as const) {
+    it(`has no serious or critical accessibility problem in Chinese in ${theme}`, async () => {
+      await useTheme(rig.workspace, frame, theme, kind);
+      const found = await seriousViolations(frame);
+      assert.deepStrictEqual(found, [], `axe-core in ${theme}:\n${JSON.stringify(found, null, 2)}`);
     });
   }
 
