@@ -7,6 +7,8 @@ import type { UiMessage } from '../protocol/uiMessage';
 import { BranchActions } from './branchActions';
 import type { TextDiff } from './changeReverts';
 import type { ChatControllerOptions } from './chatControllerOptions';
+import type { Context } from '../core/context';
+import type { CoreAccess } from './coreAccess';
 import type { Conversation } from './conversation';
 import { ConversationWindow } from './conversationWindow';
 import { listModels } from './coreQueries';
@@ -35,7 +37,7 @@ export class ChatController {
 
   constructor(opts: ChatControllerOptions) {
     this.window = new ConversationWindow(opts);
-    this.sessions = new SessionActions({ core: opts.core, log: opts.log, window: this.window, sessionUi: opts.sessionUi });
+    this.sessions = new SessionActions({ core: opts.core, log: opts.log, window: this.window, sessionUi: opts.sessionUi, worktrees: opts.worktrees });
     this.branches = new BranchActions(
       () => this.window.inView,
       () => this.window.view.sendSnapshot(),
@@ -64,6 +66,21 @@ export class ChatController {
 
   private get current(): Conversation {
     return this.window.inView;
+  }
+
+  /** Where the conversation in view gets its Context (a worktree's core for a worktree conversation). */
+  coreInView(): CoreAccess {
+    return this.current.core;
+  }
+
+  /** Some open conversation on this core runs or waits (a worktree must not be removed under it). */
+  busyOn(core: CoreAccess): boolean {
+    return this.window.all().some((c) => c.core === core && c.busy);
+  }
+
+  /** Multi-root: the name of the current project's folder of the conversation in view (a new worktree is made from it). */
+  currentProjectName(ctx: Context): string {
+    return this.current.slot.choice.currentName(ctx, this.current.slot.current);
   }
 
   // ---- the view ----

@@ -6,6 +6,7 @@ import type { ConversationStateOptions } from './conversationState';
 import type { CoreAccess } from './coreAccess';
 import type { PlanFiles } from './planRuns';
 import type { SessionUi } from './sessionUi';
+import type { WorktreeSessionHooks } from './worktreeCores';
 
 /** What the chat controller is built from: the core, the log, and the editor's hooks. */
 export interface ChatControllerOptions {
@@ -42,4 +43,6 @@ export interface ChatControllerOptions {
   sessionUi?: SessionUi;
   /** Whether to name new conversations with the small model after their first reply. */
   generateTitles?(): boolean;
+  /** Worktree conversations: which core a conversation runs on, and cleanup when one is deleted. */
+  worktrees?: WorktreeSessionHooks;
 }

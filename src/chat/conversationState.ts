@@ -127,7 +127,10 @@ export class ConversationState {
   }
 
   setSession(info: SessionInfo): void {
-    if (info.id === this.session.id && info.title === this.session.title && info.readOnly === this.session.readOnly) return;
+    // The worktree branch belongs to the conversation: an update of its id or title keeps it.
+    const branch = info.branch ?? (this.session.id === null || this.session.id === info.id ? this.session.branch : undefined);
+    if (info.id === this.session.id && info.title === this.session.title && info.readOnly === this.session.readOnly && branch === this.session.branch) return;
+    info = { ...info, ...(branch ? { branch } : {}) };
     this.session = { ...info };
     this.sink.emit('session', { ...info });
   }

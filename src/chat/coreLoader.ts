@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { mergeLayers, resolveConfig, userConfigPath, workspaceConfigPath } from '../core/config/loadConfig';
 import { CUSTOM_PROVIDER } from '../core/config/endpointLayer';
 import { Context } from '../core/context';
+import type { ContextOptions } from '../core/context';
 import { KeelError, errorMessage } from '../core/errors';
 import type { Host } from '../core/host';
 import { keelHome } from '../core/paths';
@@ -33,6 +34,8 @@ export interface CoreInputs {
   env: Record<string, string | undefined>;
   /** The window's MCP servers, kept running across rebuilds. */
   mcp?(): McpManager;
+  /** For a worktree conversation's core: the worktree, and the workspace its sessions belong to. */
+  worktree?(): NonNullable<ContextOptions['worktree']>;
 }
 
 export interface BuiltCore {
@@ -172,6 +175,7 @@ export class CoreLoader {
       apiKeys,
       ...(inputs.mcp ? { mcp: inputs.mcp() } : {}),
       providerFactories,
+      ...(inputs.worktree ? { worktree: inputs.worktree() } : {}),
     });
     this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'}, approvals: ${ctx.config.approvalMode})`);
     for (const problem of read.problems) this.log('warn', problem);

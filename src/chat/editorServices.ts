@@ -23,5 +23,5 @@ export interface EditorServices {
   /** Two texts side by side, read-only (what a command did to a file), without taking focus from the chat. */
   openTextDiff(diff: TextDiff): Promise<boolean>;
   openSettings(query?: string): Promise<boolean>;
-  runCommand(command: UiCommand): Promise<boolean>;
+  runCommand(command: UiCommand, args?: string[]): Promise<boolean>;
 }

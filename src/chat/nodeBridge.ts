@@ -100,7 +100,7 @@ function registerHandlers(bus: HostBus, controller: ChatController, services: Ed
     return { opened: diff ? await services.openTextDiff(diff) : false };
   });
   bus.handle('settings.open', async ({ query }) => ({ opened: await services.openSettings(query) }));
-  bus.handle('command.run', async ({ command }) => ({ ran: await services.runCommand(command) }));
+  bus.handle('command.run', async ({ command, args }) => ({ ran: await services.runCommand(command, args) }));
   bus.handle('mode.set', ({ mode }) => controller.setMode(mode));
   bus.handle('plan.open', async ({ planId }) => ({ opened: await controller.plans.open(planId) }));
   bus.handle('plan.execute', ({ planId }) => controller.plans.execute(planId));

@@ -43,6 +43,7 @@ export class ProjectSlot {
       this.close();
     }
     const project = new Project(ctx, ctx.sessions.create(), { queuedByHost: true });
+    if (ctx.worktree) project.session.appendConfig('worktree', ctx.worktree);
     this.choice.applyTo(project);
     this.set(project);
     return project;

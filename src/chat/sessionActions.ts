@@ -8,6 +8,7 @@ import { loadSession } from './conversationLoad';
 import type { CoreAccess } from './coreAccess';
 import { sessionsPage } from './coreQueries';
 import type { ExportFormat, SessionUi } from './sessionUi';
+import type { WorktreeSessionHooks } from './worktreeCores';
 
 export interface SessionActionsDeps {
   /** The window's core: where its sessions are listed, opened and deleted. */
@@ -15,12 +16,15 @@ export interface SessionActionsDeps {
   log: LogFn;
   window: ConversationWindow;
   sessionUi?: SessionUi;
+  worktrees?: WorktreeSessionHooks;
 }
 
 /** Options of a new conversation; see ChatController.newSession. */
 export interface NewChatOptions {
   /** Where its Context comes from (default: the window's core). */
   core?: CoreAccess;
+  /** The branch shown on it (a worktree's). */
+  branch?: string;
 }
 
 /**
@@ -34,6 +38,7 @@ export class SessionActions {
     const { window } = this.deps;
     const before = window.inView;
     const next = window.create(options.core);
+    if (options.branch) next.state.setSession({ id: null, title: null, branch: options.branch });
     next.slot.choice.carryOver(before.slot.current, before.slot.choice);
     next.state.setRun({ mode: before.state.run.mode, approvalMode: before.state.run.approvalMode });
     await window.show(next);
@@ -47,8 +52,10 @@ export class SessionActions {
       await window.show(open);
       return { session: { ...open.state.session } };
     }
-    const { ctx } = await this.deps.core.get();
-    const next = window.create();
+    // A conversation that worked in a git worktree works there again.
+    const core = (await this.deps.worktrees?.coreFor(id)) ?? this.deps.core;
+    const { ctx } = await core.get();
+    const next = window.create(core);
     loadSession(next, ctx, id, this.deps.log);
     try {
       await window.show(next);
@@ -92,6 +99,7 @@ export class SessionActions {
     const { ctx } = await this.deps.core.get();
     const stored = ctx.sessions.open(id, { readOnly: true });
     const title = stored.summary().title;
+    const worktree = stored.config().worktree;
     stored.close();
     if (!(await ui.confirmDelete(title))) return { deleted: false };
     const { window } = this.deps;
@@ -103,6 +111,7 @@ export class SessionActions {
     }
     ctx.sessions.delete(id);
     window.forget(id);
+    if (worktree) await this.deps.worktrees?.deleted(worktree);
     return { deleted: true };
   }
 

@@ -46,6 +46,8 @@ export function conversationView(session: Session, window = Number.POSITIVE_INFI
   const totals = session.usageTotals();
   const info: SessionInfo = { id: session.id, title: session.summary().title || null };
   if (session.readOnly) info.readOnly = session.readOnlyReason ?? l10n.t('it was opened read-only');
+  const worktree = session.config().worktree;
+  if (worktree) info.branch = worktree.branch;
   return {
     messages,
     info,

@@ -12,6 +12,7 @@ export function toUiSummary(summary: CoreSessionSummary): SessionSummary {
     updatedAt: epochMs(summary.updatedAt),
     messageCount: summary.messageCount,
     tokens: summary.usage.inputTokens + summary.usage.outputTokens,
+    ...(summary.branch ? { branch: summary.branch } : {}),
   };
 }
 

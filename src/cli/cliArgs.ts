@@ -128,6 +128,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     maxTurns = Number(v['max-turns']);
     if (!Number.isInteger(maxTurns) || maxTurns < 1) throw usageError(l10n.t('--max-turns must be a positive whole number (got "{0}").', String(v['max-turns'])));
   }
+  if (v.session !== undefined && v.worktree !== undefined) {
+    throw usageError(l10n.t('--worktree starts a new conversation; --session goes on where that session worked (its own worktree, if it had one).'));
+  }
   return {
     command: 'run',
     prompt,

@@ -14,8 +14,10 @@ type Write = (s: string) => void;
 /** One JSON object per line on stdout, in the documented stream-json shape. */
 export function streamJsonPrinter(out: Write): Printer {
   const line = (o: Record<string, unknown>) => out(`${JSON.stringify(o)}\n`);
-  // A command's changes are known just before its result, which carries them.
+  // A command's changes are known just before its result, which carries them; a background
+  // job's come when it ends, after its result: then they are a line of their own.
   const changes = new Map<string, ReturnType<typeof changeList>>();
+  const resulted = new Set<string>();
   return {
     event(e) {
       switch (e.type) {
@@ -28,12 +30,14 @@ export function streamJsonPrinter(out: Write): Printer {
         case 'approval':
           return line({ type: 'approval', id: e.toolCallId, name: e.name, category: e.category, approved: e.approved, reason: e.reason ?? e.rule });
         case 'command_changes':
-          changes.set(e.toolCallId, changeList(e.changes));
           if (e.warning) line({ type: 'warning', message: e.warning });
+          if (resulted.has(e.toolCallId)) return e.changes.length ? line({ type: 'command_changes', id: e.toolCallId, changes: changeList(e.changes) }) : undefined;
+          changes.set(e.toolCallId, changeList(e.changes));
           return;
         case 'tool_result': {
           const changed = changes.get(e.toolCallId);
           changes.delete(e.toolCallId);
+          resulted.add(e.toolCallId);
           return line({
             type: 'tool_result',
             id: e.toolCallId,

@@ -12,7 +12,7 @@ import { Project } from '../core/project';
 import type { RunArgs } from './cliArgs';
 import { readMcpConfigArgs } from './mcpConfigArg';
 import { streamJsonPrinter, textPrinter } from './eventPrinter';
-import { worktreeFor } from './worktreeRun';
+import { recordedWorktree, worktreeContext, worktreeFor } from './worktreeRun';
 import { removeWorktree } from '../core/worktrees/gitWorktree';
 import type { CliIo } from './cliIo';
 import type { Printer } from './eventPrinter';
@@ -43,8 +43,10 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
     displayLanguage: statedLanguage(io.env),
   });
   const { layer, apiKeys } = cliModelLayer(a, io.env);
-  const worktree = await worktreeFor(a, io);
-  const cwd = worktree?.path ?? resolve(a.cwd);
+  const checkout = resolve(a.cwd);
+  const made = await worktreeFor(a, io);
+  const worktree = made ?? (a.session ? recordedWorktree(checkout, a.session, io.env) : undefined);
+  const cwd = worktree?.path ?? checkout;
   let ctx: Context;
   try {
     const mcpServers = readMcpConfigArgs(a.mcpConfigs, { workspaceFolder: cwd, env: io.env });
@@ -55,6 +57,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
       env: io.env,
       overrides: [layer],
       apiKeys,
+      ...(worktree ? { worktree: worktreeContext(worktree, checkout) } : {}),
     });
     // Ignored workspace settings were said on stderr when the Context logged them; stream-json readers get them as events.
     for (const message of ctx.warnings) printer.warning(message);
@@ -62,10 +65,12 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
     ctx.models.resolve(a.plan ? 'planModel' : 'model', layer.model);
   } catch (err) {
     // Nothing ran in it yet: a worktree made for a run that cannot start is taken back.
-    if (worktree) await removeWorktree(worktree, { deleteBranch: true });
+    if (made) await removeWorktree(made, { deleteBranch: true });
     throw err;
   }
   const session = a.session ? ctx.sessions.open(a.session) : ctx.sessions.create({ cwd });
+  // Recorded as VS Code records it, so the conversation is listed with its branch and resumes there.
+  if (made) session.appendConfig('worktree', made);
   if (session.recovered) io.stderr(`keel: ${session.recovered}\n`);
   let project: Project | undefined;
   try {
@@ -78,6 +83,8 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
       maxTurns: a.maxTurns,
       onEvent: (e) => printer.event(e),
     });
+    // Background jobs end here, before the result line: what they changed is reported first.
+    await project.dispose();
     if (result.status === 'error') printer.error('model_error', result.error?.message ?? 'the model request failed');
     printer.result(result);
     if (result.plan && a.output !== 'stream-json') io.stderr(`keel: ${l10n.t('plan saved as {0}', project.plans.filePath(result.plan.id))}\n`);

@@ -2,6 +2,8 @@ import { homedir } from 'node:os';
 import type { Host } from './host';
 import { LlmsContext } from './llmsContext/llmsContext';
 import { keelHome, projectDir, sessionsDir, workspaceKey } from './paths';
+import type { WorkspaceIdentity } from './paths';
+import type { Worktree } from './worktrees/gitWorktree';
 import { resolveConfig, userConfigPath, workspaceConfigPath } from './config/loadConfig';
 import type { ConfigLayer, KeelConfig } from './config/configSchema';
 import type { WorkspaceLayer } from './config/workspaceNarrowing';
@@ -43,6 +45,11 @@ export interface ContextOptions {
   mcp?: McpManager;
   /** Finds the OS sandbox (default: probe this machine); tests inject one that finds none. */
   detectSandbox?: () => Promise<SandboxDetection>;
+  /**
+   * The git worktree the folders are (a worktree conversation): its sessions stay with the
+   * person's workspace (`sessionsOf`), listed and resumed there, while every path is the worktree's.
+   */
+  worktree?: { tree: Worktree; sessionsOf: WorkspaceIdentity };
 }
 
 export interface KeelPaths {
@@ -77,6 +84,8 @@ export class Context {
   readonly warnings: string[];
   /** The OS sandbox commands and local MCP servers run in. */
   readonly sandbox: CommandSandbox;
+  /** The git worktree this Context is rooted in, when it is a worktree conversation's. */
+  worktree?: Worktree;
 
   private constructor(init: {
     config: KeelConfig;
@@ -113,7 +122,8 @@ export class Context {
     const trusted = opts.workspaceTrusted ?? true;
     const workspace = await Workspace.create(opts.folders, { workspaceFile: opts.workspaceFile });
     const home = keelHome(env);
-    const key = workspaceKey({ root: workspace.root, workspaceFile: opts.workspaceFile });
+    const sessionsOf = opts.worktree?.sessionsOf ?? { root: workspace.root, workspaceFile: opts.workspaceFile };
+    const key = workspaceKey(sessionsOf);
     const paths: KeelPaths = { home, workspaceKey: key, projectDir: projectDir(home, key), sessionsDir: sessionsDir(home, key) };
 
     const plugins = new PluginManager({
@@ -145,7 +155,7 @@ export class Context {
     });
     const sessions = new SessionStore({
       home,
-      workspace: { root: workspace.root, workspaceFile: opts.workspaceFile },
+      workspace: sessionsOf,
       onWarning: (message) => opts.host.log('warn', message),
     });
     const sandbox = new CommandSandbox({
@@ -181,6 +191,7 @@ export class Context {
       warnings: resolved.warnings,
       sandbox,
     });
+    if (opts.worktree) ctx.worktree = opts.worktree.tree;
     for (const w of resolved.warnings) opts.host.log('warn', w);
     await plugins.apply({ hook: 'initialized', memo: undefined, type: 'Series' });
     return ctx;

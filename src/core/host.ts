@@ -42,6 +42,12 @@ export interface Host {
    * tool runs it as a child process instead. Absent in the CLI.
    */
   runInTerminal?(command: TerminalCommand): Promise<TerminalRun>;
+  /**
+   * The command lines the person ran in Keel's terminals that were running at some moment
+   * since `since` (a `Date.now()` value): what they changed lands in the same snapshots as a
+   * command of Keel's running then. Absent in the CLI.
+   */
+  personCommandsSince?(since: number): string[];
 }
 
 export interface WriteReport {

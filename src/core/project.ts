@@ -271,6 +271,9 @@ export class Project {
       executeTool: (call) => tools.execute(call),
       beforeTurn: (messages, info) => compaction.beforeTurn(messages, info),
       onOverflow: (messages, err) => compaction.onOverflow(messages, err),
+      onToolInputStart: (name) => {
+        if (name === 'bash') this.fileUndo?.snapshots.prefetch();
+      },
       onEvent: (e) => {
         if (e.type === 'turn_start') turn = e.turn;
         if (e.type === 'message') {

@@ -10,7 +10,15 @@ const empty = z.strictObject({});
 const opened = z.strictObject({ opened: z.boolean() });
 
 /** The only editor commands the chat may ask the host to run (buttons in the UI); never a free-form id. */
-const uiCommandSchema = z.enum(['keel.setApiKey', 'workbench.trust.manage', 'keel.showMcpServers']);
+const uiCommandSchema = z.enum([
+  'keel.setApiKey',
+  'workbench.trust.manage',
+  'keel.showMcpServers',
+  'keel.newChatInWorktree',
+  'keel.reviewWorktreeChanges',
+  'keel.keepWorktreeBranch',
+  'keel.discardWorktree',
+]);
 
 const sendParams = z
   .strictObject({
@@ -143,6 +151,7 @@ export const hostMethods = {
     params: z.strictObject({ server: z.string().min(1), prompt: z.string().min(1), args: z.record(z.string(), z.string().max(20_000)) }),
     result: z.strictObject({ text: z.string() }),
   },
-  'command.run': { params: z.strictObject({ command: uiCommandSchema }), result: z.strictObject({ ran: z.boolean() }) },
+  /** `args`: a name for `/worktree NAME` (the command checks it). */
+  'command.run': { params: z.strictObject({ command: uiCommandSchema, args: z.array(z.string().max(100)).max(1).optional() }), result: z.strictObject({ ran: z.boolean() }) },
   ...planMethods,
 } satisfies Record<string, MethodSpec>;

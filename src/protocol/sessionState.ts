@@ -58,6 +58,8 @@ export const sessionInfoSchema = z.strictObject({
   title: z.string().nullable(),
   /** Set when this window may only read the conversation: why (another window is writing it). */
   readOnly: z.string().optional(),
+  /** The git branch of the worktree the conversation works in (New Chat in Worktree). */
+  branch: z.string().min(1).max(300).optional(),
 });
 
 /** One row of the history list. Times are epoch milliseconds. */
@@ -71,6 +73,8 @@ export const sessionSummarySchema = z.strictObject({
   preview: z.string().optional(),
   /** Tokens spent over the whole conversation (input + output, abandoned branches included). */
   tokens: z.number().int().nonnegative().optional(),
+  /** The branch of the git worktree the conversation works in. */
+  branch: z.string().min(1).max(300).optional(),
   /** What this window's conversation with this id is doing (absent: idle). */
   activity: conversationActivitySchema.optional(),
 });

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import { registerDiffCommands } from './diff/diffCommands';
 import type { KeelRuntime } from './keelRuntime';
+import { registerWorktreeCommands } from './worktreeCommands';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;
@@ -50,6 +51,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.showLog', () => deps.log.show()),
     command('keel.showMcpServers', async () => (await deps.runtime()).showMcpServers()),
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
+    ...registerWorktreeCommands(deps),
     // Plan mode (the work is in the runtime, loaded on first use).
     ...['keel.plan', 'keel.togglePlanMode', 'keel.openPlan', 'keel.executePlan'].map((id) =>
       command(id, async (...args) => (await deps.runtime()).planCommand(id, args)),

@@ -16,6 +16,8 @@ export const CONTEXT_KEYS = {
   hasPlan: 'keel.hasPlan',
   /** Its newest plan waits for the person: proposed or edited, not yet executed or set aside (Execute Plan). */
   planPending: 'keel.planPending',
+  /** The conversation in view works in a git worktree (Review Worktree Changes, Keep Branch, Discard). */
+  inWorktree: 'keel.inWorktree',
 } as const;
 
 type ContextKey = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];
@@ -36,6 +38,10 @@ export class KeelContextKeys {
   plan(plan: PlanInfo | null | undefined): void {
     this.set(CONTEXT_KEYS.hasPlan, Boolean(plan));
     this.set(CONTEXT_KEYS.planPending, plan?.status === 'proposed' || plan?.status === 'edited');
+  }
+
+  worktree(inView: boolean): void {
+    this.set(CONTEXT_KEYS.inWorktree, inView);
   }
 
   /** The values set so far, for the extension's own tests. */

@@ -59,6 +59,9 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
     testHooks: {
       openChatPage: () => openHeadlessChatPage(provider, 'keel.chat'),
       setMcpApprovalPrompt: async (prompt) => (await getRuntime()).mcp.setPrompt(prompt),
+      setWorktreePrompts: async (prompts) => {
+        (await getRuntime()).worktreeChats.prompts = prompts;
+      },
       logLines: () => [...logged],
       contextKeys: async () => (await getRuntime()).contextKeys.values(),
       viewBadge: async () => (await getRuntime()).viewBadge(),

@@ -9,7 +9,10 @@ import { ApiKeyStore } from './apiKeyStore';
 import { BurstThrottle } from '../chat/burstThrottle';
 import { ChatController } from '../chat/chatController';
 import type { CoreAccess } from '../chat/coreAccess';
-import type { BuiltCore } from '../chat/coreLoader';
+import type { BuiltCore, CoreInputs } from '../chat/coreLoader';
+import { WorktreeCores } from '../chat/worktreeCores';
+import { WorktreeChats } from './worktreeChats';
+import { WorktreeReview } from './worktreeReview';
 import { CoreLoader } from '../chat/coreLoader';
 import { ChangeReview } from './diff/changeReview';
 import { registerHunkLenses } from './diff/hunkLenses';
@@ -56,6 +59,10 @@ export class KeelRuntime {
   /** MCP servers of the window (workspace mcp.json, keel.mcpServers). */
   readonly mcp: McpHub;
   private readonly loader: CoreLoader;
+  /** The cores of worktree conversations, one per worktree. */
+  private readonly worktrees: WorktreeCores;
+  /** New Chat in Worktree, Review changes, Keep branch, Discard. */
+  readonly worktreeChats: WorktreeChats;
   private readonly core: CoreAccess;
   private readonly services: VscodeServices;
   private readonly disposables: vscode.Disposable[] = [];
@@ -89,26 +96,23 @@ export class KeelRuntime {
     contextKeys.pendingChanges(0);
     contextKeys.plan(null);
     const languageModels = new LmModelSource(log, () => this.invalidate("VS Code's language models changed"));
-    this.loader = new CoreLoader(
-      {
-        folders: () =>
-          (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, name: f.name })),
-        workspaceFile: () => {
-          const file = vscode.workspace.workspaceFile;
-          return file?.scheme === 'file' ? file.fsPath : undefined;
-        },
-        trusted: () => vscode.workspace.isTrusted,
-        settings: () => keelSettings(true),
-        apiKey: (provider, origin) => keys.get(provider, origin),
-        plugins: () => plugins.list(),
-        providerFactories: () => languageModels.factories(),
-        host,
-        env: process.env,
-        mcp: () => mcp.manager,
+    const inputs: CoreInputs = {
+      folders: () =>
+        (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, name: f.name })),
+      workspaceFile: () => {
+        const file = vscode.workspace.workspaceFile;
+        return file?.scheme === 'file' ? file.fsPath : undefined;
       },
-      () => this.controller.isRunning,
-      log,
-    );
+      trusted: () => vscode.workspace.isTrusted,
+      settings: () => keelSettings(true),
+      apiKey: (provider, origin) => keys.get(provider, origin),
+      plugins: () => plugins.list(),
+      providerFactories: () => languageModels.factories(),
+      host,
+      env: process.env,
+      mcp: () => mcp.manager,
+    };
+    this.loader = new CoreLoader(inputs, () => this.controller.isRunning, log);
     const loader = this.loader;
     let attached: BuiltCore | undefined;
     const core: CoreAccess = {
@@ -127,6 +131,9 @@ export class KeelRuntime {
       peek: () => loader.peek(),
     };
     this.core = core;
+    contextKeys.worktree(false);
+    const worktrees = new WorktreeCores({ workspace: core, inputs, busy: () => this.controller.isRunning, log });
+    this.worktrees = worktrees;
     const changes = new ChangeReview({
       log,
       reveal: () => keelSettings().settings.diffReveal ?? 'background',
@@ -134,6 +141,10 @@ export class KeelRuntime {
     this.changes = changes;
     this.controller = new ChatController({
       core,
+      worktrees: {
+        coreFor: (id) => worktrees.coreFor(id),
+        deleted: (worktree) => this.worktreeChats.afterDelete(worktree),
+      },
       log,
       changes,
       trusted: () => vscode.workspace.isTrusted,
@@ -154,12 +165,16 @@ export class KeelRuntime {
       sessionUi: new VscodeSessionUi(),
       generateTitles: () => vscode.workspace.getConfiguration('keel').get<string>('sessionTitles', 'model') !== 'firstPrompt',
       onSessionChange: (id) => {
+        // The conversation in view changed: the worktree commands follow it.
+        if (this.controller) contextKeys.worktree(worktrees.worktreeOf(this.controller.coreInView()) !== undefined);
         this.windowState.update(OPEN_SESSION_KEY, id ?? undefined).then(undefined, (err: unknown) =>
           log('warn', `remembering the open conversation failed: ${errorMessage(err)}`),
         );
       },
     });
-    changes.attach(this.controller);
+    const worktreeReview = new WorktreeReview(changes, log, () => this.controller);
+    changes.attach(worktreeReview);
+    this.worktreeChats = new WorktreeChats({ controller: this.controller, cores: worktrees, review: worktreeReview, log, env: process.env, reveal: () => this.revealView() });
     this.disposables.push(changes.onDidChange(() => contextKeys.pendingChanges(changes.list().length)));
     plugins.onBuiltInRemoved = () => this.invalidate('a plugin was removed');
     // One watcher for the workspace: the @-file listing and the context gathered for each request.
@@ -175,7 +190,8 @@ export class KeelRuntime {
       files,
       diff: changes,
       textDiffs,
-      core,
+      // Paths the chat opens are the conversation's: a worktree conversation's are in its worktree.
+      core: { get: () => this.controller.coreInView().get() },
       extensionId: context.extension.id,
     });
     this.disposables.push(
@@ -285,12 +301,14 @@ export class KeelRuntime {
   async shutdown(): Promise<void> {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     await this.controller.dispose();
+    await this.worktrees.dispose();
     await this.loader.dispose();
     await this.mcp.manager.dispose();
   }
 
   private invalidate(reason: string): void {
     this.loader.invalidate(reason);
+    this.worktrees.invalidate(reason);
     this.controller.configChanged();
   }
 

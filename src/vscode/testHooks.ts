@@ -1,6 +1,7 @@
 import type { HeadlessChatPage } from './headlessChatView';
 import type { KeelApi } from './keelApi';
 import type { McpApprovalPrompt } from './mcpHub';
+import type { WorktreePrompts } from './worktreePrompts';
 
 /**
  * Extra entry points `activate()` returns only when VS Code runs the extension's own tests
@@ -18,6 +19,8 @@ export interface KeelTestHooks {
    * (which a test cannot click). Everything around it (trust, fingerprints, asking again) is the product's.
    */
   setMcpApprovalPrompt(prompt: McpApprovalPrompt): Promise<void>;
+  /** Answers worktree cleanup's questions (Discard, uncommitted work) instead of the modal dialogs. */
+  setWorktreePrompts(prompts: WorktreePrompts): Promise<void>;
   /** The lines written to the "Keel" log so far ("level: message"). */
   logLines(): string[];
   /** What Keel last told VS Code for each context key its `when` clauses read (loads the runtime). */

@@ -29,6 +29,7 @@ export function createVscodeHost(log: vscode.LogOutputChannel): Host & vscode.Di
     editorState: () => Promise.resolve(readEditorState()),
     workspaceProblems: () => Promise.resolve(readWorkspaceProblems()),
     lastTerminalOutput: () => terminals.lastCommand(),
+    personCommandsSince: (since) => terminals.personCommandsSince(since),
     runInTerminal: (command) => runInKeelTerminal(command, { terminals, log: (level, message) => log[level](message) }),
     dispose: () => terminals.dispose(),
   };

@@ -90,8 +90,8 @@ export class VscodeServices implements EditorServices {
   }
 
   /** The command is one of the catalogue's allow-list (checked by the bus schema). */
-  async runCommand(command: UiCommand): Promise<boolean> {
-    await vscode.commands.executeCommand(command);
+  async runCommand(command: UiCommand, args: string[] = []): Promise<boolean> {
+    await vscode.commands.executeCommand(command, ...args);
     return true;
   }
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Session } from '../../src/core/session/session';
@@ -92,6 +92,32 @@ export const suite: BenchSuite = {
       runs: 9,
       setup: warm,
       run: (state: Warm) => command(state, true),
+      teardown: cleanup,
+    },
+    {
+      // Not Keel: the git processes of that after-snapshot run alone on Keel's own store, so
+      // Keel's share (spawning, parsing, counting lines, the log record) is the difference.
+      name: 'baseline: the same after-snapshot\'s git commands alone (add -A, write-tree, diff-tree, cat-file)',
+      target: 'for scale',
+      limit: 200,
+      runs: 9,
+      setup: warm,
+      run(state: Warm): number {
+        const dir = snapshotDir(state.session.path);
+        const store = join(dir, readdirSync(dir)[0]!);
+        const env = { ...process.env, GIT_DIR: join(store, 'git'), GIT_INDEX_FILE: join(store, 'index'), GIT_WORK_TREE: state.root, GIT_LITERAL_PATHSPECS: '1', GIT_OPTIONAL_LOCKS: '0' };
+        const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: state.root, env, input, encoding: 'utf8' });
+        const base = git(['write-tree', '--missing-ok']).trim();
+        const n = state.n++;
+        for (let i = 0; i < 3; i++) writeFileSync(join(state.root, `pkg${i}`, 'src', `mod${n % 100}.ts`), `export const changed = ${n};\n`);
+        const start = performance.now();
+        git(['add', '-A', '-v', '--ignore-errors', '--', '.']);
+        const tree = git(['write-tree', '--missing-ok']).trim();
+        const raw = git(['diff-tree', '-r', '-z', '--no-renames', '--raw', base, tree]);
+        const oids = raw.split('\0').filter((p) => p.startsWith(':')).flatMap((p) => p.split(' ').slice(2, 4));
+        git(['cat-file', '--batch'], `${oids.join('\n')}\n`);
+        return performance.now() - start;
+      },
       teardown: cleanup,
     },
     {

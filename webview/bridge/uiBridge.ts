@@ -68,7 +68,8 @@ export interface UiBridge {
   /** Put back every file Keel changed from this message on; same `conflict` rule. */
   restoreFiles(messageId: string, force?: boolean): Promise<RevertResult | undefined>;
   openSettings(query?: string): Promise<void>;
-  runCommand(command: UiCommand): Promise<void>;
+  /** `args`: one string argument (the name of `/worktree NAME`). */
+  runCommand(command: UiCommand, args?: string[]): Promise<void>;
   /** An MCP prompt filled with these arguments: the text to send, or undefined (the error is shown). */
   mcpPrompt(server: string, prompt: string, args: Record<string, string>): Promise<string | undefined>;
   respondToApproval(id: string, result: ToolApprovalResult): void;
@@ -232,8 +233,8 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     async openSettings(query) {
       await call('settings.open', query ? { query } : {}, l10n.t('Opening settings'));
     },
-    async runCommand(command) {
-      await call('command.run', { command }, l10n.t('Running the command'));
+    async runCommand(command, args) {
+      await call('command.run', args ? { command, args } : { command }, l10n.t('Running the command'));
     },
     async mcpPrompt(server, prompt, args) {
       return (await call('mcp.prompt', { server, prompt, args }, l10n.t('Getting the MCP prompt {0}', prompt)))?.text;

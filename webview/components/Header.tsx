@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { useBridge } from '../bridge/bridgeContext';
 import { useMeta } from '../store/storeHooks';
+import { Icon } from '../ui/Icon';
 import { IconButton } from '../ui/IconButton';
 import { ProgressRing } from '../ui/ProgressRing';
 
@@ -10,14 +11,28 @@ export function Header() {
   const running = useMeta((meta) => meta.run.running);
   const mode = useMeta((meta) => meta.run.mode);
   const panel = useMeta((meta) => meta.panel);
+  const branch = useMeta((meta) => meta.session.branch);
   return (
     <header className="header">
       <span className="header-title" title={title ?? l10n.t('New chat')}>
         {title ?? l10n.t('New chat')}
       </span>
+      {branch ? (
+        <span className="header-branch" data-testid="worktree-branch" title={l10n.t('This conversation works in a git worktree on the branch {0}', branch)}>
+          <Icon name="git-branch" />
+          <span className="header-branch-name">{branch}</span>
+        </span>
+      ) : null}
       {mode === 'plan' ? <span className="header-mode">{l10n.t('plan')}</span> : null}
       {running ? <ProgressRing label={l10n.t('Keel is working')} /> : null}
       <span className="header-spacer" />
+      {branch ? (
+        <>
+          <IconButton icon="diff" label={l10n.t('Review changes')} testId="worktree-review" onClick={() => void bridge.runCommand('keel.reviewWorktreeChanges')} />
+          <IconButton icon="git-merge" label={l10n.t('Keep branch')} testId="worktree-keep" onClick={() => void bridge.runCommand('keel.keepWorktreeBranch')} />
+          <IconButton icon="trash" label={l10n.t('Discard worktree')} testId="worktree-discard" onClick={() => void bridge.runCommand('keel.discardWorktree')} />
+        </>
+      ) : null}
       <IconButton icon="add" label={l10n.t('New chat')} testId="new-chat" onClick={() => void bridge.newChat()} />
       <IconButton
         icon="history"

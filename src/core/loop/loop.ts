@@ -187,6 +187,9 @@ async function streamTurn(opts: LoopOptions, request: TurnRequest, messages: Mod
         out.reasoning += part.delta;
         opts.onEvent({ type: 'reasoning_delta', text: part.delta });
         break;
+      case 'tool-input-start':
+        opts.onToolInputStart?.(part.toolName);
+        break;
       case 'tool-call':
         out.calls.push(parseCall(part.toolCallId, part.toolName, part.input));
         break;

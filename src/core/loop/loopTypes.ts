@@ -62,6 +62,8 @@ export interface LoopOptions {
    * (compaction), tried once per turn before older messages are left out.
    */
   onOverflow?(messages: ModelMessage[], error: unknown): Promise<ModelMessage[] | undefined>;
+  /** The model began writing a call of this tool (its input still streaming). */
+  onToolInputStart?(toolName: string): void;
 }
 
 export type LoopStatus = 'completed' | 'cancelled' | 'max_turns' | 'error';

@@ -1,9 +1,10 @@
 import type { Dirent } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { PROTECTED_PATH_PATTERNS, matchesProtectedPattern } from '../workspace/protectedPaths';
 import { isPlaceholder } from './placeholders';
 import type { LayoutPath } from './sandboxTypes';
+import { isGone, pathPresent } from './pathPresence';
 
 /** Most folder entries looked at per workspace folder when finding nested protected paths. */
 const maxEntries = 50_000;
@@ -51,7 +52,7 @@ export async function protectedLayout(folder: string): Promise<ProtectedLayout> 
   for (const name of rootProtectedNames) {
     const path = join(folder, name.path);
     // A placeholder still lingering from an earlier run stands for a missing path, not a real one.
-    if (isPlaceholder(path) || !(await exists(path))) out.missing.push({ path, kind: name.kind });
+    if (isPlaceholder(path) || !(await pathPresent(path))) out.missing.push({ path, kind: name.kind });
   }
   let budget = maxEntries;
   const queue = [folder];
@@ -87,28 +88,13 @@ async function gitLayout(gitDir: string, out: ProtectedLayout): Promise<void> {
   out.gitDirs.push(gitDir);
   for (const name of gitReadOnly) {
     const path = join(gitDir, name);
-    if (await exists(path)) out.readOnly.push(path);
+    if (await pathPresent(path)) out.readOnly.push(path);
   }
   for (const held of gitHeld) {
     const path = join(gitDir, held.path);
-    if (isPlaceholder(path) || !(await exists(path))) out.missing.push({ path, kind: held.kind });
+    if (isPlaceholder(path) || !(await pathPresent(path))) out.missing.push({ path, kind: held.kind });
   }
   // A placeholder would break git (it reads the file), so a new one is removed after the run.
   const commondir = join(gitDir, 'commondir');
-  if (!(await exists(commondir))) out.mustNotAppear.push(commondir);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (err) {
-    if (isGone(err)) return false;
-    throw err;
-  }
-}
-
-function isGone(err: unknown): boolean {
-  const code = err instanceof Error && 'code' in err ? err.code : undefined;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES';
+  if (!(await pathPresent(commondir))) out.mustNotAppear.push(commondir);
 }

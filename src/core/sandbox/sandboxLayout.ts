@@ -1,3 +1,4 @@
+import { linkedWorktreeLayout } from './linkedWorktree';
 import { protectedLayout } from './protectedLayout';
 import { secretPaths } from './secretPaths';
 import type { SandboxLayout } from './sandboxTypes';
@@ -48,6 +49,11 @@ async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
     layout.missing.push(...p.missing);
     layout.mustNotAppear.push(...p.mustNotAppear);
     layout.gitDirs.push(...p.gitDirs);
+    const linked = await linkedWorktreeLayout(folder);
+    if (linked) {
+      layout.writable.push(...linked.writable);
+      layout.readOnly.push(...linked.readOnly);
+    }
   }
   return layout;
 }

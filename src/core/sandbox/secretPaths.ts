@@ -1,5 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { hiddenAround } from './hiddenAround';
 import type { LayoutPath } from './sandboxTypes';
 
 /** Credentials in the person's home that no command needs to read. */
@@ -37,7 +38,11 @@ export async function secretPaths(opts: SecretOptions): Promise<LayoutPath[]> {
   for (const path of candidates) {
     // Hidden even inside a workspace folder (a workspace opened on the home folder).
     const kind = await kindOf(path);
-    if (kind) out.push({ path, kind });
+    if (!kind) continue;
+    // A worktree Keel made under its own home is a workspace folder: the rest of the home stays hidden around it.
+    const inside = kind === 'dir' ? opts.folders.filter((f) => f.startsWith(`${path}/`)) : [];
+    if (inside.length > 0) out.push(...(await hiddenAround(path, inside)));
+    else out.push({ path, kind });
   }
   const envDirs = new Set<string>([opts.home]);
   for (const folder of opts.folders) {

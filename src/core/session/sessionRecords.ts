@@ -88,6 +88,8 @@ export interface ConfigValues {
   allowCommand: string;
   /** The conversation's current project: a workspace folder's real path (multi-root). */
   currentProject: string;
+  /** The git worktree the conversation works in (made for it by "New Chat in Worktree"). */
+  worktree: { path: string; branch: string; base: string; repo: string };
 }
 export type ConfigKey = keyof ConfigValues;
 
@@ -99,6 +101,7 @@ const configValueSchemas: { [K in ConfigKey]: z.ZodType<ConfigValues[K]> } = {
   revokeTool: nonEmpty,
   allowCommand: nonEmpty,
   currentProject: nonEmpty,
+  worktree: z.object({ path: nonEmpty, branch: nonEmpty, base: nonEmpty, repo: nonEmpty }),
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -113,6 +116,7 @@ export const configRecordSchema = z.discriminatedUnion('key', [
   configVariant('revokeTool'),
   configVariant('allowCommand'),
   configVariant('currentProject'),
+  configVariant('worktree'),
 ]);
 export type ConfigRecord = z.output<typeof configRecordSchema>;
 

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ApprovalMode } from '../config/configSchema';
-import type { ChangeRecord, CompactionRecord, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SessionRecord, SnapshotRecord } from './sessionRecords';
+import type { ChangeRecord, CompactionRecord, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SessionRecord, SnapshotRecord } from './sessionRecords';
 
 export interface MessageNode {
   id: string;
@@ -22,6 +22,8 @@ export interface SessionConfig {
   allowedCommands: ReadonlySet<string>;
   /** The current project's folder path, when one was chosen (multi-root). */
   currentProject?: string;
+  /** The git worktree the conversation works in. */
+  worktree?: ConfigValues['worktree'];
 }
 
 export interface UsageTotals {
@@ -45,6 +47,7 @@ export class SessionState {
   title?: string;
   model?: string;
   currentProject?: string;
+  worktree?: ConfigValues['worktree'];
   readonly allowedTools = new Set<string>();
   readonly allowedCommands = new Set<string>();
   /** First line of the first user prompt that has text: the title until one is set. */
@@ -122,6 +125,9 @@ export class SessionState {
             break;
           case 'currentProject':
             this.currentProject = record.value;
+            break;
+          case 'worktree':
+            this.worktree = record.value;
             break;
         }
         return undefined;
@@ -205,6 +211,7 @@ export class SessionState {
     if (this.title !== undefined) out.title = this.title;
     if (this.model !== undefined) out.model = this.model;
     if (this.currentProject !== undefined) out.currentProject = this.currentProject;
+    if (this.worktree !== undefined) out.worktree = { ...this.worktree };
     return out;
   }
 }

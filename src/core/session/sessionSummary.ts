@@ -22,6 +22,7 @@ const storedSummarySchema = z.object({
   messageCount: z.number().int().nonnegative(),
   usage: z.object({ inputTokens: tokens, outputTokens: tokens }),
   logBytes: z.number().int().nonnegative(),
+  branch: z.string().optional(),
 });
 type StoredSummary = z.output<typeof storedSummarySchema>;
 
@@ -36,6 +37,8 @@ export interface SessionSummary {
   messageCount: number;
   /** Tokens over the whole session, abandoned branches included (they were paid for). */
   usage: { inputTokens: number; outputTokens: number };
+  /** The branch of the git worktree the conversation works in. */
+  branch?: string;
 }
 
 export function summarize(id: string, state: SessionState, fallbackTime: string): SessionSummary {
@@ -47,6 +50,7 @@ export function summarize(id: string, state: SessionState, fallbackTime: string)
     updatedAt: state.lastTs ?? createdAt,
     messageCount: state.messageCount,
     usage: { ...state.usage },
+    ...(state.worktree ? { branch: state.worktree.branch } : {}),
   };
 }
 
@@ -73,7 +77,7 @@ export function readSummary(path: string, id: string, logBytes: number): Session
   const parsed = storedSummarySchema.safeParse(json);
   if (!parsed.success || parsed.data.id !== id || parsed.data.logBytes !== logBytes) return undefined;
   const s = parsed.data;
-  return { id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, messageCount: s.messageCount, usage: s.usage };
+  return { id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, messageCount: s.messageCount, usage: s.usage, ...(s.branch ? { branch: s.branch } : {}) };
 }
 
 export function writeSummary(path: string, summary: SessionSummary, logBytes: number): void {

@@ -9,6 +9,15 @@ import type { CommandChange, SnapshotRecord } from '../session/sessionRecords';
 import type { WorkspaceFolder } from '../workspace/workspace';
 import { SnapshotRepo, type Snapshot } from './snapshotRepo';
 
+/** Git repositories inside the workspace folders that get stores of their own, at most. */
+const maxNestedRepos = 16;
+
+/** One folder's snapshot (or why it could not be taken). */
+interface Taken {
+  folder: WorkspaceFolder & { nested?: true };
+  snap: Snapshot | Error;
+}
+
 /** Past this many changed files the card's +/− counts are not worth reading every file for. */
 const maxCountedFiles = 200;
 const maxCountedBytes = 1024 * 1024;
@@ -22,6 +31,8 @@ export interface CommandSnapshotsOptions {
   /** Most bytes Keel keeps for this conversation's snapshots; the oldest go first past it. */
   capBytes: number;
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+  /** The person's own commands in Keel's terminals running at some moment since `since` (Date.now()). */
+  personCommands?(since: number): string[];
 }
 
 /** What a command changed, once its after-snapshot is taken. */
@@ -53,6 +64,7 @@ export class CommandSnapshots {
   private readonly repos = new Map<string, SnapshotRepo>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly pending = new Set<Promise<unknown>>();
+  private prefetched = false;
 
   constructor(private readonly opts: CommandSnapshotsOptions) {}
 
@@ -71,10 +83,12 @@ export class CommandSnapshots {
    * taken the command still runs, and `end()` says its changes were not recorded.
    */
   async begin(toolCallId: string): Promise<SnapshotBracket> {
+    this.prefetched = true;
+    const since = Date.now();
     const before = await this.serial(() => this.snapshotAll());
     const bracket: SnapshotBracket = {
       end: () => {
-        const done = this.serial(() => this.finish(toolCallId, before));
+        const done = this.serial(() => this.finish(toolCallId, before, since));
         this.pending.add(done);
         void done.finally(() => this.pending.delete(done));
         return done;
@@ -83,34 +97,63 @@ export class CommandSnapshots {
     return bracket;
   }
 
+  /**
+   * A conversation's first snapshot in this process (a folder's first ever writes every file
+   * into the store) is taken while the model is still writing its first command, off the
+   * command's path. The command's own before-snapshot still follows, when it starts: it is
+   * what the command is compared with, so this only warms the store.
+   */
+  prefetch(): void {
+    if (this.prefetched) return;
+    this.prefetched = true;
+    const warm = this.serial(() => this.snapshotAll());
+    this.pending.add(warm);
+    void warm.finally(() => this.pending.delete(warm));
+  }
+
   /** Waits for after-snapshots still being taken (background jobs that just ended). */
   async settle(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  private async snapshotAll(): Promise<Map<string, Snapshot | Error>> {
-    const out = new Map<string, Snapshot | Error>();
-    for (const folder of this.opts.folders) {
+  /** Every workspace folder, then each git repository found inside one (with a store of its own), by store. */
+  private async snapshotAll(): Promise<Map<string, Taken>> {
+    const out = new Map<string, Taken>();
+    const queue: Array<WorkspaceFolder & { nested?: true }> = [...this.opts.folders];
+    let nested = 0;
+    for (let folder = queue.shift(); folder; folder = queue.shift()) {
       const store = storeName(folder.path);
+      if (out.has(store)) continue;
       try {
-        out.set(store, await this.repoFor(store, folder.path).snapshot());
+        const snap = await this.repoFor(store, folder.path).snapshot();
+        out.set(store, { folder, snap });
+        for (const rel of snap.nested) {
+          if (++nested > maxNestedRepos) {
+            if (nested === maxNestedRepos + 1) this.opts.log('warn', `snapshots: more than ${maxNestedRepos} git repositories inside the workspace; what commands change in the others is not recorded`);
+            continue;
+          }
+          const path = join(folder.path, ...rel.split('/'));
+          queue.push({ name: this.opts.display(path), path, nested: true });
+        }
       } catch (err) {
         this.opts.log('warn', `snapshots: could not record ${folder.name}: ${errorMessage(err)}`);
-        out.set(store, err instanceof Error ? err : new Error(errorMessage(err)));
+        out.set(store, { folder, snap: err instanceof Error ? err : new Error(errorMessage(err)) });
       }
     }
     return out;
   }
 
-  private async finish(toolCallId: string, before: Map<string, Snapshot | Error>): Promise<CommandOutcome> {
+  private async finish(toolCallId: string, before: Map<string, Taken>, since: number): Promise<CommandOutcome> {
     const after = await this.snapshotAll();
+    // Snapshots cannot tell whose a change is: the person's commands running meanwhile are named.
+    const theirs = this.opts.personCommands?.(since) ?? [];
     const records: SnapshotRecord[] = [];
     const failures: string[] = [];
-    for (const folder of this.opts.folders) {
-      const store = storeName(folder.path);
-      const a = before.get(store);
-      const b = after.get(store);
-      if (!a || !b || a instanceof Error || b instanceof Error) {
+    for (const [store, { folder, snap: b }] of after) {
+      const a = before.get(store)?.snap;
+      // A repository the command made inside the workspace has nothing to compare with.
+      if (!a && folder.nested) continue;
+      if (!a || a instanceof Error || b instanceof Error) {
         failures.push(`${folder.name} (${errorMessage(a instanceof Error ? a : b)})`);
         continue;
       }
@@ -124,6 +167,12 @@ export class CommandSnapshots {
       }
     }
     const warnings: string[] = [];
+    if (theirs.length && records.length) {
+      warnings.push(
+        `While this command ran you also ran ${theirs.map((c) => `\`${c.length > 80 ? `${c.slice(0, 77)}...` : c}\``).join(', ')} in Keel's terminal: ` +
+          'what that changed is listed with this command, and undoing the command undoes it too.',
+      );
+    }
     if (failures.length) warnings.push(`Keel could not record what this command changed in ${failures.join(', ')}; those changes cannot be undone from the chat.`);
     const dropped = await this.enforceCap().catch((err: unknown) => `Keel could not trim its snapshots: ${errorMessage(err)}`);
     if (dropped) warnings.push(dropped);

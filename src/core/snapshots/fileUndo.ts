@@ -22,6 +22,7 @@ export function createFileUndo(ctx: Context, session: Session, journal: ChangeJo
     maxFileBytes: ctx.config.snapshots.maxFileMB * mb,
     capBytes: ctx.config.snapshots.capMB * mb,
     log: (level, message) => ctx.host.log(level, message),
+    personCommands: ctx.host.personCommandsSince ? (since) => ctx.host.personCommandsSince!(since) : undefined,
   });
   const restore = new FileRestore({ session, host: ctx.host, snapshots, onReverted: (files) => journal.noteReverted(files) });
   return { snapshots, restore };

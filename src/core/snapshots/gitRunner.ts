@@ -13,6 +13,7 @@ export class GitError extends Error {
   constructor(
     message: string,
     readonly exitCode: number | null,
+    readonly stderr = '',
   ) {
     super(message);
     this.name = 'GitError';
@@ -24,7 +25,7 @@ export class GitError extends Error {
  * are always set, and whatever the environment says about another repository is dropped, so
  * no command here can read or write the person's index, refs or stash.
  */
-export function runGit(env: GitEnv, args: readonly string[], opts: { input?: string | Buffer; cwd?: string; noWorkTree?: boolean } = {}): Promise<Buffer> {
+export function runGit(env: GitEnv, args: readonly string[], opts: { input?: string | Buffer; cwd?: string; noWorkTree?: boolean; extraEnv?: Record<string, string> } = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const childEnv: NodeJS.ProcessEnv = {};
     for (const [key, value] of Object.entries(process.env)) {
@@ -40,6 +41,7 @@ export function runGit(env: GitEnv, args: readonly string[], opts: { input?: str
       GIT_OPTIONAL_LOCKS: '0',
       LC_ALL: 'C',
     });
+    if (opts.extraEnv) Object.assign(childEnv, opts.extraEnv);
     if (opts.noWorkTree) delete childEnv.GIT_WORK_TREE;
     const child = spawn('git', ['-c', 'core.quotepath=false', ...args], {
       cwd: opts.cwd ?? env.workTree,
@@ -53,7 +55,10 @@ export function runGit(env: GitEnv, args: readonly string[], opts: { input?: str
     child.on('error', (e) => reject(new GitError(`git could not be started (${e.message}); Keel needs git on PATH to record what commands change`, null)));
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out));
-      else reject(new GitError(`git ${args[0]} failed (exit ${code}): ${Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ')}`, code));
+      else {
+        const stderr = Buffer.concat(err).toString('utf8');
+        reject(new GitError(`git ${args[0]} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`, code, stderr));
+      }
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');

@@ -1,8 +1,12 @@
-import { appendFile, copyFile, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { appendFile, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { GitError, readPersonGit, runGit, type GitEnv } from './gitRunner';
 import type { GitFileState, GitMode } from './gitBlobId';
-import { listLooseObjects, looseObjectPath, readBlobHead, type BlobHead } from './looseObjects';
+import { blobHeadsByFile, blobHeadsByGit, catBlobs } from './blobHeads';
+import { listLooseObjects, looseObjectPath, type BlobHead } from './looseObjects';
+import { personObjects, seedIndex } from './personRepo';
+import { scanPack } from './packScan';
+import { listPacks, packObjectIds, repackReachable, rewritePacks } from './packFiles';
 
 /**
  * Why git plumbing in a private repository: git already knows what the person would commit
@@ -13,6 +17,10 @@ import { listLooseObjects, looseObjectPath, readBlobHead, type BlobHead } from '
  * `alternates`, so a tracked file costs nothing to keep. The person's repository, index, stash
  * and refs are never written: nothing here runs without Keel's own GIT_DIR and GIT_INDEX_FILE.
  */
+
+/** What is synced to disk; a first snapshot's trees are synced as one pack instead (see `packBulk`). */
+const durable = 'loose-object,pack,pack-metadata,index';
+const durableBulk = 'pack,pack-metadata,index';
 
 /** Never worth keeping in a workspace that has no .gitignore of its own to say so. */
 const defaultExcludes = ['node_modules/', '.venv/', 'venv/', '__pycache__/', '.DS_Store', '.git/'];
@@ -39,6 +47,8 @@ export interface Snapshot {
   delta?: TreeDelta[];
   /** Blob ids whose content was not kept (too large, or binary): they cannot be put back. */
   dropped: Map<string, 'large' | 'binary'>;
+  /** Git repositories inside the work tree (relative, with `/`): git records only their commit, so each gets a store of its own. */
+  nested: string[];
 }
 
 /** One path that differs between two snapshots; null: absent on that side. */
@@ -47,6 +57,17 @@ export interface TreeDelta {
   path: string;
   before: GitFileState | null;
   after: GitFileState | null;
+}
+
+/**
+ * glibc hands the zlib buffers of every streamed blob back to the system and asks for them
+ * again (two system calls per file): for thousands of files, a bulk add spends most of its
+ * time there. Keeping freed memory in the process avoids it; other C libraries ignore this.
+ */
+function bulkMalloc(): Record<string, string> {
+  const keep = 'glibc.malloc.trim_threshold=67108864:glibc.malloc.top_pad=67108864';
+  const theirs = process.env.GLIBC_TUNABLES;
+  return { GLIBC_TUNABLES: theirs ? `${theirs}:${keep}` : keep };
 }
 
 function isFileMode(mode: string | undefined): mode is GitMode {
@@ -62,6 +83,7 @@ export class SnapshotRepo {
   private used: number | undefined;
   private droppedLog: Map<string, 'large' | 'binary'> | undefined;
   private lastTree: string | undefined;
+  private readonly nested = new Set<string>();
 
   constructor(private readonly opts: SnapshotRepoOptions) {
     this.env = { gitDir: join(opts.dir, 'git'), indexFile: join(opts.dir, 'index'), workTree: opts.workTree };
@@ -89,35 +111,76 @@ export class SnapshotRepo {
     await this.init();
     await this.refreshExcludes();
     const base = this.lastTree;
-    // Without an earlier tree (this store's first snapshot in this process) the new objects
-    // are found by listing the object folder; otherwise they are the ones the tree diff names.
-    const before = base === undefined ? await listLooseObjects(this.objectsDir) : undefined;
+    // This store's first snapshot in this process may meet thousands of new files: their blobs
+    // go into one pack (git streams every file over core.bigFileThreshold into a single pack
+    // during `add`) instead of one loose file each. Later snapshots meet a few changed files,
+    // whose loose objects are cheap and can be deleted one by one when they are not kept.
+    const bulk = base === undefined;
+    const packsBefore = bulk ? await listPacks(this.objectsDir) : undefined;
+    const looseBefore = bulk ? await listLooseObjects(this.objectsDir) : undefined;
+    let changed = true;
     try {
-      await runGit(this.env, ['add', '-A', '--ignore-errors', '--', '.']);
+      changed = (await this.add(bulk)).length > 0;
     } catch (err) {
       // A file vanishing or unreadable mid-scan is not a reason to record nothing.
       if (!(err instanceof GitError) || err.exitCode !== 1) throw err;
+      // A repository inside without a commit yet is not even recorded as one: git says so.
+      for (const m of err.stderr.matchAll(/^error: '(.+)\/' does not have a commit checked out$/gm)) this.nested.add(m[1]!);
     }
-    const tree = (await runGit(this.env, ['write-tree', '--missing-ok'])).toString('utf8').trim();
+    // `add -v` names every path whose entry changed: nothing named, the tree is the last one.
+    // A first snapshot's trees (one per folder) are synced once, in a pack, not one by one.
+    const writeTree = async (): Promise<string> =>
+      !changed && base !== undefined ? base : (await runGit(this.env, [...(bulk ? ['-c', `core.fsync=${durableBulk}`] : []), 'write-tree', '--missing-ok'])).toString('utf8').trim();
+    let tree: string;
     let delta: TreeDelta[] | undefined;
-    let candidates: string[];
-    if (base === undefined) {
-      candidates = [...(await listLooseObjects(this.objectsDir))].filter((oid) => !before!.has(oid));
+    const loose: string[] = [];
+    const packed = new Map<string, string[]>();
+    const known = new Map<string, BlobHead>();
+    if (bulk) {
+      // The new pack is read while git writes the trees.
+      [tree] = await Promise.all([writeTree(), this.scanNewPacks(packsBefore!, packed, known), this.listNested()]);
+      for (const oid of await listLooseObjects(this.objectsDir)) if (!looseBefore!.has(oid)) loose.push(oid);
     } else {
-      delta = base === tree ? [] : await this.diffTrees(base, tree);
+      tree = await writeTree();
+      delta = base === tree ? [] : await this.diffTrees(base, tree, this.nested);
       const oids = [...new Set(delta.flatMap((d) => (d.after ? [d.after.oid] : [])))];
-      candidates = [];
-      for (const oid of oids) if (await exists(looseObjectPath(this.objectsDir, oid))) candidates.push(oid);
+      for (const oid of oids) if (await exists(looseObjectPath(this.objectsDir, oid))) loose.push(oid);
     }
     // git writes a blob again whenever it re-reads the file (touched, or racily clean): content
     // dropped before must not creep back in.
     await this.droppedReason('');
     for (const oid of this.droppedLog!.keys()) {
-      if (!candidates.includes(oid) && (await exists(looseObjectPath(this.objectsDir, oid)))) candidates.push(oid);
+      if (!loose.includes(oid) && (await exists(looseObjectPath(this.objectsDir, oid)))) loose.push(oid);
     }
-    const dropped = await this.dropUnkept(candidates);
+    const dropped = await this.dropUnkept(loose, packed, known);
+    if (bulk) await this.packBulk(loose, packed, dropped);
     this.lastTree = tree;
-    return delta === undefined ? { tree, dropped } : { tree, dropped, base: base!, delta };
+    for (const rel of this.nested) if (!(await exists(join(this.opts.workTree, ...rel.split('/'), '.git')))) this.nested.delete(rel);
+    const nested = [...this.nested];
+    return delta === undefined ? { tree, dropped, nested } : { tree, dropped, nested, base: base!, delta };
+  }
+
+  /** The repositories inside that git recorded as such (a commit, mode 160000), from the whole index. */
+  private async listNested(): Promise<void> {
+    const out = (await runGit(this.env, ['ls-files', '-s', '-z'])).toString('utf8');
+    for (const entry of out.split('\0')) if (entry.startsWith('160000 ')) this.nested.add(entry.slice(entry.indexOf('\t') + 1));
+  }
+
+  /**
+   * `git add -A -v`: the paths it names are those whose entries changed. A bulk add streams
+   * every blob into one pack; its few loose objects are packed and synced afterwards, and git
+   * 2.39 cannot finish that pack when it also syncs loose objects in a batch.
+   */
+  private async add(bulk: boolean): Promise<Buffer> {
+    const args = ['add', '-A', '-v', '--ignore-errors', '--', '.'];
+    if (bulk) return runGit(this.env, ['-c', 'core.bigFileThreshold=1', '-c', `core.fsync=${durableBulk}`, ...args], { extraEnv: bulkMalloc() });
+    try {
+      return await runGit(this.env, args);
+    } catch (err) {
+      // The same git limit with a file over core.bigFileThreshold (2 GB) next to smaller ones.
+      if (!(err instanceof GitError) || err.exitCode !== 128) throw err;
+      return runGit(this.env, ['-c', `core.fsync=${durableBulk}`, ...args]);
+    }
   }
 
   /** The content of a blob (from Keel's objects or the person's); undefined when it was not kept. */
@@ -133,25 +196,13 @@ export class SnapshotRepo {
 
   /** Several blobs at once (one git process); missing ones are absent from the map. */
   async readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
-    const found = new Map<string, Buffer>();
-    if (oids.length === 0) return found;
+    if (oids.length === 0) return new Map();
     await this.init();
-    const out = await runGit(this.env, ['cat-file', '--batch'], { input: `${oids.join('\n')}\n` });
-    let at = 0;
-    while (at < out.length) {
-      const eol = out.indexOf(10, at);
-      const header = out.subarray(at, eol).toString('latin1').split(' ');
-      at = eol + 1;
-      if (header[1] === 'missing' || header.length < 3) continue;
-      const size = Number(header[2]);
-      found.set(header[0]!, out.subarray(at, at + size));
-      at += size + 1;
-    }
-    return found;
+    return catBlobs(this.env, oids);
   }
 
-  /** Files that differ between two trees (submodules left out). */
-  async diffTrees(a: string, b: string): Promise<TreeDelta[]> {
+  /** Files that differ between two trees (repositories inside left out, and noted in `nested` when given). */
+  async diffTrees(a: string, b: string, nested?: Set<string>): Promise<TreeDelta[]> {
     await this.init();
     const out = (await runGit(this.env, ['diff-tree', '-r', '-z', '--no-renames', '--raw', a, b])).toString('utf8');
     const parts = out.split('\0');
@@ -159,6 +210,7 @@ export class SnapshotRepo {
     for (let i = 0; i + 1 < parts.length; i += 2) {
       const [oldMode, newMode, oldOid, newOid] = parts[i]!.slice(1).split(' ');
       const path = parts[i + 1]!;
+      if (newMode === '160000') nested?.add(path);
       if (!isFileMode(oldMode) && !isFileMode(newMode)) continue;
       deltas.push({
         path,
@@ -196,6 +248,7 @@ export class SnapshotRepo {
   /** Deletes every object Keel keeps that neither these trees nor the index need. */
   async prune(keepTrees: readonly string[]): Promise<void> {
     await this.init();
+    if ((await listPacks(this.objectsDir)).size > 0) await repackReachable(this.env, this.objectsDir, keepTrees);
     await runGit(this.env, ['prune', '--expire=now', ...keepTrees]);
     this.used = undefined;
   }
@@ -214,71 +267,37 @@ export class SnapshotRepo {
     if (fresh) {
       await mkdir(this.opts.dir, { recursive: true });
       await runGit(this.env, ['init', '-q', '--bare', gitDir], { cwd: this.opts.dir, noWorkTree: true });
-      const config: Array<[string, string]> = [
-        ['core.bare', 'false'],
-        ['core.autocrlf', 'false'],
-        ['core.safecrlf', 'false'],
-        ['core.symlinks', 'true'],
-        ['core.filemode', 'true'],
-        ['core.fsmonitor', 'false'],
-        ['core.untrackedCache', 'true'],
-        ['core.splitIndex', 'false'],
-        ['core.bigFileThreshold', '2g'],
-        // A snapshot lost in a crash costs one undo; syncing every object costs seconds on a busy disk.
-        ['core.fsync', 'none'],
-        ['index.version', '4'],
-        ['gc.auto', '0'],
-        ['advice.addEmbeddedRepo', 'false'],
-        ['advice.addIgnoredFile', 'false'],
+      // Appended to what `init` wrote (which may say the file system ignores case): one file
+      // write instead of a git process per setting.
+      const config: Array<[string, string, string]> = [
+        ['core', 'bare', 'false'],
+        ['core', 'autocrlf', 'false'],
+        ['core', 'safecrlf', 'false'],
+        ['core', 'symlinks', 'true'],
+        ['core', 'filemode', 'true'],
+        ['core', 'fsmonitor', 'false'],
+        ['core', 'untrackedCache', 'true'],
+        ['core', 'splitIndex', 'false'],
+        ['core', 'bigFileThreshold', '2g'],
+        // The store holds the only copy of what a command overwrote: objects, packs and the
+        // index reach the disk before the command runs. `batch` syncs the loose objects of
+        // one `add` together (one flush per snapshot), and a first snapshot is one pack.
+        ['core', 'fsync', durable],
+        ['core', 'fsyncMethod', 'batch'],
+        ['index', 'version', '4'],
+        ['gc', 'auto', '0'],
+        ['advice', 'addEmbeddedRepo', 'false'],
+        ['advice', 'addIgnoredFile', 'false'],
       ];
-      for (const [key, value] of config) await runGit(this.env, ['config', key, value], { noWorkTree: true });
+      await appendFile(join(gitDir, 'config'), config.map(([section, key, value]) => `[${section}]\n\t${key} = ${value}\n`).join(''));
       await mkdir(join(gitDir, 'info'), { recursive: true });
       await writeFile(join(gitDir, 'info', 'attributes'), rawAttributes);
-      const person = await this.personObjects();
+      const person = await personObjects(this.opts.workTree);
       if (person) {
         await mkdir(join(this.objectsDir, 'info'), { recursive: true });
         await writeFile(join(this.objectsDir, 'info', 'alternates'), `${person.objects}\n`);
-        await this.seedIndex(person.index);
+        await seedIndex(this.env, person.index);
       }
-    }
-  }
-
-  /** The person's object folder and index, when the work tree is (inside) a git repository. */
-  private async personObjects(): Promise<{ objects: string; index: string; gitDir: string } | undefined> {
-    const out = await readPersonGit(this.opts.workTree, ['rev-parse', '--show-toplevel', '--git-path', 'objects', '--git-path', 'index', '--git-dir', '--show-object-format']);
-    if (!out) return undefined;
-    const [top, objects, index, gitDir, format] = out.split('\n');
-    // Only the repository's own root is seeded from its index: the paths must be the same.
-    if (!top || !objects || !index || !gitDir || format !== 'sha1') return undefined;
-    const abs = (p: string) => (isAbsolute(p) ? p : resolve(this.opts.workTree, p));
-    const objectsDir = abs(objects);
-    if (!(await exists(objectsDir))) return undefined;
-    return { objects: objectsDir, index: resolve(top) === resolve(this.opts.workTree) ? abs(index) : '', gitDir: abs(gitDir) };
-  }
-
-  /**
-   * Starts Keel's index from a copy of the person's (read, never written), so the first
-   * snapshot of a large repository reads only the files that differ from it. Not when the
-   * person's blobs may differ from the bytes on disk (attributes, autocrlf, skip-worktree).
-   */
-  private async seedIndex(personIndex: string): Promise<void> {
-    if (!personIndex || !(await exists(personIndex))) return;
-    const cwd = this.opts.workTree;
-    const autocrlf = (await readPersonGit(cwd, ['config', '--get', 'core.autocrlf']))?.trim();
-    if (autocrlf === 'true' || autocrlf === 'input') return;
-    const attributes = await readPersonGit(cwd, ['ls-files', '-z', '--', ':(glob)**/.gitattributes']);
-    if (attributes === undefined || attributes !== '') return;
-    const infoAttributes = (await readPersonGit(cwd, ['rev-parse', '--git-path', 'info/attributes']))?.trim();
-    if (infoAttributes && (await exists(resolve(cwd, infoAttributes)))) return;
-    const flags = await readPersonGit(cwd, ['ls-files', '-v']);
-    if (flags === undefined || /^[a-zS]/m.test(flags)) return;
-    await copyFile(personIndex, this.env.indexFile);
-    try {
-      await runGit(this.env, ['update-index', '--index-version', '4']);
-    } catch (err) {
-      // A split or damaged index cannot be borrowed: the first snapshot reads every file instead.
-      if (!(err instanceof GitError)) throw err;
-      await rm(this.env.indexFile, { force: true });
     }
   }
 
@@ -304,10 +323,40 @@ export class SnapshotRepo {
     if (current !== text) await writeFile(path, text);
   }
 
-  /** Large and binary files just added are kept by id only: their loose objects go. */
-  private async dropUnkept(candidates: readonly string[]): Promise<Map<string, 'large' | 'binary'>> {
+  /** The objects of packs that are not in `before`, with what is known of them from reading the pack. */
+  private async scanNewPacks(before: ReadonlySet<string>, packed: Map<string, string[]>, known: Map<string, BlobHead>): Promise<void> {
+    for (const pack of await listPacks(this.objectsDir)) {
+      if (before.has(pack)) continue;
+      const heads = await scanPack(pack);
+      for (const [oid, head] of heads ?? []) known.set(oid, head);
+      packed.set(pack, heads ? [...heads.keys()] : await packObjectIds(this.env, pack));
+    }
+  }
+
+  /**
+   * After a first snapshot: the new loose objects (its trees, empty files, symlinks) and any
+   * new pack that held dropped content become one synced pack without it.
+   */
+  private async packBulk(loose: readonly string[], packed: ReadonlyMap<string, readonly string[]>, dropped: ReadonlyMap<string, unknown>): Promise<void> {
+    const rewrite = [...packed].filter(([, ids]) => ids.some((id) => dropped.has(id)));
+    const keep = [...loose, ...rewrite.flatMap(([, ids]) => ids)].filter((id) => !dropped.has(id));
+    if (keep.length === 0 && rewrite.length === 0) return;
+    await rewritePacks(this.env, this.objectsDir, rewrite.map(([pack]) => pack), keep);
+    // Now in the synced pack: the loose copies go (several at once, this file system permitting).
+    const packedLoose = loose.filter((id) => !dropped.has(id));
+    for (let i = 0; i < packedLoose.length; i += 32) {
+      await Promise.all(packedLoose.slice(i, i + 32).map((id) => rm(looseObjectPath(this.objectsDir, id), { force: true })));
+    }
+  }
+
+  /** Large and binary files just added are kept by id only: their loose objects go (packed ones in `packBulk`). */
+  private async dropUnkept(loose: readonly string[], packed: ReadonlyMap<string, readonly string[]>, known: ReadonlyMap<string, BlobHead>): Promise<Map<string, 'large' | 'binary'>> {
     const dropped = new Map<string, 'large' | 'binary'>();
-    const verdicts = candidates.length <= 64 ? await this.headsByFile(candidates) : await this.headsByGit(candidates);
+    const unknown = [...packed.values()].flat().filter((oid) => !known.has(oid));
+    const verdicts = new Map(known);
+    const byFile = loose.length <= 64 ? await blobHeadsByFile(this.objectsDir, loose) : undefined;
+    const byGit = await blobHeadsByGit(this.env, byFile ? unknown : [...loose, ...unknown], this.opts.maxFileBytes);
+    for (const [oid, head] of [...(byFile ?? []), ...byGit]) verdicts.set(oid, head);
     let grew = 0;
     for (const [oid, head] of verdicts) {
       const why = head.type !== 'blob' ? undefined : head.size > this.opts.maxFileBytes ? 'large' : head.binary ? 'binary' : undefined;
@@ -315,51 +364,15 @@ export class SnapshotRepo {
         grew += head.size;
         continue;
       }
-      await unlink(looseObjectPath(this.objectsDir, oid));
       dropped.set(oid, why);
     }
+    for (const oid of loose) if (dropped.has(oid)) await unlink(looseObjectPath(this.objectsDir, oid));
     if (this.used !== undefined) this.used += grew;
     if (dropped.size > 0) {
       await appendFile(join(this.opts.dir, 'dropped'), [...dropped].map(([oid, why]) => `${oid} ${why}\n`).join(''));
       for (const [oid, why] of dropped) this.droppedLog?.set(oid, why);
     }
     return dropped;
-  }
-
-  /** A few objects: their first compressed bytes straight from the object files. */
-  private async headsByFile(oids: readonly string[]): Promise<Map<string, BlobHead>> {
-    const heads = new Map<string, BlobHead>();
-    for (const oid of oids) heads.set(oid, await readBlobHead(this.objectsDir, oid));
-    return heads;
-  }
-
-  /** Many objects (a folder's first snapshot): types and sizes in one git process, contents in a few. */
-  private async headsByGit(oids: readonly string[]): Promise<Map<string, BlobHead>> {
-    const heads = new Map<string, BlobHead>();
-    const listed = (await runGit(this.env, ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], { input: `${oids.join('\n')}\n` })).toString('utf8');
-    const small: string[] = [];
-    for (const line of listed.split('\n')) {
-      const [oid, type, size] = line.split(' ');
-      if (!oid || !type || size === undefined) continue;
-      heads.set(oid, { type, size: Number(size), binary: false });
-      if (type === 'blob' && Number(size) <= this.opts.maxFileBytes) small.push(oid);
-    }
-    // Contents for the binary test, in batches so no more than ~64 MB is held at once.
-    let batch: string[] = [];
-    let bytes = 0;
-    const flush = async (): Promise<void> => {
-      if (batch.length === 0) return;
-      for (const [oid, content] of await this.readBlobs(batch)) heads.get(oid)!.binary = content.subarray(0, 8000).includes(0);
-      batch = [];
-      bytes = 0;
-    };
-    for (const oid of small) {
-      batch.push(oid);
-      bytes += heads.get(oid)!.size;
-      if (bytes > 64 * 1024 * 1024) await flush();
-    }
-    await flush();
-    return heads;
   }
 }
 

@@ -77,8 +77,10 @@ export async function createWorktree(opts: { dir: string; root: string; name: st
 
 /** Files with changes git sees (tracked changes and untracked files), as `git status --porcelain` lines. */
 export async function uncommittedChanges(path: string): Promise<string[]> {
-  const out = await git(path, ['status', '--porcelain', '--untracked-files=all']);
-  return out ? out.split('\n') : [];
+  // Not trimmed: the first line's status column may start with a space (" M a.txt").
+  const out = await runGit(path, ['status', '--porcelain', '--untracked-files=all'], { timeoutMs: 120_000 });
+  if (!out.ok) throw new KeelError('config', `git status failed in ${path}: ${out.error}`);
+  return out.stdout.split('\n').filter((line) => line.length > 0);
 }
 
 /**

@@ -43,10 +43,16 @@ export class KeelTerminals implements vscode.Disposable {
   private last: TerminalOutput | undefined;
   /** Commands of the person's that ended and whose output is still being read. */
   private readonly settling = new Set<Promise<void>>();
+  /** The person's commands in Keel terminals: running (no end) or ended lately. */
+  private readonly personRuns = new Set<{ terminal: vscode.Terminal; command: string; end?: number }>();
 
   constructor(private readonly log: (level: 'info' | 'warn', message: string) => void) {
     this.disposables.push(
-      vscode.window.onDidCloseTerminal((terminal) => this.terminals.delete(terminal)),
+      vscode.window.onDidCloseTerminal((terminal) => {
+        this.terminals.delete(terminal);
+        // A closed terminal runs nothing more, whether or not its last command said it ended.
+        for (const run of this.personRuns) if (run.terminal === terminal) run.end ??= Date.now();
+      }),
       vscode.window.onDidStartTerminalShellExecution((event) => this.started(event)),
       vscode.window.onDidEndTerminalShellExecution((event) => {
         this.terminals.get(event.terminal)?.running.delete(event.execution);
@@ -80,6 +86,17 @@ export class KeelTerminals implements vscode.Disposable {
         state.leased = false;
       },
     };
+  }
+
+  /** The person's commands in Keel terminals running at some moment since `since`. */
+  personCommandsSince(since: number): string[] {
+    const out: string[] = [];
+    for (const run of this.personRuns) {
+      if (run.end === undefined || run.end >= since) out.push(run.command);
+      // Nothing bracketed lasts this long: older ends are forgotten.
+      else if (run.end < Date.now() - 3_600_000) this.personRuns.delete(run);
+    }
+    return out;
   }
 
   /** The last command that ran in a Keel terminal, for @terminal. */
@@ -125,23 +142,26 @@ export class KeelTerminals implements vscode.Disposable {
     if (!state) return;
     state.running.add(event.execution);
     // Keel's own commands are recorded by their run; this is the person typing in a Keel terminal.
-    if (!state.leased) this.recordPersonCommand(event.execution);
+    if (!state.leased) this.recordPersonCommand(event.terminal, event.execution);
   }
 
   /**
    * Reads a command the person ran in a Keel terminal and records it once it ends. Until
    * its output is in, @terminal waits for it (briefly), so asking right after it ended works.
    */
-  private recordPersonCommand(execution: vscode.TerminalShellExecution): void {
+  private recordPersonCommand(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): void {
     const text = new TerminalText();
     const output = new MiddleTruncator(recordedOutputChars);
     const reading = (async () => {
       for await (const chunk of execution.read()) output.append(text.push(chunk));
       output.append(text.end());
     })().catch((err: unknown) => this.log('warn', `terminal: could not read a command's output: ${errorMessage(err)}`));
+    const run: { terminal: vscode.Terminal; command: string; end?: number } = { terminal, command: execution.commandLine.value || 'a command' };
+    this.personRuns.add(run);
     const sub = vscode.window.onDidEndTerminalShellExecution((event) => {
       if (event.execution !== execution) return;
       sub.dispose();
+      run.end = Date.now();
       const settled = Promise.race([reading, new Promise((resolve) => setTimeout(resolve, readGraceMs))]).then(() => {
         this.record({ command: execution.commandLine.value, output: output.toString(), exitCode: event.exitCode, cwd: execution.cwd?.fsPath });
       });

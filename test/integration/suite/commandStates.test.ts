@@ -56,6 +56,9 @@ describe('commands that need a state', () => {
         reject: when['keel.rejectChange'],
         acceptAll: when['keel.acceptAllChanges'],
         rejectAll: when['keel.rejectAllChanges'],
+        reviewWorktree: when['keel.reviewWorktreeChanges'],
+        keepBranch: when['keel.keepWorktreeBranch'],
+        discardWorktree: when['keel.discardWorktree'],
       },
       {
         stop: 'keel.running',
@@ -65,12 +68,15 @@ describe('commands that need a state', () => {
         reject: 'keel.hasPendingChange',
         acceptAll: 'keel.hasPendingChange',
         rejectAll: 'keel.hasPendingChange',
+        reviewWorktree: 'keel.inWorktree',
+        keepBranch: 'keel.inWorktree',
+        discardWorktree: 'keel.inWorktree',
       },
     );
   });
 
   it('a new chat has nothing running, waiting or planned', async () => {
-    assert.deepStrictEqual(await keys(), { 'keel.running': false, 'keel.hasPendingChange': false, 'keel.hasPlan': false, 'keel.planPending': false });
+    assert.deepStrictEqual(await keys(), { 'keel.running': false, 'keel.hasPendingChange': false, 'keel.hasPlan': false, 'keel.planPending': false, 'keel.inWorktree': false });
   });
 
   it('keel.running and keel.hasPendingChange follow a run that waits for a change to be approved', async () => {

@@ -136,6 +136,39 @@ describe('commands in the terminal', function () {
     assert.match(yours, /<mention kind="terminal">\n\$ sleep 1; echo typed-by-person; false(?: in \S+)? \(exit code 1\)\n```\ntyped-by-person\n```/, yours);
   });
 
+  it("names the person's own command in Keel's terminal that ran during one of Keel's, whose snapshots hold both", async () => {
+    const keelMade = pidFile('keel-made.txt');
+    const personMade = pidFile('person-made.txt');
+    chat.server.load({
+      turns: [reply.tool('bash', { command: 'echo first' }), reply.text('ok'), reply.tool('bash', { command: 'sleep 1; echo keel > keel-made.txt' }), reply.text('done')],
+    });
+    await chat.page.sendAndSettle('run', 60_000).catch(explain);
+    const name = /^Ran in the terminal "([^"]+)"/.exec(lastToolResult(request(chat.server, 1)))?.[1];
+    const terminal = vscode.window.terminals.find((t) => t.name === name);
+    assert.ok(terminal?.shellIntegration, `the terminal "${name}" is there with shell integration`);
+    const execution = (filter: typeof vscode.window.onDidStartTerminalShellExecution) =>
+      new Promise<void>((resolve) => {
+        const sub = filter((event) => {
+          if (event.terminal !== terminal) return;
+          sub.dispose();
+          resolve();
+        });
+      });
+    const started = execution(vscode.window.onDidStartTerminalShellExecution);
+    const ended = execution(vscode.window.onDidEndTerminalShellExecution);
+    // The person's command is still running when Keel's (in another Keel terminal) ends.
+    terminal.shellIntegration.executeCommand('sleep 8; echo yours > person-made.txt');
+    await started;
+    await chat.page.sendAndSettle('again', 60_000).catch(explain);
+    assert.ok(existsSync(keelMade), 'the command of Keel ran');
+    assert.ok(
+      chat.page.errors.some((e) => /you also ran `sleep 8; echo yours > person-made.txt` in Keel's terminal/.test(JSON.stringify(e))),
+      `the card names the person's command: ${JSON.stringify(chat.page.errors)}`,
+    );
+    await ended;
+    assert.ok(existsSync(personMade));
+  });
+
   it('runs the command as a child process when shell integration is off, and says so', async () => {
     const setting = vscode.workspace.getConfiguration('terminal.integrated');
     await setting.update('shellIntegration.enabled', false, vscode.ConfigurationTarget.Global);

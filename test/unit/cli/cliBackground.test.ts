@@ -36,6 +36,30 @@ describe('keel run with a background command', () => {
     expect(alive(pid)).toBe(false);
   });
 
+  it('reports what a background command changed after its tool_result, before the result line', async () => {
+    rig.server.load({
+      turns: [
+        // Writes only after the call has returned (1 s), then waits to be stopped with the run.
+        reply.tool('bash', { command: 'sleep 2; printf "built\\n" > out.txt; echo done; sleep 100', run_in_background: true }),
+        { ...reply.tool('bash', { command: 'while [ ! -f out.txt ]; do sleep 0.1; done; cat out.txt' }), match: { lastToolResultIncludes: 'Started background job bash_1' } },
+        { ...reply.text('Built.'), match: { lastToolResultIncludes: 'built' } },
+      ],
+    });
+    const r = await runCli(
+      rig.cli,
+      ['run', '--cwd', rig.box.ws, '--model', 'scripted-model', '--base-url', rig.server.baseURL, '--output', 'stream-json', '--approval', 'yolo', '--sandbox', 'off', 'build it'],
+      { KEEL_HOME: rig.box.home },
+    );
+    expect(r.code).toBe(0);
+    const types = r.lines.map((l) => l.type);
+    const background = r.lines.findIndex((l) => l.type === 'tool_result');
+    const changes = r.lines.findIndex((l) => l.type === 'command_changes');
+    expect(r.lines[background]).not.toHaveProperty('changes');
+    expect(changes).toBeGreaterThan(background);
+    expect(changes).toBeLessThan(types.lastIndexOf('result'));
+    expect(r.lines[changes]).toMatchObject({ id: r.lines[background]!.id, changes: [{ path: 'out.txt', kind: 'added' }] });
+  });
+
   it('stops a sandboxed background command and everything in its sandbox when the run ends', async () => {
     const marker = `100.${process.pid}${Date.now() % 100000}`;
     rig.server.load({

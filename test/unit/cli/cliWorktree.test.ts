@@ -6,6 +6,7 @@ import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServe
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import type { Turn } from '../../fixtures/scriptedServer/scenarioTypes.ts';
+import { SessionStore } from '../../../src/core/session/sessionStore';
 import { runCli, useCliRig } from './cliHarness';
 
 const gitEnv = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
@@ -61,10 +62,62 @@ describe('keel run --worktree', { timeout: 90_000 }, () => {
     expect(readFileSync(join(path, 'app.ts'), 'utf8')).toBe('export const answer = 42;\n');
     expect(checkoutState(rig.box.ws)).toEqual(before);
     expect(git(rig.box.ws, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/keel').trim()).toBe('keel/fix-answer');
-    // The session belongs to the worktree: resuming it there continues the same conversation.
+    // The session is the checkout's, as a VS Code window of the checkout lists it: with its branch.
     const sessionId = String(r.lines.at(-1)!.sessionId);
-    const listed = await runCli(rig.cli, ['sessions', '--cwd', path, '--json'], { KEEL_HOME: rig.box.home });
+    const windowStore = new SessionStore({ home: rig.box.home, workspace: { root: rig.box.ws } });
+    expect(windowStore.list().find((s) => s.id === sessionId)).toMatchObject({ branch: 'keel/fix-answer' });
+    const stored = windowStore.open(sessionId, { readOnly: true });
+    expect(stored.config().worktree).toEqual({ path, branch: 'keel/fix-answer', base: before.head.trim(), repo: expect.any(String) });
+    stored.close();
+    const listed = await runCli(rig.cli, ['sessions', '--cwd', rig.box.ws, '--json'], { KEEL_HOME: rig.box.home });
     expect(listed.stdout).toContain(sessionId);
+    const inWorktree = await runCli(rig.cli, ['sessions', '--cwd', path, '--json'], { KEEL_HOME: rig.box.home });
+    expect(inWorktree.stdout, 'nothing is kept under the worktree folder').not.toContain(sessionId);
+  });
+
+  it('--session of a worktree run goes on in its worktree, from the checkout, and the checkout stays as it was', async () => {
+    const first = await keel(rig.server, editTo('43'), ['--worktree=resume-me', 'Fix the answer']);
+    expect(first.code, first.stdout).toBe(0);
+    const path = String(first.lines[0].path);
+    const sessionId = String(first.lines.at(-1)!.sessionId);
+    const before = checkoutState(rig.box.ws);
+    const again = await keel(
+      rig.server,
+      [
+        reply.tool('read', { file_path: 'app.ts' }),
+        reply.tool('edit', { file_path: 'app.ts', old_string: 'answer = 43', new_string: 'answer = 44' }),
+        { ...reply.text('Now 44.'), match: { lastToolResultIncludes: 'Edited app.ts' } },
+      ],
+      ['--session', sessionId, 'One more'],
+    );
+    expect(again.stderr).toBe('');
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.lines.at(-1)).toMatchObject({ type: 'result', success: true, sessionId });
+    // The model saw the earlier turns: the same conversation, not a new one.
+    expect(JSON.stringify(rig.server.requests[0].body.messages)).toContain('Set it to 43.');
+    expect(readFileSync(join(path, 'app.ts'), 'utf8')).toBe('export const answer = 44;\n');
+    expect(checkoutState(rig.box.ws)).toEqual(before);
+    expect(git(rig.box.ws, 'worktree', 'list')).toContain('keel/resume-me');
+  });
+
+  it('refuses --session of a worktree run whose worktree was removed, and touches the checkout never', async () => {
+    const first = await keel(rig.server, [reply.text('Looked.')], ['--worktree=gone-soon', 'Look']);
+    expect(first.code, first.stdout).toBe(0);
+    const path = String(first.lines[0].path);
+    git(rig.box.ws, 'worktree', 'remove', '--force', path);
+    const before = checkoutState(rig.box.ws);
+    const again = await keel(rig.server, [reply.text('never')], ['--session', String(first.lines.at(-1)!.sessionId), 'Go on']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/which was removed; it cannot go on there/);
+    expect(rig.server.requests).toHaveLength(0);
+    expect(checkoutState(rig.box.ws)).toEqual(before);
+  });
+
+  it('refuses --worktree together with --session', async () => {
+    const r = await keel(rig.server, [reply.text('never')], ['--worktree=both', '--session', 'abc', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--worktree starts a new conversation/);
+    expect(git(rig.box.ws, 'branch', '--list', 'keel/both').trim()).toBe('');
   });
 
   it('runs two conversations at once, each in its own worktree, editing the same file differently', async () => {

@@ -198,3 +198,19 @@ describe('HTTP surface', () => {
     expect(JSON.parse(events.at(-2)?.slice(6) ?? '{}')).toMatchObject({ choices: [], usage: { completion_tokens: 1 } });
   });
 });
+
+describe('gates', () => {
+  it('holds a gated answer until the test opens the gate, while later turns answer meanwhile', async () => {
+    server.load({ turns: [reply.text('held', { gate: 'end' }), reply.text('free')] });
+    let heldDone = false;
+    const held = chatText('first').then((text) => {
+      heldDone = true;
+      return text;
+    });
+    await expect.poll(() => server.requests.length).toBe(1);
+    expect(await chatText('second')).toBe('free');
+    expect(heldDone).toBe(false);
+    server.open('end');
+    expect(await held).toBe('held');
+  });
+});

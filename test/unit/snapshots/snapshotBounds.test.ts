@@ -113,6 +113,40 @@ describe('bounded snapshots', () => {
     expect(undone.message).toMatch(/Not put back:[\s\S]*big\.log[\s\S]*blob\.bin|Not put back:[\s\S]*blob\.bin[\s\S]*big\.log/);
   });
 
+  it('a first snapshot stores its files in one pack, without the content of large and binary files', async () => {
+    const env = setup({ maxFileBytes: 4096 });
+    for (let i = 0; i < 300; i++) writeFileSync(join(env.root, `f${i}.txt`), `file ${i}\n`);
+    writeFileSync(join(env.root, 'empty.txt'), '');
+    writeFileSync(join(env.root, 'big.log'), noise(10_000, 7));
+    writeFileSync(join(env.root, 'blob.bin'), Buffer.from([7, 0, 7, 0]));
+    const outcome = await env.command('call-1', () => {
+      for (const name of ['big.log', 'blob.bin', 'empty.txt', 'f7.txt']) execFileSync('rm', [join(env.root, name)]);
+    });
+    const gitDir = join(snapshotDir(env.session.path), outcome.records[0]!.store, 'git');
+    const objects = execFileSync('find', [join(gitDir, 'objects'), '-type', 'f', '-path', '*/objects/??/*'], { encoding: 'utf8' });
+    // Not a loose object per file: the first snapshot's files, tree and empty blob are in a pack
+    // (what is loose is the after-snapshot's new tree).
+    const inStore = (oid: string) => {
+      try {
+        execFileSync('git', ['cat-file', '-e', oid], { env: { ...process.env, GIT_DIR: gitDir }, stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(objects.split('\n').filter(Boolean).length).toBeLessThan(5);
+    const byPath = new Map(outcome.changes.map((c) => [c.displayPath, c]));
+    expect(inStore(byPath.get('f7.txt')!.before!.oid)).toBe(true);
+    expect(inStore(byPath.get('empty.txt')!.before!.oid)).toBe(true);
+    expect(inStore(byPath.get('big.log')!.before!.oid)).toBe(false);
+    expect(inStore(byPath.get('blob.bin')!.before!.oid)).toBe(false);
+    expect(byPath.get('big.log')!.unkept).toBe('large');
+    expect(byPath.get('blob.bin')!.unkept).toBe('binary');
+    await env.restore.undoCall('call-1');
+    expect(readFileSync(join(env.root, 'f7.txt'), 'utf8')).toBe('file 7\n');
+    expect(readFileSync(join(env.root, 'empty.txt'), 'utf8')).toBe('');
+  });
+
   it('a binary file the person committed stays restorable: its content is in their repository', async () => {
     const env = setup();
     const bin = join(env.root, 'logo.png');

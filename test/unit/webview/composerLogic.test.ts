@@ -61,7 +61,8 @@ describe('slash commands', () => {
   });
 
   it('completes the command word only', () => {
-    expect(slashCompletions('/').map((command) => command.name)).toEqual(['new', 'plan', 'sessions', 'help', 'compact']);
+    expect(slashCompletions('/').map((command) => command.name)).toEqual(['new', 'plan', 'sessions', 'help', 'compact', 'worktree']);
+    expect(parseSlashCommand('/worktree fix-login')).toEqual({ kind: 'command', name: 'worktree', argument: 'fix-login' });
     expect(slashCompletions('/comp').map((command) => command.name)).toEqual(['compact']);
     expect(parseSlashCommand('/compact')).toEqual({ kind: 'command', name: 'compact', argument: '' });
     expect(slashCompletions('/pl').map((command) => command.name)).toEqual(['plan']);

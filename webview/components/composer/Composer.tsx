@@ -123,6 +123,8 @@ export function Composer() {
         return bridge.showPanel('sessions');
       case 'compact':
         return bridge.compact();
+      case 'worktree':
+        return bridge.runCommand('keel.newChatInWorktree', [parsed.argument]);
       case 'help':
         setShowHelp(true);
         return;

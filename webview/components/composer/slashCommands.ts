@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 /** Commands typed at the start of the composer. */
-export type SlashCommandName = 'new' | 'plan' | 'sessions' | 'help' | 'compact';
+export type SlashCommandName = 'new' | 'plan' | 'sessions' | 'help' | 'compact' | 'worktree';
 
 /** An MCP server's prompt: `/mcp.<server>.<prompt>`. */
 export type McpCommandName = `mcp.${string}`;
@@ -19,6 +19,7 @@ export const SLASH_COMMANDS: readonly (SlashCommandInfo & { name: SlashCommandNa
   { name: 'sessions', get description() { return l10n.t('Browse and resume past chats'); } },
   { name: 'help', get description() { return l10n.t('Show commands and keys'); } },
   { name: 'compact', get description() { return l10n.t('Summarize the conversation so far to free context'); } },
+  { name: 'worktree', argument: '[name]', get description() { return l10n.t('Start a new chat in its own git worktree and branch'); } },
 ];
 
 export type ParsedSlash =

@@ -5,6 +5,7 @@ import type { SessionSummary } from '../../../src/protocol/sessionState';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
 import { Button } from '../../ui/Button';
+import { Icon } from '../../ui/Icon';
 import { IconButton } from '../../ui/IconButton';
 import { TextField } from '../../ui/TextField';
 import { SessionActivity } from './SessionActivity';
@@ -149,6 +150,14 @@ function SessionRow({ session, current, onRenamed, onDeleted }: { session: Sessi
               <>
                 {' · '}
                 <span>{l10n.t('{0} tokens', session.tokens.toLocaleString())}</span>
+              </>
+            ) : null}
+            {session.branch ? (
+              <>
+                {' · '}
+                <span className="session-branch" data-testid="session-branch" title={l10n.t('Works in a git worktree on the branch {0}', session.branch)}>
+                  <Icon name="git-branch" /> {session.branch}
+                </span>
               </>
             ) : null}
           </span>
