@@ -5,7 +5,8 @@
 // to this terminal and exits with the tests' code.
 //
 // Usage: node scripts/runIntegration.mjs [--extension DIR] [--with-extension DIR]... [--workspace DIR]
-//          [--suites PATH]... [--env KEY=VALUE]... [--grep RE] [--no-build] [--trust] [--timeout-ms N]
+//          [--suites PATH]... [--env KEY=VALUE]... [--grep RE] [--no-build] [--trust] [--locale LANG] [--timeout-ms N]
+// --locale: VS Code's display language for the run (zh-cn, with the fixture language pack), for test/integration/zhCn.
 // --trust: Workspace Trust on and the folder untrusted (Restricted Mode), for test/integration/untrusted.
 // Keel's own run also installs the extensions in test/fixtures/extensions (other extensions that
 // use Keel's API) into the run's extensions folder, linked as they are; --with-extension names others.
@@ -109,6 +110,7 @@ export async function bundleIntegration(outDir, suitePaths) {
  * @param {string} [options.grep] mocha grep
  * @param {boolean} [options.build] run `npm run build` in the extension folder first
  * @param {boolean} [options.workspaceTrust] start with Workspace Trust on (folder untrusted: Restricted Mode)
+ * @param {string} [options.locale] VS Code's display language (the workbench's `vscode.nls.locale` cookie)
  * @param {number} [options.timeoutMs] for the whole run
  */
 export async function runIntegration(options = {}) {
@@ -165,6 +167,8 @@ export async function runIntegration(options = {}) {
     stopFollowing = followFile(reportFile);
     const alongside = withExtensions.length ? ` with ${withExtensions.length} more extension(s) loaded` : '';
     log(PREFIX, `running tests of ${extensionDir}${alongside} (${seconds(Date.now() - started)} so far)`);
+    // The web workbench takes its display language from this cookie; the extension host follows it.
+    if (options.locale) await page.context().addCookies([{ name: 'vscode.nls.locale', value: options.locale, url }]);
     await page.goto(url, { timeout: 60_000 });
     const remaining = Math.max(timeoutMs - (Date.now() - started), 10_000);
     code = await withTimeout(exited, remaining, 'the integration tests (no codeAutomationExit call)').catch((error) => {
@@ -223,11 +227,13 @@ async function main() {
       grep: { type: 'string' },
       'no-build': { type: 'boolean', default: false },
       trust: { type: 'boolean', default: false },
+      locale: { type: 'string' },
       'timeout-ms': { type: 'string' },
     },
   });
   const code = await runIntegration({
     workspaceTrust: values.trust,
+    locale: values.locale,
     extensionDir: values.extension,
     withExtensions: values['with-extension'],
     workspace: values.workspace,

@@ -68,7 +68,7 @@ export class ChangeReverts {
       };
       const [before, after] = [await text(change.before), await text(change.after)];
       if (before === undefined || after === undefined) return undefined;
-      return { title: `${change.displayPath} (what the command changed)`, displayPath: change.displayPath, before, after };
+      return { title: l10n.t('{0} (what the command changed)', change.displayPath), displayPath: change.displayPath, before, after };
     }
     return undefined;
   }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { patternProblem } from '../core/shell/commandPatterns';
 import type { SettingsSection } from './settingsSection';
 
@@ -26,12 +27,12 @@ function readList(section: SettingsSection, setting: string, workspaceValues: bo
   for (const value of values) {
     if (value === undefined || value === null) continue;
     if (!Array.isArray(value)) {
-      problems.push(`keel.${setting} must be a list of commands; a value that is not one is ignored.`);
+      problems.push(l10n.t('keel.{0} must be a list of commands; a value that is not one is ignored.', setting));
       continue;
     }
     for (const entry of value) {
-      const problem = typeof entry === 'string' ? patternProblem(entry) : 'entries must be strings';
-      if (problem) problems.push(`keel.${setting}: ${problem}; that entry is ignored.`);
+      const problem = typeof entry === 'string' ? patternProblem(entry) : l10n.t('entries must be strings');
+      if (problem) problems.push(l10n.t('keel.{0}: {1}; that entry is ignored.', setting, problem));
       else out.add(entry as string);
     }
   }

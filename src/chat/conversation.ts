@@ -215,7 +215,7 @@ export class Conversation {
     }
     const current = this.slot.current;
     if (!current) return { status: 'nothing', message: l10n.t('There is nothing to compact yet.') };
-    if (current.session.readOnly) return { status: 'failed', message: readOnlyMessage(current.session.readOnlyReason ?? 'it was opened read-only') };
+    if (current.session.readOnly) return { status: 'failed', message: readOnlyMessage(current.session.readOnlyReason ?? l10n.t('it was opened read-only')) };
     const run = new CompactionRun(this.runs);
     this.queue.add(run);
     this.queue.start();

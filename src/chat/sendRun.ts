@@ -119,7 +119,7 @@ export class SendRun implements QueuedRun {
   private finish(result: RunResult, secrets: readonly string[]): void {
     const { state } = this.rc;
     if (result.status === 'error') {
-      const error = runFailure(result.error ?? { message: 'the model request failed' }, secrets);
+      const error = runFailure(result.error ?? { message: l10n.t('the model request failed') }, secrets);
       this.rc.log('warn', `run ended with an error: ${error.message}`);
       state.error(error);
       state.finishRun({ cancelled: false, error });

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Session, SessionEntry } from '../core/session/session';
 import type { SessionInfo, Usage } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
@@ -44,7 +45,7 @@ export function conversationView(session: Session, window = Number.POSITIVE_INFI
   }
   const totals = session.usageTotals();
   const info: SessionInfo = { id: session.id, title: session.summary().title || null };
-  if (session.readOnly) info.readOnly = session.readOnlyReason ?? 'it was opened read-only';
+  if (session.readOnly) info.readOnly = session.readOnlyReason ?? l10n.t('it was opened read-only');
   const worktree = session.config().worktree;
   if (worktree) info.branch = worktree.branch;
   return {

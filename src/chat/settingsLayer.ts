@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode, ConfigLayer } from '../core/config/configSchema';
 import type { WorkspaceLayer } from '../core/config/workspaceNarrowing';
@@ -91,7 +92,7 @@ export function readKeelSettings(section: SettingsSection, where?: WorkspaceSett
     found.push(...scanned.found);
     problems.push(...scanned.problems);
   }
-  const folderFile = where?.folders[0] ? workspaceSettingsFile(where.folders[0]) : 'the workspace folder settings';
+  const folderFile = where?.folders[0] ? workspaceSettingsFile(where.folders[0]) : l10n.t('the workspace folder settings');
   const workspaceFile = where?.workspaceFile ?? folderFile;
   for (const field of fields) {
     const inspected = section.inspect<unknown>(field.setting);
@@ -111,7 +112,7 @@ export function readKeelSettings(section: SettingsSection, where?: WorkspaceSett
     if (raw === undefined || raw === null) continue;
     const value = parse(field.kind, raw);
     if (value === undefined) {
-      problems.push(`keel.${field.setting} has an invalid value and is ignored.`);
+      problems.push(l10n.t('keel.{0} has an invalid value and is ignored.', field.setting));
       continue;
     }
     if (value === '') {
@@ -130,10 +131,10 @@ export function readKeelSettings(section: SettingsSection, where?: WorkspaceSett
   const narrowing: WorkspaceSettingValue[] = [];
   for (const f of found) {
     if (f.setting === 'approvalMode' || f.setting === 'sandbox') {
-      if (parse(f.setting, f.value) === undefined) problems.push(`${f.origin}: keel.${f.setting} has an invalid value and is ignored.`);
+      if (parse(f.setting, f.value) === undefined) problems.push(`${f.origin}: ${l10n.t('keel.{0} has an invalid value and is ignored.', f.setting)}`);
       else narrowing.push(f);
     } else if (!isEmpty(f.value)) {
-      problems.push(`${f.origin}: "keel.${f.setting}" is ignored: ${whyPersonal[f.setting]}.`);
+      problems.push(`${f.origin}: ${whyPersonal(f.setting)}`);
     }
   }
   const commands = readCommandSettings(section, problems);
@@ -142,11 +143,11 @@ export function readKeelSettings(section: SettingsSection, where?: WorkspaceSett
   return { settings, fromWorkspace, userModels, narrowing, problems };
 }
 
-const whyPersonal: Record<'commands.allow' | 'baseUrl' | 'provider', string> = {
-  'commands.allow': 'a workspace may not let commands run without asking; add allow rules to your user settings',
-  baseUrl: 'a workspace may not change where requests, and your key, are sent; set it in your user settings',
-  provider: 'a workspace may not change where requests, and your key, are sent; set it in your user settings',
-};
+function whyPersonal(setting: 'commands.allow' | 'baseUrl' | 'provider'): string {
+  return setting === 'commands.allow'
+    ? l10n.t('"keel.{0}" is ignored: a workspace may not let commands run without asking; add allow rules to your user settings.', setting)
+    : l10n.t('"keel.{0}" is ignored: a workspace may not change where requests, and your key, are sent; set it in your user settings.', setting);
+}
 
 function isEmpty(value: unknown): boolean {
   return value === '' || value === null || (Array.isArray(value) && value.length === 0);

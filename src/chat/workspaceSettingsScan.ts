@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../core/errors';
@@ -56,7 +57,7 @@ function readJsonc(file: string, problems: string[]): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: cannot read it to check Keel's settings (${errorMessage(err)}).`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(l10n.t('{0}: cannot read it to check Keel\'s settings ({1}).', file, errorMessage(err)));
     return undefined;
   }
   if (text.trim() === '') return undefined;
@@ -64,7 +65,7 @@ function readJsonc(file: string, problems: string[]): unknown {
     return parseJsonc(text);
   } catch (err) {
     // VS Code reports a broken settings file itself; Keel only could not check it.
-    problems.push(`${file}: not valid JSON, so Keel could not check it for settings it ignores (${errorMessage(err)}).`);
+    problems.push(l10n.t('{0}: not valid JSON, so Keel could not check it for settings it ignores ({1}).', file, errorMessage(err)));
     return undefined;
   }
 }

@@ -21,7 +21,7 @@ export async function worktreeFor(a: RunArgs, io: CliIo): Promise<Worktree | und
   if (a.output === 'stream-json') {
     io.stdout(`${JSON.stringify({ type: 'worktree', path: wt.path, branch: wt.branch, base: wt.base })}\n`);
   } else {
-    io.stderr(`keel: working in ${wt.path} on branch ${wt.branch} (from ${wt.base.slice(0, 12)}); your checkout is not touched\n`);
+    io.stderr(`keel: ${l10n.t('working in {0} on branch {1} (from {2}); your checkout is not touched', wt.path, wt.branch, wt.base.slice(0, 12))}\n`);
   }
   return wt;
 }

@@ -3,9 +3,10 @@
  * inline start script, with the state VS Code keeps for the page, before the UI script has
  * loaded. It reaches the page as source text (webviewHtml.ts), so it is self-contained: no
  * imports and no names from outside. It builds elements and text nodes only, never HTML
- * from the state, and skips anything not of the saved shape.
+ * from the state, and skips anything not of the saved shape. `you` is the person's label in
+ * the page's language (the chat's own "You").
  */
-export function drawEarlyView(state: unknown, list: Element): void {
+export function drawEarlyView(state: unknown, list: Element, you = 'You'): void {
   const doc = list.ownerDocument;
   const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
   const element = (tag: string, className: string, text?: string): HTMLElement => {
@@ -62,7 +63,7 @@ export function drawEarlyView(state: unknown, list: Element): void {
     article.setAttribute('data-testid', 'early-message');
     article.setAttribute('data-role', message.role);
     const header = element('header', 'message-header');
-    header.append(element('span', 'message-author', message.role === 'user' ? 'You' : 'Keel'));
+    header.append(element('span', 'message-author', message.role === 'user' ? you : 'Keel'));
     const body = element('div', 'message-body');
     for (const item of message.items) {
       if (isRecord(item) && item.kind === 'tool' && typeof item.label === 'string') body.append(element('div', 'early-tool', item.label));

@@ -102,9 +102,9 @@ export class McpHub implements vscode.Disposable {
       out.servers.push(...parsed.servers);
       out.problems.push(...parsed.problems);
     };
-    add(inspected?.globalValue, 'user', 'keel.mcpServers (user settings)');
-    add(inspected?.workspaceValue, 'workspace', 'keel.mcpServers (workspace settings)');
-    add(inspected?.workspaceFolderValue, 'workspace', 'keel.mcpServers (folder settings)');
+    add(inspected?.globalValue, 'user', vscode.l10n.t('keel.mcpServers (user settings)'));
+    add(inspected?.workspaceValue, 'workspace', vscode.l10n.t('keel.mcpServers (workspace settings)'));
+    add(inspected?.workspaceFolderValue, 'workspace', vscode.l10n.t('keel.mcpServers (folder settings)'));
     return out;
   }
 

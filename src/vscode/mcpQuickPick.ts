@@ -58,7 +58,7 @@ export async function showMcpServers(hub: McpHub): Promise<void> {
 async function showServerLog(hub: McpHub, name: string): Promise<void> {
   const lines = hub.manager.log(name);
   const doc = await vscode.workspace.openTextDocument({
-    content: lines.length ? lines.join('\n') : `(nothing logged for "${name}" yet)`,
+    content: lines.length ? lines.join('\n') : vscode.l10n.t('(nothing logged for "{0}" yet)', name),
     language: 'log',
   });
   await vscode.window.showTextDocument(doc, { preview: true });
@@ -66,11 +66,11 @@ async function showServerLog(hub: McpHub, name: string): Promise<void> {
 
 async function showCatalogue(hub: McpHub, name: string): Promise<void> {
   const { tools, prompts, resources } = hub.manager.catalogue(name);
-  const lines = [`# MCP server "${name}"`, '', `## Tools (${tools.length})`, ''];
-  for (const t of tools) lines.push(`- \`${mcpToolName(name, t.name)}\`${t.readOnly ? ' (read-only)' : ''}: ${oneLine(t.description ?? t.title ?? '')}`);
-  lines.push('', `## Prompts (${prompts.length})`, '');
+  const lines = [`# ${vscode.l10n.t('MCP server "{0}"', name)}`, '', `## ${vscode.l10n.t('Tools ({0})', tools.length)}`, ''];
+  for (const t of tools) lines.push(`- \`${mcpToolName(name, t.name)}\`${t.readOnly ? ` (${vscode.l10n.t('read-only')})` : ''}: ${oneLine(t.description ?? t.title ?? '')}`);
+  lines.push('', `## ${vscode.l10n.t('Prompts ({0})', prompts.length)}`, '');
   for (const p of prompts) lines.push(`- \`/${p.command}\` ${p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(' ')}: ${oneLine(p.description ?? '')}`);
-  lines.push('', `## Resources (${resources.length})`, '');
+  lines.push('', `## ${vscode.l10n.t('Resources ({0})', resources.length)}`, '');
   for (const r of resources) lines.push(`- ${r.name} \`${r.uri}\`${r.mimeType ? ` (${r.mimeType})` : ''}${r.description ? `: ${oneLine(r.description)}` : ''}`);
   const doc = await vscode.workspace.openTextDocument({ content: lines.join('\n'), language: 'markdown' });
   await vscode.window.showTextDocument(doc, { preview: true });

@@ -24,7 +24,7 @@ export async function runPlanCommand(runtime: PlanCommandHost, id: PlanCommandId
           : await vscode.window.showInputBox({
               title: vscode.l10n.t('Keel: Plan'),
               prompt: vscode.l10n.t('What should Keel plan? It reads the workspace and writes a plan; nothing is changed.'),
-              placeHolder: 'e.g. Add input validation to the parser',
+              placeHolder: vscode.l10n.t('e.g. Add input validation to the parser'),
               value: selection?.text ?? '',
               ignoreFocusOut: true,
               validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Describe the task to plan')),
@@ -57,10 +57,11 @@ export async function runPlanCommand(runtime: PlanCommandHost, id: PlanCommandId
       const fromFile = resource instanceof vscode.Uri;
       const planId = fromFile ? controller.plans.idOfFile(resource.fsPath) : controller.plans.latestId();
       if (!planId) {
-        const why = fromFile
-          ? 'this plan is not one of the conversation shown in the Keel view; resume that conversation first'
-          : 'this conversation has no plan to execute';
-        void vscode.window.showInformationMessage(vscode.l10n.t('Keel: {0}.', why));
+        void vscode.window.showInformationMessage(
+          fromFile
+            ? vscode.l10n.t('Keel: this plan is not one of the conversation shown in the Keel view; resume that conversation first.')
+            : vscode.l10n.t('Keel: this conversation has no plan to execute.'),
+        );
         return;
       }
       await runtime.revealView();

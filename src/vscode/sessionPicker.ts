@@ -45,7 +45,7 @@ export function pickSession(controller: ChatController, showView: () => Thenable
       buttons: [RENAME, EXPORT_MD, EXPORT_JSON, DELETE],
       session: s,
     }));
-    if (total > shown.length) items.push({ label: '$(ellipsis) Load more…', description: `${total - shown.length} older`, alwaysShow: true, more: true });
+    if (total > shown.length) items.push({ label: `$(ellipsis) ${vscode.l10n.t('Load more…')}`, description: vscode.l10n.t('{0} older', total - shown.length), alwaysShow: true, more: true });
     pick.items = items;
   };
 

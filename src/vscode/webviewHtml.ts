@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { drawEarlyView } from '../protocol/earlyViewDraw';
-import { earlyViewHtml } from './earlyViewHtml';
+import { earlyViewHtml, earlyViewText } from './earlyViewHtml';
 import { LOCALE_ELEMENT_ID } from '../protocol/localeElement';
 import type { PageLocale } from '../protocol/locale';
 
@@ -57,9 +57,9 @@ ${styles}
 </head>
 <body>
   <div id="root" hidden></div>
-${earlyViewHtml()}
+${earlyViewHtml(assets.locale)}
   <script type="application/json" id="${LOCALE_ELEMENT_ID}">${locale}</script>
-  <script nonce="${nonce}">${startScript(assets.script, nonce)}</script>
+  <script nonce="${nonce}">${startScript(assets.script, nonce, earlyViewText(assets.locale, 'You'))}</script>
 </body>
 </html>`;
 }
@@ -70,12 +70,12 @@ ${earlyViewHtml()}
  * `window.keelVsCodeApi` for the UI (webview/bridge/vscodeApi.ts). Until the UI takes over,
  * Enter in the early composer keeps the text (nothing can be sent yet).
  */
-function startScript(src: string, nonce: string): string {
+function startScript(src: string, nonce: string, you: string): string {
   return `(() => {
   const api = acquireVsCodeApi();
   window.keelVsCodeApi = api;
   try {
-    (${drawEarlyView.toString()})(api.getState(), document.getElementById('keel-early-list'));
+    (${drawEarlyView.toString()})(api.getState(), document.getElementById('keel-early-list'), ${scriptString(you)});
   } catch (err) {
     console.error('[keel webview] the early view could not be drawn', err);
   }

@@ -4,12 +4,11 @@
 // high-contrast-light themes axe-core finds no serious or critical problem (colour contrast
 // included) and Act/Plan stay told apart; and the README's screenshots are taken from here.
 import * as assert from 'node:assert';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
 import { keelContentFrame } from './harness/keelView.ts';
 import { seriousViolations } from './support/axeCheck.ts';
+import { assertNothingCut, takeReadmeScreenshots } from './support/chatLayout.ts';
 import { THEMES, useTheme } from './support/colorTheme.ts';
 import { setSidebarWidth } from './support/sidebarWidth.ts';
 import { useChatRig } from './support/useChatRig.ts';
@@ -27,49 +26,6 @@ const ANSWER = [
   '}',
   '```',
 ].join('\n');
-
-/** What is cut in the footer, the composer and an open completion menu, in words (empty when nothing is). */
-async function cutThings(frame: Frame): Promise<string[]> {
-  return frame.evaluate(() => {
-    const cut: string[] = [];
-    const width = window.innerWidth;
-    const overflows = (element: Element) => element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
-    for (const dropdown of document.querySelectorAll('.footer vscode-dropdown')) {
-      const value = dropdown.shadowRoot?.querySelector('.selected-value');
-      const name = dropdown.getAttribute('aria-label') ?? 'a picker';
-      if (!value) cut.push(`${name}: no value shown`);
-      else if (overflows(value)) cut.push(`${name}: "${value.textContent}" is cut`);
-      if (dropdown.getBoundingClientRect().right > width + 1) cut.push(`${name}: runs past the view's edge`);
-    }
-    for (const element of document.querySelectorAll('.footer > *')) {
-      if (element.getBoundingClientRect().right > width + 1) cut.push(`${element.className}: runs past the view's edge`);
-    }
-    // Short labels stay on one line ("You" broken into "Yo" / "u" is cut too).
-    for (const label of document.querySelectorAll('.message-author')) {
-      const range = document.createRange();
-      range.selectNodeContents(label);
-      if (range.getClientRects().length > 1) cut.push(`the author label "${label.textContent}" breaks over lines`);
-    }
-    const input = document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]');
-    if (input && input.value === '' && input.placeholder) {
-      const shown = input.clientHeight;
-      input.value = input.placeholder;
-      if (input.scrollHeight > shown + 1) cut.push(`the placeholder "${input.placeholder}" is cut`);
-      input.value = '';
-    }
-    const popup = document.querySelector('[data-testid="completion-popup"]');
-    if (popup) {
-      const box = popup.getBoundingClientRect();
-      for (const label of popup.querySelectorAll('.completion-label')) {
-        const rect = label.getBoundingClientRect();
-        const text = (label.textContent ?? '').trim();
-        if (!text || rect.width < 1) cut.push(`a menu item shows no name`);
-        else if (overflows(label) || rect.right > box.right + 1 || rect.left < box.left - 1) cut.push(`menu item "${text}" is cut`);
-      }
-    }
-    return cut;
-  });
-}
 
 describe('how the chat looks in code-server', () => {
   const rig = useChatRig({ cleanup: ({ workspace }) => setWorkspaceSetting(workspace, 'workbench.colorTheme', undefined) });
@@ -94,24 +50,22 @@ describe('how the chat looks in code-server', () => {
   // Narrow after wide: what was laid out for the wider view must follow.
   for (const width of [500, 220]) {
     it(`cuts nothing at ${width} px: pickers, placeholder, "/" and "@" menus`, async () => {
-      await setSidebarWidth(rig.page, frame, width);
-      assert.deepStrictEqual(await cutThings(frame), []);
+      await assertNothingCut(rig, frame, width);
       const model = await rig.chat.frame.getByTestId('model-picker').evaluate((element) => element.shadowRoot?.querySelector('.selected-value')?.textContent?.trim());
       assert.strictEqual(model, 'scripted-model', 'the model the person configured, without Keel\'s custom/ prefix');
-
-      const input = rig.chat.composer();
-      for (const typed of ['/', '@']) {
-        await input.fill('');
-        await input.pressSequentially(typed);
-        await rig.chat.frame.getByTestId('completion-item').first().waitFor({ timeout: TIMEOUT });
-        assert.deepStrictEqual(await cutThings(frame), [], `the ${typed} menu at ${width} px`);
-        await input.press('Escape');
-      }
-      await input.fill('');
       const meter = rig.chat.frame.getByTestId('context-meter');
       assert.match(await meter.innerText(), /Context/);
     });
   }
+
+  it('offers New Chat and past chats once (in the chat\'s header, not again in the view\'s title bar), and names the change once on its card', async () => {
+    await rig.chat.frame.getByTestId('new-chat').waitFor({ timeout: TIMEOUT });
+    await rig.chat.frame.getByTestId('show-sessions').waitFor({ timeout: TIMEOUT });
+    const titleBar = await rig.page.locator('.part.sidebar .title-actions .action-label').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label') ?? ''));
+    assert.deepStrictEqual(titleBar.filter((label) => /new chat|history|sessions|past chats/i.test(label)), [], `the title bar: ${titleBar.join(' | ')}`);
+    const card = await rig.chat.approvalCard().innerText();
+    assert.strictEqual(card.split('src/math.ts').length - 1, 1, `the card names the file once:\n${card}`);
+  });
 
   it('keeps the plan banner whole and above the messages at 220 px', async () => {
     await setSidebarWidth(rig.page, frame, 220);
@@ -155,21 +109,33 @@ describe('how the chat looks in code-server', () => {
         }),
       );
       assert.notStrictEqual(looks[0], looks[1], `Act and Plan look the same in ${theme}`);
+      // The toolkit's pickers and icon buttons take the theme's colours, not its own dark defaults.
+      const toolkit = await frame.evaluate(() => {
+        const color = (value: string) => {
+          const probe = document.createElement('span');
+          probe.style.color = value;
+          document.body.append(probe);
+          const shown = getComputedStyle(probe).color;
+          probe.remove();
+          return shown;
+        };
+        const theme = getComputedStyle(document.body);
+        const picker = document.querySelector('[data-testid="model-picker"]');
+        const icon = document.querySelector('[data-testid="new-chat"]');
+        return {
+          picker: picker ? getComputedStyle(picker).backgroundColor : 'no picker',
+          pickerWanted: color(theme.getPropertyValue('--vscode-dropdown-background')),
+          icon: icon ? getComputedStyle(icon).color : 'no button',
+          iconWanted: color(theme.getPropertyValue('--vscode-foreground')),
+        };
+      });
+      assert.strictEqual(toolkit.picker, toolkit.pickerWanted, `the model picker's background in ${theme}`);
+      assert.strictEqual(toolkit.icon, toolkit.iconWanted, `the New chat button's colour in ${theme}`);
     });
   }
 
-  // The README's pictures: English, light and dark, narrow and wide.
+  // The README's pictures: English, light and dark, narrow and wide (chatLookChinese.e2e.ts takes the Chinese ones).
   it('takes the README screenshots', async () => {
-    const dir = join(process.cwd(), 'docs', 'screenshots');
-    mkdirSync(dir, { recursive: true });
-    for (const [theme, kind, name] of [['Default Light Modern', 'vscode-light', 'light'], ['Default Dark Modern', 'vscode-dark', 'dark']] as const) {
-      await useTheme(rig.workspace, frame, theme, kind);
-      for (const width of [220, 500]) {
-        await setSidebarWidth(rig.page, frame, width);
-        const box = await rig.page.locator('.part.sidebar').boundingBox();
-        assert.ok(box, 'the side bar is showing');
-        await rig.page.screenshot({ path: join(dir, `chat-en-${name}-${width}.png`), clip: box });
-      }
-    }
+    assert.strictEqual((await takeReadmeScreenshots(rig, frame, 'en')).length, 4);
   });
 });

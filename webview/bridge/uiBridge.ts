@@ -222,10 +222,10 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
       return call('change.undo', force ? { changeId, force } : { changeId }, l10n.t('Undoing the change'));
     },
     undoCommand(toolCallId, force) {
-      return call('command.undo', force ? { toolCallId, force } : { toolCallId }, 'Undoing the command');
+      return call('command.undo', force ? { toolCallId, force } : { toolCallId }, l10n.t('Undoing the command'));
     },
     async openCommandDiff(changeId) {
-      return (await call('commandChange.diff', { changeId }, 'Showing the diff'))?.opened === true;
+      return (await call('commandChange.diff', { changeId }, l10n.t('Showing the diff')))?.opened === true;
     },
     restoreFiles(messageId, force) {
       return call('changes.restore', force ? { messageId, force } : { messageId }, l10n.t('Restoring files'));

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import DOMPurify from 'dompurify';
 
 /** Classes the renderer itself produces; any other class in model HTML is dropped so it cannot dress up as UI. */
@@ -59,7 +60,7 @@ function replaceImage(image: Element): void {
   if (!url) {
     const note = doc.createElement('span');
     note.className = 'md-image-skipped';
-    note.textContent = `${alt || 'image'} (not shown)`;
+    note.textContent = alt ? l10n.t('{0} (not shown)', alt) : l10n.t('image (not shown)');
     image.replaceWith(note);
     return;
   }
@@ -68,8 +69,8 @@ function replaceImage(image: Element): void {
   link.setAttribute('data-href', url);
   link.setAttribute('role', 'link');
   link.setAttribute('tabindex', '0');
-  link.setAttribute('title', `Open ${url} in the browser`);
-  link.textContent = `${alt || new URL(url).hostname} (click to load)`;
+  link.setAttribute('title', l10n.t('Open {0} in the browser', url));
+  link.textContent = l10n.t('{0} (click to load)', alt || new URL(url).hostname);
   image.replaceWith(link);
 }
 

@@ -5,6 +5,8 @@ export interface TextFieldProps {
   onChange: (value: string) => void;
   placeholder?: string;
   label: string;
+  /** Shown on hover: what the short placeholder leaves out. */
+  title?: string;
   maxLength?: number;
   testId?: string;
   autoFocus?: boolean;
@@ -17,7 +19,7 @@ type ValueElement = HTMLElement & { value: string };
  * A single-line field. Listens on the element itself: the toolkit's inner input sits in
  * a shadow root and its composed `input` event reaches the host after `value` is updated.
  */
-export function TextField({ value, onChange, placeholder, label, maxLength, testId, autoFocus, onEnter }: TextFieldProps) {
+export function TextField({ value, onChange, placeholder, label, title, maxLength, testId, autoFocus, onEnter }: TextFieldProps) {
   const ref = useRef<ValueElement>(null);
   const latest = useRef({ onChange, onEnter });
   latest.current = { onChange, onEnter };
@@ -51,6 +53,7 @@ export function TextField({ value, onChange, placeholder, label, maxLength, test
       ref={ref}
       placeholder={placeholder}
       aria-label={label}
+      title={title}
       maxlength={maxLength}
       data-testid={testId}
       className="ui-text-field"

@@ -23,8 +23,9 @@ export function registerToolkit(): void {
     vsCodeOption(),
     vsCodeTextField(),
   );
-  // The toolkit starts following VS Code's theme on the window's load event, but the page adds
-  // this script only after it (src/vscode/webviewHtml.ts): without another load its elements
-  // keep their dark defaults in every theme. VS Code's own load handler acts on the first only.
+  // The toolkit reads VS Code's theme, and starts following its changes, on the window's load
+  // event. This script is added after that event (the early view goes first), so without a
+  // second one the pickers, fields and buttons keep the toolkit's dark defaults in every theme.
+  // Only listeners that missed the real event are registered now.
   if (document.readyState === 'complete') window.dispatchEvent(new Event('load'));
 }

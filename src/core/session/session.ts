@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ModelMessage } from 'ai';
 import { errorMessage } from '../errors';
 import { parseRecord } from './logReader';
@@ -77,7 +78,7 @@ export class Session {
     this.writer = init.writer;
     this.lock = init.lock;
     this.onWarning = init.onWarning;
-    this.readOnlyReason = init.writer ? undefined : (init.readOnlyReason ?? 'it was opened read-only');
+    this.readOnlyReason = init.writer ? undefined : (init.readOnlyReason ?? l10n.t('it was opened read-only'));
   }
 
   get readOnly(): boolean {

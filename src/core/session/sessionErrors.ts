@@ -1,3 +1,5 @@
+// People read these (the chat, the CLI's errors): they follow the display language.
+import * as l10n from '@vscode/l10n';
 import { KeelError } from '../errors';
 
 export class SessionNotFoundError extends KeelError {
@@ -5,7 +7,7 @@ export class SessionNotFoundError extends KeelError {
     readonly sessionId: string,
     readonly workspaceRoot: string,
   ) {
-    super('session', `No session "${sessionId}" in workspace ${workspaceRoot}.`);
+    super('session', l10n.t('No session "{0}" in workspace {1}.', sessionId, workspaceRoot));
     this.name = 'SessionNotFoundError';
   }
 }
@@ -16,7 +18,7 @@ export class SessionReadOnlyError extends KeelError {
     readonly sessionId: string,
     readonly reason: string,
   ) {
-    super('session', `Session "${sessionId}" is read-only: ${reason}.`);
+    super('session', l10n.t('Session "{0}" is read-only: {1}.', sessionId, reason));
     this.name = 'SessionReadOnlyError';
   }
 }
@@ -27,7 +29,7 @@ export class SessionLockedError extends KeelError {
     readonly sessionId: string,
     readonly reason: string,
   ) {
-    super('session', `Session "${sessionId}" cannot be deleted: ${reason}. Close it first.`);
+    super('session', l10n.t('Session "{0}" cannot be deleted: {1}. Close it first.', sessionId, reason));
     this.name = 'SessionLockedError';
   }
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ModelMessage } from 'ai';
 import type { Session, SessionEntry } from './session';
 
@@ -34,23 +35,24 @@ export function exportSource(session: Session): ExportSource {
 
 export function sessionToMarkdown(src: ExportSource): string {
   const results = toolResults(src.entries);
-  const out: string[] = [`# ${oneLine(src.title) || 'Untitled chat'}`, ''];
-  out.push(`- Session: \`${src.id}\``);
-  if (src.workspace) out.push(`- Workspace: \`${src.workspace}\``);
-  out.push(`- Started: ${src.createdAt}`, `- Last activity: ${src.updatedAt}`);
-  out.push(`- Messages: ${src.entries.filter((e) => e.kind === 'message').length}`);
-  out.push(`- Tokens: ${src.usage.inputTokens + src.usage.outputTokens} (${src.usage.inputTokens} in, ${src.usage.outputTokens} out)`);
+  // The headings are for people and follow the display language; ids, times and content stay as logged.
+  const out: string[] = [`# ${oneLine(src.title) || l10n.t('Untitled chat')}`, ''];
+  out.push(`- ${l10n.t('Session: {0}', `\`${src.id}\``)}`);
+  if (src.workspace) out.push(`- ${l10n.t('Workspace: {0}', `\`${src.workspace}\``)}`);
+  out.push(`- ${l10n.t('Started: {0}', src.createdAt)}`, `- ${l10n.t('Last activity: {0}', src.updatedAt)}`);
+  out.push(`- ${l10n.t('Messages: {0}', src.entries.filter((e) => e.kind === 'message').length)}`);
+  out.push(`- ${l10n.t('Tokens: {0} ({1} in, {2} out)', src.usage.inputTokens + src.usage.outputTokens, src.usage.inputTokens, src.usage.outputTokens)}`);
   for (const entry of src.entries) {
     out.push('');
     if (entry.kind === 'compaction') {
-      out.push(`## Summary of the earlier conversation · ${entry.ts}`, '', entry.summary.trim());
+      out.push(`## ${l10n.t('Summary of the earlier conversation')} · ${entry.ts}`, '', entry.summary.trim());
       continue;
     }
     const { message } = entry;
     if (message.role === 'tool') continue; // shown under the call that asked for it
-    const who = message.role === 'user' ? 'You' : message.role === 'assistant' ? `Keel${entry.meta?.model ? ` (${entry.meta.model})` : ''}` : 'System';
+    const who = message.role === 'user' ? l10n.t('You') : message.role === 'assistant' ? (entry.meta?.model ? `Keel (${entry.meta.model})` : 'Keel') : l10n.t('System');
     out.push(`## ${who} · ${entry.ts}`);
-    if (entry.meta?.partial) out.push('', '_(cut short)_');
+    if (entry.meta?.partial) out.push('', `_${l10n.t('(cut short)')}_`);
     out.push(...messageMarkdown(message, results));
   }
   return `${out.join('\n').trimEnd()}\n`;
@@ -114,7 +116,7 @@ function resultText(output: { type: string; value?: unknown; reason?: string }):
     case 'error-json':
       return { text: JSON.stringify(output.value, null, 2), isError: true };
     case 'execution-denied':
-      return { text: output.reason ?? 'The person declined this call.', isError: true };
+      return { text: output.reason ?? l10n.t('The person declined this call.'), isError: true };
     case 'content': {
       const parts = Array.isArray(output.value) ? (output.value as Array<{ type: string; text?: string }>) : [];
       return { text: parts.map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type}]`)).join('\n'), isError: false };
@@ -138,7 +140,7 @@ function messageMarkdown(message: ModelMessage, results: Map<string, ResultText>
         break;
       case 'image':
       case 'file':
-        out.push('', `_[attachment: ${String(part.mediaType ?? part.type)}]_`);
+        out.push('', `_[${l10n.t('attachment: {0}', String(part.mediaType ?? part.type))}]_`);
         break;
       case 'tool-call': {
         const id = String(part.toolCallId);
@@ -157,20 +159,24 @@ function toolCallMarkdown(name: string, input: unknown, result: ResultText | und
   const path = typeof args.file_path === 'string' ? args.file_path : typeof args.path === 'string' ? args.path : undefined;
   const out: string[] = [];
   if (name === 'edit' && path && typeof args.old_string === 'string' && typeof args.new_string === 'string') {
-    out.push(`**Tool \`edit\`** \`${path}\``, '', ...fenced('diff', unifiedLines(args.old_string, args.new_string)));
+    out.push(`**${toolLabel('edit')}** \`${path}\``, '', ...fenced('diff', unifiedLines(args.old_string, args.new_string)));
   } else if (name === 'write' && path && typeof args.content === 'string') {
-    out.push(`**Tool \`write\`** \`${path}\``, '', ...fenced('diff', args.content.split('\n').map((l) => `+${l}`).join('\n')));
+    out.push(`**${toolLabel('write')}** \`${path}\``, '', ...fenced('diff', args.content.split('\n').map((l) => `+${l}`).join('\n')));
   } else if (name === 'bash' && typeof args.command === 'string') {
-    out.push(`**Tool \`bash\`**`, '', ...fenced('sh', args.command));
+    out.push(`**${toolLabel('bash')}**`, '', ...fenced('sh', args.command));
   } else {
-    out.push(`**Tool \`${name}\`**${path ? ` \`${path}\`` : ''}`, '', ...fenced('json', JSON.stringify(input ?? {}, null, 2)));
+    out.push(`**${toolLabel(name)}**${path ? ` \`${path}\`` : ''}`, '', ...fenced('json', JSON.stringify(input ?? {}, null, 2)));
   }
-  if (!result) out.push('', '_No result (the run stopped before it finished)._');
+  if (!result) out.push('', `_${l10n.t('No result (the run stopped before it finished).')}_`);
   else {
-    const text = result.text.length > RESULT_MAX_CHARS ? `${result.text.slice(0, RESULT_MAX_CHARS)}\n… (${result.text.length - RESULT_MAX_CHARS} more characters)` : result.text;
-    out.push('', result.isError ? 'Result (error):' : 'Result:', '', ...fenced('', text));
+    const text = result.text.length > RESULT_MAX_CHARS ? `${result.text.slice(0, RESULT_MAX_CHARS)}\n… ${l10n.t('({0} more characters)', result.text.length - RESULT_MAX_CHARS)}` : result.text;
+    out.push('', result.isError ? l10n.t('Result (error):') : l10n.t('Result:'), '', ...fenced('', text));
   }
   return out;
+}
+
+function toolLabel(name: string): string {
+  return l10n.t('Tool {0}', `\`${name}\``);
 }
 
 /** The replaced lines, then their replacement: what the edit did, read as a diff. */

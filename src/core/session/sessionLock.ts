@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -67,9 +68,10 @@ export class SessionLock {
 }
 
 export function describeLockOwner(owner: LockOwner): string {
-  const where = owner.hostname === hostname() ? '' : ` on ${owner.hostname}`;
-  const who = owner.pid === process.pid && where === '' ? 'this window' : `another Keel process (pid ${owner.pid}${where})`;
-  return `it is open for writing in ${who} since ${owner.createdAt}`;
+  // The person reads it (the chat's read-only notice, the CLI's error), in their language.
+  if (owner.hostname !== hostname()) return l10n.t('it is open for writing in another Keel process (pid {0} on {1}) since {2}', owner.pid, owner.hostname, owner.createdAt);
+  if (owner.pid === process.pid) return l10n.t('it is open for writing in this window since {0}', owner.createdAt);
+  return l10n.t('it is open for writing in another Keel process (pid {0}) since {1}', owner.pid, owner.createdAt);
 }
 
 function tryLink(from: string, to: string): boolean {

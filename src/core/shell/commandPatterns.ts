@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { basename } from 'node:path';
 import type { WordValue } from './commandOptions';
 import { ShellParseError } from './shellCursor';
@@ -9,28 +10,28 @@ import { staticValue } from './wordValue';
  * is four words. Returns a problem instead when the text is not one plain command.
  */
 export function parsePattern(pattern: string): string[] | { problem: string } {
-  if (pattern.trim() === '') return { problem: 'a command pattern cannot be empty' };
+  if (pattern.trim() === '') return { problem: l10n.t('a command pattern cannot be empty') };
   let script;
   try {
     script = parseShell(pattern);
   } catch (err) {
-    if (err instanceof ShellParseError) return { problem: `"${pattern}" is not a command Keel can read: ${err.message}` };
+    if (err instanceof ShellParseError) return { problem: l10n.t('"{0}" is not a command Keel can read: {1}', pattern, err.message) };
     throw err;
   }
   const only = script.items.length === 1 ? script.items[0] : undefined;
   const command = only && !only.background && only.rest.length === 0 && only.first.commands.length === 1 ? only.first.commands[0] : undefined;
   if (!command || command.type !== 'simple' || command.redirects.length > 0 || only?.first.negated || only?.first.timed) {
-    return { problem: `"${pattern}" must be one command with its arguments (no ;, &&, |, redirections)` };
+    return { problem: l10n.t('"{0}" must be one command with its arguments (no ;, &&, |, redirections)', pattern) };
   }
   const words: string[] = [];
   for (const a of command.assignments) {
     const value = staticValue(a.value);
-    if (value === null) return { problem: `"${pattern}" must be plain words (no $, globs or substitutions)` };
+    if (value === null) return { problem: l10n.t('"{0}" must be plain words (no $, globs or substitutions)', pattern) };
     words.push(`${a.name}${a.append ? '+=' : '='}${value}`);
   }
   for (const w of command.words) {
     const value = staticValue(w);
-    if (value === null) return { problem: `"${pattern}" must be plain words (no $, globs or substitutions)` };
+    if (value === null) return { problem: l10n.t('"{0}" must be plain words (no $, globs or substitutions)', pattern) };
     words.push(value);
   }
   return words;

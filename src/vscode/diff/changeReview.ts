@@ -81,8 +81,8 @@ export class ChangeReview implements ChangeApprovalHooks, vscode.Disposable {
     if (review) this.files.set(right, review.text);
     else this.originals.set(right, '');
     const name = basename(change.displayPath);
-    const what = change.before === null ? 'proposed new file' : change.after === null ? 'proposed deletion' : 'proposed';
-    const title = `${name} (Keel: ${what}${request.protected ? ', protected path' : ''})`;
+    const what = change.before === null ? vscode.l10n.t('proposed new file') : change.after === null ? vscode.l10n.t('proposed deletion') : vscode.l10n.t('proposed');
+    const title = request.protected ? vscode.l10n.t('{0} (Keel: {1}, protected path)', name, what) : vscode.l10n.t('{0} (Keel: {1})', name, what);
     const entry: PendingChange = { id: approvalId, change, review, protected: request.protected, left, right, title };
     this.pending.set(approvalId, entry);
     this.changed.fire();

@@ -32,7 +32,7 @@ export class HunkLenses implements vscode.CodeLensProvider {
       new vscode.CodeLens(top, { title: `$(close) ${vscode.l10n.t('Reject change')}`, command: 'keel.rejectChange', arguments: [entry.id], tooltip: vscode.l10n.t('Write nothing (Ctrl+Shift+Backspace)') }),
     ];
     if (entry.protected) {
-      lenses.push(new vscode.CodeLens(top, { title: '$(shield) Protected path: written only if you accept', command: '' }));
+      lenses.push(new vscode.CodeLens(top, { title: `$(shield) ${vscode.l10n.t('Protected path: written only if you accept')}`, command: '' }));
     }
     hunks.forEach((hunk, index) => {
       const line = Math.max(0, Math.min(hunk.afterStart, document.lineCount - 1));

@@ -17,7 +17,7 @@ export class OriginalContent implements vscode.TextDocumentContentProvider {
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     // A tab VS Code restored after the change was decided: say so rather than show an empty file.
-    return this.texts.get(uri.toString()) ?? '(This Keel proposal is no longer waiting for a decision.)\n';
+    return this.texts.get(uri.toString()) ?? `${vscode.l10n.t('(This Keel proposal is no longer waiting for a decision.)')}\n`;
   }
 
   dispose(): void {

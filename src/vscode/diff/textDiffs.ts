@@ -33,7 +33,7 @@ export class TextDiffs implements vscode.TextDocumentContentProvider, vscode.Dis
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '(Keel no longer holds this diff; open it again from the command card.)\n';
+    return this.texts.get(uri.toString()) ?? `${vscode.l10n.t('(Keel no longer holds this diff; open it again from the command card.)')}\n`;
   }
 
   dispose(): void {

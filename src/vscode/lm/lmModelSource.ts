@@ -80,7 +80,7 @@ export class LmModelSource {
       contextWindow: (id) => find(id)?.maxInputTokens || undefined,
       // The stable API passes text only.
       supportsImages: () => false,
-      listModels: () => this.models.map((m) => ({ id: m.id, label: `${m.name} (${m.vendor}, VS Code)`, ...(m.maxInputTokens > 0 ? { contextWindow: m.maxInputTokens } : {}) })),
+      listModels: () => this.models.map((m) => ({ id: m.id, label: vscode.l10n.t('{0} ({1}, VS Code)', m.name, m.vendor), ...(m.maxInputTokens > 0 ? { contextWindow: m.maxInputTokens } : {}) })),
       defaultModel: () => this.models[0]?.id,
     };
   }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Prompt, PromptMessage } from '../../core/model/wire/modelSpec';
 
 /**
@@ -40,7 +41,7 @@ function partsOf(message: PromptMessage): LmPart[] {
     case 'user':
       return message.content.map((part) => {
         if (part.type === 'text') return { kind: 'text', text: part.text };
-        throw new Error(`VS Code language models take text only here, not ${part.mediaType} files; remove the attachment or choose another model.`);
+        throw new Error(l10n.t('VS Code language models take text only here, not {0} files; remove the attachment or choose another model.', part.mediaType));
       });
     case 'assistant':
       return message.content.flatMap((part): LmPart[] => {

@@ -15,7 +15,15 @@ export interface WorkbenchSession {
   readonly env: E2eEnv;
 }
 
-export function useWorkbench(options: { open?: boolean; startTimeoutMs?: number } = {}): WorkbenchSession {
+export interface WorkbenchOptions {
+  /** Open the workbench before the first test (default true). */
+  open?: boolean;
+  startTimeoutMs?: number;
+  /** VS Code's display language for this browser (`zh-cn`): the `vscode.nls.locale` cookie, set before the workbench opens. */
+  locale?: string;
+}
+
+export function useWorkbench(options: WorkbenchOptions = {}): WorkbenchSession {
   let browser: LaunchedChromium | undefined;
   const env = e2eEnv();
   const session: WorkbenchSession = {
@@ -29,6 +37,7 @@ export function useWorkbench(options: { open?: boolean; startTimeoutMs?: number 
   before(async function () {
     this.timeout(options.startTimeoutMs ?? 120_000);
     browser = await launchBrowser();
+    if (options.locale) await browser.page.context().addCookies([{ name: 'vscode.nls.locale', value: options.locale, url: env.url }]);
     if (options.open ?? true) await openWorkbench(browser.page, env.url);
   });
 

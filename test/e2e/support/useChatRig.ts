@@ -27,6 +27,8 @@ export interface ChatRigOptions {
   newChatEachTest?: boolean;
   /** A folder of the workspace (by name) that exists before every test and is removed at the end: `rig.scratch`. */
   scratchDir?: string;
+  /** VS Code's display language (`zh-cn`); English when unset. */
+  locale?: string;
   /** Undo what prepare() did; runs after the browser closed, before the server stops. */
   cleanup?: (rig: { workspace: string }) => void | Promise<void>;
 }
@@ -52,7 +54,7 @@ export function useChatRig(options: ChatRigOptions = {}): ChatRig {
     await options.prepare?.({ workspace, server });
   });
 
-  const wb = useWorkbench();
+  const wb = useWorkbench(options.locale ? { locale: options.locale } : {});
 
   if (options.openChat ?? true) {
     before(async function () {

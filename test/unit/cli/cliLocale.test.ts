@@ -47,6 +47,13 @@ describe('keel in Simplified Chinese', () => {
     expect(json.stderr).toContain('No API key for provider "openai"');
   });
 
+  it('says a session is missing, and that a restore has nothing to do, in Chinese', async () => {
+    const missing = await runCli(rig.cli, ['restore', '--cwd', rig.box.ws, '--session', '20260101-000000-deadbeef'], { KEEL_HOME: rig.box.home, ...ZH });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('中没有会话“20260101-000000-deadbeef”');
+    expect(missing.stderr).not.toContain('No session');
+  });
+
   it('prints --help in Chinese, and in English when LC_ALL says so', async () => {
     expect((await runCli(rig.cli, ['--help'], ZH)).stdout).toMatch(/^用法：\n {2}keel run \[选项\] PROMPT/);
     expect((await runCli(rig.cli, ['--help'], { ...ZH, LC_ALL: 'en_US.UTF-8' })).stdout).toMatch(/^Usage:\n {2}keel run \[options\] PROMPT/);

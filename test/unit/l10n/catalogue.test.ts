@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script, typed by use
-import { dynamicCalls, extractCatalogue } from '../../../scripts/l10n.mjs';
+import { dynamicCalls, extractCatalogue, hardCodedPageText, hardCodedStrings, pageTextWithoutL10n, shownWithoutL10n } from '../../../scripts/l10n.mjs';
 
 const root = new URL('../../../', import.meta.url);
 const json = (path: string): Record<string, unknown> => JSON.parse(readFileSync(new URL(path, root), 'utf8')) as Record<string, unknown>;
@@ -24,6 +24,39 @@ describe('the l10n bundle', () => {
 
   it('has no l10n.t call the extractor cannot read (the first argument must be a literal)', () => {
     expect(dynamicCalls()).toEqual([]);
+  });
+
+  it('has no prose shown to people from src/vscode or src/chat without l10n.t (notifications, pickers, input boxes, status bar, lenses, settings problems, chat errors)', () => {
+    expect(hardCodedStrings()).toEqual([]);
+  });
+
+  it('finds such prose where a person reads it, and leaves what the log or the model reads', () => {
+    const shown = (code: string): string[] => (shownWithoutL10n(code) as Array<{ text: string }>).map((f) => f.text);
+    expect(shown("void vscode.window.showWarningMessage('Keel could not start.');")).toEqual(['Keel could not start.']);
+    expect(shown("await vscode.window.showInputBox({ title: t, placeHolder: 'e.g. Add a test' });")).toEqual(['e.g. Add a test']);
+    expect(shown('problems.push(`${file}: not valid JSON (${why}).`);')).toEqual([': not valid JSON ( ).']);
+    expect(shown("item.tooltip = 'Keel is working';")).toEqual(['Keel is working']);
+    expect(shown("items.push({ label: running ? 'Stop the run' : 'Start a run' });")).toEqual(['Stop the run', 'Start a run']);
+    expect(shown("new vscode.CodeLens(range, { title: '$(shield) Protected path', command: '' });")).toEqual(['$(shield) Protected path']);
+    expect(shown("throw new BusError('internal', 'This window cannot export.');")).toEqual(['This window cannot export.']);
+    expect(shown("void vscode.window.showWarningMessage(vscode.l10n.t('Keel could not start.'));")).toEqual([]);
+    expect(shown("log('warn', 'the model request failed'); // title: 'not code'")).toEqual([]);
+    expect(shown("const hint = { name: 'edit', label: `$(check) ${vscode.l10n.t('Accept')}` };")).toEqual([]);
+  });
+
+  it('has no text in the chat page\'s components without l10n.t (JSX text, titles, labels, placeholders)', () => {
+    expect(hardCodedPageText()).toEqual([]);
+  });
+
+  it('finds the page\'s text and leaves its code and key names', () => {
+    const shown = (code: string): string[] => (pageTextWithoutL10n(code) as Array<{ text: string }>).map((f) => f.text);
+    expect(shown('return <p className="note">Network: asks for access.</p>;')).toEqual(['Network: asks for access.']);
+    expect(shown('<span>undone</span>')).toEqual(['undone']);
+    expect(shown('<RevertAction label="Undo" testId="undo" />')).toEqual(['Undo']);
+    expect(shown("<button title={many ? `Put back ${n} files` : 'Put back the file'} />")).toEqual(['Put back   files', 'Put back the file']);
+    expect(shown("<p>{l10n.t('Executing plan:')} <strong>{title}</strong></p>")).toEqual([]);
+    expect(shown('<dt>Enter / Shift+Enter</dt>')).toEqual([]);
+    expect(shown('const [step, setStep] = useState<Step>({ kind: \'idle\' }); if (a > b && c < d) run();')).toEqual([]);
   });
 
   it('has a zh-CN entry for every key, with the same placeholders', () => {

@@ -15,6 +15,8 @@ export async function bundleWorker(outDir: string): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node22',
+    // CommonJS dependencies (@vscode/l10n) require Node's modules: give the ES module a require.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     logLevel: 'error',
   });
   return outfile;

@@ -9,7 +9,9 @@ import type { EarlyView } from '../../../src/protocol/earlyView';
 import type { LogFn } from '../../../src/protocol/log';
 import { createPairTransport } from '../../../src/protocol/pairTransport';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
-import { earlyViewHtml } from '../../../src/vscode/earlyViewHtml';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EARLY_VIEW_KEYS, earlyViewHtml } from '../../../src/vscode/earlyViewHtml';
 import { chatPageHtml } from '../../../src/vscode/webviewHtml';
 import { BridgeContext } from '../../../webview/bridge/bridgeContext';
 import { createUiBridge } from '../../../webview/bridge/uiBridge';
@@ -122,6 +124,31 @@ describe('the page the host serves', () => {
     const added = document.querySelector<HTMLScriptElement>('body > script');
     expect(added?.getAttribute('src')).toBe(`${script}?a=</script>`);
     expect(added?.nonce).toBe('N0nce+/=');
+  });
+
+  it('speaks the page\'s language from the first paint: placeholder, labels and "You" of the saved messages', () => {
+    const zh = JSON.parse(readFileSync(join(process.cwd(), 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+    const pageKeys = JSON.parse(readFileSync(join(process.cwd(), 'l10n', 'webviewKeys.json'), 'utf8')) as string[];
+    // Its strings are the chat's own, so the host hands them to the page with the rest.
+    expect(pageKeys).toEqual(expect.arrayContaining([...EARLY_VIEW_KEYS]));
+    const strings = Object.fromEntries(EARLY_VIEW_KEYS.map((key) => [key, zh[key]!]));
+    const html = chatPageHtml({ cspSource: 'vscode-resource:', nonce: 'n', script, styles: [], locale: { language: 'zh-cn', strings } });
+    document.body.innerHTML = html.replace(/^[\s\S]*<body>/, '').replace(/<script[\s\S]*$/, '');
+    const composer = document.querySelector('[data-testid="early-composer"]')!;
+    expect(composer.getAttribute('placeholder')).toBe('问问 Keel…（@ 添加文件，/ 使用命令）');
+    expect(composer.getAttribute('aria-label')).toBe(zh['Message Keel']);
+    expect(document.querySelector('[role="log"]')?.getAttribute('aria-label')).toBe(zh['Conversation']);
+    const start = [...html.matchAll(/<script nonce[^>]*>([\s\S]*?)<\/script>/g)][0]![1]!;
+    const api = { postMessage: vi.fn(), setState: vi.fn(), getState: () => earlyViewOf([userMessage('u', '你好')]) };
+    const global = globalThis as unknown as { acquireVsCodeApi?: () => typeof api; keelVsCodeApi?: unknown };
+    global.acquireVsCodeApi = () => api;
+    try {
+      new Function(start)();
+    } finally {
+      delete global.acquireVsCodeApi;
+      delete global.keelVsCodeApi;
+    }
+    expect(document.querySelector('[data-testid="early-message"] .message-author')?.textContent).toBe('你');
   });
 });
 

@@ -62,14 +62,16 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
       ) : null}
       {request.unsandboxed ? (
         <p className="approval-card-sensitive" data-testid="approval-unsandboxed">
-          Outside the sandbox: this command asks to run without Keel's OS sandbox, with your full access to files, secrets
-          and the network. It needs your approval every time.
+          {l10n.t(
+            "Outside the sandbox: this command asks to run without Keel's OS sandbox, with your full access to files, secrets and the network. It needs your approval every time.",
+          )}
         </p>
       ) : null}
       {request.network ? (
         <p className="approval-card-network" data-testid="approval-network">
-          Network: this command asks for network access (downloads, git fetch). Approving lets it reach the network; its
-          file writes stay confined by the sandbox.
+          {l10n.t(
+            'Network: this command asks for network access (downloads, git fetch). Approving lets it reach the network; its file writes stay confined by the sandbox.',
+          )}
         </p>
       ) : null}
       {/* A file change names itself in the change row below (verb, path, +/−): the summary would say it twice. */}
@@ -98,8 +100,10 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
       <TextField
         value={reason}
         onChange={setReason}
-        label={l10n.t('Reason for rejecting (optional)')}
-        placeholder={l10n.t('Reason for rejecting (optional), passed to the agent')}
+        // Short enough for a 200 px side bar; the rest is in the label and on hover.
+        label={l10n.t('Reason for rejecting (optional), passed to the agent')}
+        title={l10n.t('Reason for rejecting (optional), passed to the agent')}
+        placeholder={l10n.t('Reason (optional)')}
         maxLength={2000}
         testId="reject-reason"
         onEnter={() => answer('reject')}

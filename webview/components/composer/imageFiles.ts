@@ -10,7 +10,7 @@ export type ImageReadResult = { ok: true; image: ImageAttachment } | { ok: false
 
 /** A pasted or chosen file as an image part (base64 without the data: prefix), or why not. */
 export async function readImageFile(file: Blob & { name?: string }): Promise<ImageReadResult> {
-  const name = file.name || 'the pasted image';
+  const name = file.name || l10n.t('the pasted image');
   const type = imageMediaTypeSchema.safeParse(file.type);
   if (!type.success) {
     return { ok: false, reason: l10n.t('{0} is not a PNG, JPEG, GIF or WebP image', name) };

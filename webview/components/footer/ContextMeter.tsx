@@ -28,7 +28,7 @@ export function ContextMeter() {
       title={context.text}
     >
       <span className="context-meter-label" aria-hidden="true">
-        Context {Math.round(context.fraction * 100)}%
+        {l10n.t('Context {0}%', Math.round(context.fraction * 100))}
       </span>
       <div className="context-meter-bar">
         <div className="context-meter-fill" style={{ width: `${(context.fraction * 100).toFixed(1)}%` }} />

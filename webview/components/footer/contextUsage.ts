@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Usage } from '../../../src/protocol/sessionState';
 
 export interface ContextUsage {
@@ -21,6 +22,6 @@ export function contextUsage(usage: Usage | null): ContextUsage | null {
     used,
     window,
     fraction,
-    text: `${numberFormat.format(used)} of ${numberFormat.format(window)} tokens in context (${percent}%)`,
+    text: l10n.t('{0} of {1} tokens in context ({2}%)', numberFormat.format(used), numberFormat.format(window), percent),
   };
 }

@@ -1,8 +1,11 @@
+import * as l10n from '@vscode/l10n';
 import type { CommandFile } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { RevertAction } from './RevertAction';
 
-const KIND_LABEL = { added: 'Added', modified: 'Modified', deleted: 'Deleted' } as const;
+function kindLabel(kind: CommandFile['kind']): string {
+  return kind === 'added' ? l10n.t('Added') : kind === 'modified' ? l10n.t('Modified') : l10n.t('Deleted');
+}
 
 /** The files a command added, modified and deleted: each opens its diff; Undo puts them all back. */
 export function CommandFiles({ toolCallId, files, moreFiles }: { toolCallId: string; files: CommandFile[]; moreFiles?: number | undefined }) {
@@ -16,10 +19,16 @@ export function CommandFiles({ toolCallId, files, moreFiles }: { toolCallId: str
             <button
               type="button"
               className="command-file-open"
-              title={f.kind === 'modified' ? `Show what the command changed in ${f.displayPath}` : `Show ${f.displayPath} as ${f.kind}`}
+              title={
+                f.kind === 'modified'
+                  ? l10n.t('Show what the command changed in {0}', f.displayPath)
+                  : f.kind === 'added'
+                    ? l10n.t('Show {0} as the command added it', f.displayPath)
+                    : l10n.t('Show {0} as it was before the command deleted it', f.displayPath)
+              }
               onClick={() => void bridge.openCommandDiff(f.id)}
             >
-              <span className={`command-file-kind command-file-${f.kind}`}>{KIND_LABEL[f.kind]}</span>{' '}
+              <span className={`command-file-kind command-file-${f.kind}`}>{kindLabel(f.kind)}</span>{' '}
               <span className="approval-card-path">{f.displayPath}</span>
             </button>
             {f.added !== undefined ? (
@@ -27,17 +36,17 @@ export function CommandFiles({ toolCallId, files, moreFiles }: { toolCallId: str
                 <span className="diff-added">+{f.added}</span> <span className="diff-removed">−{f.removed ?? 0}</span>
               </span>
             ) : null}
-            {f.reverted ? <span className="tool-card-change-note">undone</span> : null}
-            {!f.restorable && !f.reverted ? <span className="tool-card-change-note">not restorable (large or binary: recorded by hash only)</span> : null}
+            {f.reverted ? <span className="tool-card-change-note">{l10n.t('undone')}</span> : null}
+            {!f.restorable && !f.reverted ? <span className="tool-card-change-note">{l10n.t('not restorable (large or binary: recorded by hash only)')}</span> : null}
           </li>
         ))}
-        {moreFiles ? <li className="tool-card-change-note">and {moreFiles} more</li> : null}
+        {moreFiles ? <li className="tool-card-change-note">{l10n.t('and {0} more', moreFiles)}</li> : null}
       </ul>
       {open.length > 0 ? (
         <div className="tool-card-change">
           <RevertAction
-            label="Undo"
-            title={`Put back the ${open.length === 1 ? 'file' : `${open.length} files`} this command changed`}
+            label={l10n.t('Undo')}
+            title={open.length === 1 ? l10n.t('Put back the file this command changed') : l10n.t('Put back the {0} files this command changed', open.length)}
             testId="undo-command"
             run={(force) => bridge.undoCommand(toolCallId, force)}
           />
@@ -45,7 +54,7 @@ export function CommandFiles({ toolCallId, files, moreFiles }: { toolCallId: str
       ) : (
         <div className="tool-card-change">
           <span className="tool-card-change-note" data-testid="command-undone">
-            undone
+            {l10n.t('undone')}
           </span>
         </div>
       )}

@@ -121,10 +121,10 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
       return (
         <div className="plan-execution" data-testid="plan-execution">
           <p className="message-plain">
-            <Icon name="checklist" /> Executing plan: <strong>{part.title}</strong>
+            <Icon name="checklist" /> {l10n.t('Executing plan:')} <strong>{part.title}</strong>
           </p>
           <details className="plan-execution-plan">
-            <summary>The plan</summary>
+            <summary>{l10n.t('The plan')}</summary>
             <Markdown text={part.plan} streaming={false} />
           </details>
         </div>

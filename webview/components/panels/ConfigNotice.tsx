@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
 import { Button } from '../../ui/Button';
@@ -16,7 +17,7 @@ export function ConfigNotice() {
       <Icon name="shield" />
       <span className="banner-text">{problem}</span>
       <Button appearance="secondary" onClick={() => void bridge.openSettings('keel')}>
-        Open Settings
+        {l10n.t('Open Settings')}
       </Button>
     </div>
   );

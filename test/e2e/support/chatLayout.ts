@@ -1,0 +1,124 @@
+// What the chat-look browser tests share: what is cut or broken over lines in the view (the
+// footer's pickers and buttons, the composer's placeholder, an open "/" or "@" menu), switching
+// the colour theme, and the README's screenshots, in either language.
+import * as assert from 'node:assert';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import type { ChatRig } from './useChatRig.ts';
+import { useTheme } from './colorTheme.ts';
+import { setSidebarWidth } from './sidebarWidth.ts';
+
+const TIMEOUT = 30_000;
+
+/** What is cut in the footer, the composer and an open completion menu, in words (empty when nothing is). */
+export async function cutThings(frame: Frame): Promise<string[]> {
+  return frame.evaluate(() => {
+    const cut: string[] = [];
+    const width = window.innerWidth;
+    const overflows = (element: Element) => element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
+    for (const dropdown of document.querySelectorAll('.footer vscode-dropdown')) {
+      const value = dropdown.shadowRoot?.querySelector('.selected-value');
+      const name = dropdown.getAttribute('aria-label') ?? 'a picker';
+      if (!value) cut.push(`${name}: no value shown`);
+      else if (overflows(value)) cut.push(`${name}: "${value.textContent}" is cut`);
+      if (dropdown.getBoundingClientRect().right > width + 1) cut.push(`${name}: runs past the view's edge`);
+    }
+    for (const element of document.querySelectorAll('.footer > *')) {
+      if (element.getBoundingClientRect().right > width + 1) cut.push(`${element.className}: runs past the view's edge`);
+    }
+    // Short labels stay on one line ("You" broken into "Yo" / "u" is cut too; a Chinese
+    // button's label broken after one character is as bad), and a button's label stays inside it.
+    for (const label of document.querySelectorAll('.message-author, button, vscode-button, .footer [data-testid="context-meter"]')) {
+      if ((label.textContent ?? '').trim() === '' || label.getBoundingClientRect().width < 1 || !label.checkVisibility({ visibilityProperty: true })) continue;
+      if (label.tagName === 'BUTTON' && overflows(label)) cut.push(`the button "${label.textContent}" is cut`);
+      // The lines its text takes: text boxes more than one line's height apart.
+      const boxes: DOMRect[] = [];
+      const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!(node.textContent ?? '').trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        boxes.push(...range.getClientRects());
+      }
+      if (boxes.length === 0) continue;
+      const lineHeight = Math.max(...boxes.map((b) => b.height));
+      const extent = Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top));
+      if (extent > lineHeight * 1.5) cut.push(`the label "${(label.textContent ?? '').trim()}" breaks over lines (${boxes.map((b) => `${Math.round(b.width)}×${Math.round(b.height)} at ${Math.round(b.left)},${Math.round(b.top)}`).join('; ')}; white-space ${getComputedStyle(label).whiteSpace}, parent ${Math.round(label.parentElement?.getBoundingClientRect().width ?? 0)} px)`);
+    }
+    // A message's header keeps one line while its actions hide (in a narrow view they may take a
+    // line of their own while they show, under the pointer).
+    for (const header of document.querySelectorAll('.message-header')) {
+      if (header.closest('.message')?.matches(':hover')) continue;
+      const author = header.querySelector('.message-author');
+      if (author && header.getBoundingClientRect().height > author.getBoundingClientRect().height * 2.2) cut.push(`the header of "${author.textContent}"'s message takes more than one line`);
+    }
+    // One-line fields show their whole placeholder.
+    for (const field of document.querySelectorAll('vscode-text-field')) {
+      const inner = field.shadowRoot?.querySelector('input');
+      const placeholder = field.getAttribute('placeholder');
+      if (!inner || !placeholder || inner.value !== '' || inner.getBoundingClientRect().width < 1) continue;
+      inner.value = placeholder;
+      if (inner.scrollWidth > inner.clientWidth + 1) cut.push(`the placeholder "${placeholder}" is cut`);
+      inner.value = '';
+    }
+    const input = document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]');
+    if (input && input.value === '' && input.placeholder) {
+      const shown = input.clientHeight;
+      input.value = input.placeholder;
+      if (input.scrollHeight > shown + 1) cut.push(`the placeholder "${input.placeholder}" is cut`);
+      input.value = '';
+    }
+    const popup = document.querySelector('[data-testid="completion-popup"]');
+    if (popup) {
+      const box = popup.getBoundingClientRect();
+      for (const label of popup.querySelectorAll('.completion-label')) {
+        const rect = label.getBoundingClientRect();
+        const text = (label.textContent ?? '').trim();
+        if (!text || rect.width < 1) cut.push(`a menu item shows no name`);
+        else if (overflows(label) || rect.right > box.right + 1 || rect.left < box.left - 1) cut.push(`menu item "${text}" is cut`);
+      }
+    }
+    return cut;
+  });
+}
+
+/** Nothing cut at `width` px with the composer empty, and nothing with the "/" and "@" menus open. */
+export async function assertNothingCut(rig: ChatRig, frame: Frame, width: number): Promise<void> {
+  await setSidebarWidth(rig.page, frame, width);
+  assert.deepStrictEqual(await cutThings(frame), [], `at ${width} px`);
+  // A person's message shows its actions (edit, "Restore files to here") under the pointer.
+  await rig.chat.byRole('user').last().hover();
+  assert.deepStrictEqual(await cutThings(frame), [], `at ${width} px, the pointer over a message of the person`);
+  await rig.page.mouse.move(width + 300, 300);
+  const input = rig.chat.composer();
+  for (const typed of ['/', '@']) {
+    await input.fill('');
+    await input.pressSequentially(typed);
+    await rig.chat.frame.getByTestId('completion-item').first().waitFor({ timeout: TIMEOUT });
+    assert.deepStrictEqual(await cutThings(frame), [], `the ${typed} menu at ${width} px`);
+    await input.press('Escape');
+  }
+  await input.fill('');
+}
+
+/** The README's pictures of the side bar: light and dark, 220 and 500 px, as chat-<language>-<theme>-<width>.png. */
+export async function takeReadmeScreenshots(rig: ChatRig, frame: Frame, language: 'en' | 'zh'): Promise<string[]> {
+  const dir = join(process.cwd(), 'docs', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  const taken: string[] = [];
+  for (const [theme, kind, name] of [['Default Light Modern', 'vscode-light', 'light'], ['Default Dark Modern', 'vscode-dark', 'dark']] as const) {
+    await useTheme(rig.workspace, frame, theme, kind);
+    for (const width of [220, 500]) {
+      await setSidebarWidth(rig.page, frame, width);
+      // The pointer rests in the editor area, so no control in the picture shows a hover.
+      await rig.page.mouse.move(width + 300, 300);
+      const box = await rig.page.locator('.part.sidebar').boundingBox();
+      assert.ok(box, 'the side bar is showing');
+      const path = join(dir, `chat-${language}-${name}-${width}.png`);
+      await rig.page.screenshot({ path, clip: box });
+      taken.push(path);
+    }
+  }
+  return taken;
+}
