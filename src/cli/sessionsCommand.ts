@@ -21,7 +21,7 @@ export function sessionsCommand(a: SessionsArgs, io: CliIo): number {
     return 0;
   }
   for (const s of list) {
-    io.stdout(`${s.id}\t${s.updatedAt}\t${l10n.t('{0} messages', s.messageCount)}\t${s.title}\n`);
+    io.stdout(`${s.id}\t${s.updatedAt}\t${s.messageCount === 1 ? l10n.t('1 message') : l10n.t('{0} messages', s.messageCount)}\t${s.title}\n`);
   }
   return 0;
 }

@@ -146,7 +146,7 @@ function SessionRow({ session, current, onRenamed, onDeleted }: { session: Sessi
           <span className="session-meta">
             <span>{dateFormat.format(session.updatedAt)}</span>
             {' · '}
-            <span>{l10n.t('{0} messages', session.messageCount)}</span>
+            <span>{session.messageCount === 1 ? l10n.t('1 message') : l10n.t('{0} messages', session.messageCount)}</span>
             {session.tokens ? (
               <>
                 {' · '}
