@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import * as z from 'zod';
+import { ownerMayBeLive } from '../processOwner';
 
 const lockOwnerSchema = z.object({
   pid: z.number().int().positive(),
@@ -38,7 +39,7 @@ export class SessionLock {
         if (tryLink(draft, path)) return { acquired: true, lock: new SessionLock(path, owner) };
         const current = readLockOwner(path);
         if (current === 'missing') continue;
-        if (current !== 'unreadable' && isLive(current) && !opts.force) return { acquired: false, owner: current };
+        if (current !== 'unreadable' && ownerMayBeLive(current) && !opts.force) return { acquired: false, owner: current };
         const stolen = takeAway(path, current === 'unreadable' ? undefined : current.token);
         if (stolen) return { acquired: false, owner: stolen };
       }
@@ -51,7 +52,7 @@ export class SessionLock {
   /** The live owner of a lock, or undefined when there is no lock or it is stale. */
   static holder(path: string): LockOwner | undefined {
     const owner = readLockOwner(path);
-    return typeof owner === 'object' && isLive(owner) ? owner : undefined;
+    return typeof owner === 'object' && ownerMayBeLive(owner) ? owner : undefined;
   }
 
   get isHeld(): boolean {
@@ -102,19 +103,6 @@ function readLockOwner(path: string): LockOwner | 'missing' | 'unreadable' {
   return parsed.success ? parsed.data : 'unreadable';
 }
 
-/** A lock from another host cannot be checked, so it counts as live. */
-function isLive(owner: LockOwner): boolean {
-  if (owner.hostname !== hostname()) return true;
-  if (owner.pid === process.pid) return true;
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
 /**
  * Moves a stale lock out of the way. Renaming (not deleting) lets us check we moved the stale
  * lock we inspected and not a fresh one another process linked in meanwhile; if we did grab a
@@ -129,7 +117,7 @@ function takeAway(path: string, staleToken: string | undefined): LockOwner | und
     throw err;
   }
   const moved = readLockOwner(aside);
-  if (typeof moved === 'object' && moved.token !== staleToken && isLive(moved)) {
+  if (typeof moved === 'object' && moved.token !== staleToken && ownerMayBeLive(moved)) {
     const restored = tryLink(aside, path);
     rmSync(aside, { force: true });
     if (restored) return moved;

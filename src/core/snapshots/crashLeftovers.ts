@@ -2,6 +2,7 @@ import { open, readdir, readFile, readlink, realpath, rm, writeFile } from 'node
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { runGit, type GitEnv } from './gitRunner';
+import { ownerMayBeLive } from '../processOwner';
 
 /**
  * What a Keel process killed mid-snapshot (SIGKILL, a crashed extension host) leaves in its
@@ -50,7 +51,7 @@ export async function recoverLeftovers(env: GitEnv, dir: string, dropped: (oid: 
 
   const objectsDir = join(env.gitDir, 'objects');
   const owner = await readOwner(join(dir, busyFile));
-  if (owner && isLive(owner)) return { state: 'in-use', by: `Keel process ${owner.pid}${owner.hostname === hostname() ? '' : ` on ${owner.hostname}`}` };
+  if (owner && ownerMayBeLive(owner)) return { state: 'in-use', by: `Keel process ${owner.pid}${owner.hostname === hostname() ? '' : ` on ${owner.hostname}`}` };
   const locks = [...(await matching(dir, (n) => n.endsWith('.lock'))), ...(await matching(env.gitDir, (n) => n.endsWith('.lock'))), ...(await matching(join(objectsDir, 'info'), (n) => n.endsWith('.lock')))];
   for (const lock of locks) if (await heldOpen(lock)) return { state: 'in-use', by: 'a process that still has its index.lock open' };
   const crashed = owner !== undefined;
@@ -151,19 +152,6 @@ async function readOwner(path: string): Promise<Owner | undefined> {
     // Cut short by the crash itself: its writer is gone.
   }
   return { pid: 0, hostname: hostname() };
-}
-
-/** An owner on another host cannot be checked, so it counts as live; this process is live too (another store instance). */
-function isLive(owner: Owner): boolean {
-  if (owner.hostname !== hostname()) return true;
-  if (owner.pid <= 0) return false;
-  if (owner.pid === process.pid) return true;
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 /** Whether a live process has this file open (Linux's /proc; elsewhere unknown, taken as no). */

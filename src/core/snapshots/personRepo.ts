@@ -1,6 +1,7 @@
-import { copyFile, rm, stat } from 'node:fs/promises';
+import { copyFile, rm } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { GitError, readPersonGit, runGit, type GitEnv } from './gitRunner';
+import { fileExists } from './fileExists';
 
 /** The person's object folder and index, when the work tree is (inside) a git repository. */
 export async function personObjects(workTree: string): Promise<{ objects: string; index: string; gitDir: string } | undefined> {
@@ -11,7 +12,7 @@ export async function personObjects(workTree: string): Promise<{ objects: string
   if (!top || !objects || !index || !gitDir || format !== 'sha1') return undefined;
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(workTree, p));
   const objectsDir = abs(objects);
-  if (!(await exists(objectsDir))) return undefined;
+  if (!(await fileExists(objectsDir))) return undefined;
   return { objects: objectsDir, index: resolve(top) === resolve(workTree) ? abs(index) : '', gitDir: abs(gitDir) };
 }
 
@@ -21,14 +22,14 @@ export async function personObjects(workTree: string): Promise<{ objects: string
  * person's blobs may differ from the bytes on disk (attributes, autocrlf, skip-worktree).
  */
 export async function seedIndex(env: GitEnv, personIndex: string): Promise<void> {
-  if (!personIndex || !(await exists(personIndex))) return;
+  if (!personIndex || !(await fileExists(personIndex))) return;
   const cwd = env.workTree;
   const autocrlf = (await readPersonGit(cwd, ['config', '--get', 'core.autocrlf']))?.trim();
   if (autocrlf === 'true' || autocrlf === 'input') return;
   const attributes = await readPersonGit(cwd, ['ls-files', '-z', '--', ':(glob)**/.gitattributes']);
   if (attributes === undefined || attributes !== '') return;
   const infoAttributes = (await readPersonGit(cwd, ['rev-parse', '--git-path', 'info/attributes']))?.trim();
-  if (infoAttributes && (await exists(resolve(cwd, infoAttributes)))) return;
+  if (infoAttributes && (await fileExists(resolve(cwd, infoAttributes)))) return;
   const flags = await readPersonGit(cwd, ['ls-files', '-v']);
   if (flags === undefined || /^[a-zS]/m.test(flags)) return;
   await copyFile(personIndex, env.indexFile);
@@ -38,15 +39,5 @@ export async function seedIndex(env: GitEnv, personIndex: string): Promise<void>
     // A split or damaged index cannot be borrowed: the first snapshot reads every file instead.
     if (!(err instanceof GitError)) throw err;
     await rm(env.indexFile, { force: true });
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (err) {
-    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return false;
-    throw err;
   }
 }

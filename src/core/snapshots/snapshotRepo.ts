@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { GitError, readPersonGit, runGit, type GitEnv } from './gitRunner';
 import type { GitFileState, GitMode } from './gitBlobId';
@@ -8,6 +8,7 @@ import { personObjects, seedIndex } from './personRepo';
 import { scanPack } from './packScan';
 import { markBusy, recoverLeftovers, type Recovery } from './crashLeftovers';
 import { listPacks, packObjectIds, repackReachable, rewritePacks } from './packFiles';
+import { fileExists } from './fileExists';
 
 /**
  * Why git plumbing in a private repository: git already knows what the person would commit
@@ -156,18 +157,18 @@ export class SnapshotRepo {
       tree = await writeTree();
       delta = base === tree ? [] : await this.diffTrees(base, tree, this.nested);
       const oids = [...new Set(delta.flatMap((d) => (d.after ? [d.after.oid] : [])))];
-      for (const oid of oids) if (await exists(looseObjectPath(this.objectsDir, oid))) loose.push(oid);
+      for (const oid of oids) if (await fileExists(looseObjectPath(this.objectsDir, oid))) loose.push(oid);
     }
     // git writes a blob again whenever it re-reads the file (touched, or racily clean): content
     // dropped before must not creep back in.
     await this.droppedReason('');
     for (const oid of this.droppedLog!.keys()) {
-      if (!loose.includes(oid) && (await exists(looseObjectPath(this.objectsDir, oid)))) loose.push(oid);
+      if (!loose.includes(oid) && (await fileExists(looseObjectPath(this.objectsDir, oid)))) loose.push(oid);
     }
     const dropped = await this.dropUnkept(loose, packed, known);
     if (bulk) await this.packBulk(loose, packed, dropped);
     this.lastTree = tree;
-    for (const rel of this.nested) if (!(await exists(join(this.opts.workTree, ...rel.split('/'), '.git')))) this.nested.delete(rel);
+    for (const rel of this.nested) if (!(await fileExists(join(this.opts.workTree, ...rel.split('/'), '.git')))) this.nested.delete(rel);
     const nested = [...this.nested];
     return delta === undefined ? { tree, dropped, nested } : { tree, dropped, nested, base: base!, delta };
   }
@@ -280,7 +281,7 @@ export class SnapshotRepo {
 
   private async create(): Promise<void> {
     const { gitDir } = this.env;
-    const fresh = !(await exists(join(gitDir, 'HEAD')));
+    const fresh = !(await fileExists(join(gitDir, 'HEAD')));
     if (fresh) {
       await mkdir(this.opts.dir, { recursive: true });
       await runGit(this.env, ['init', '-q', '--bare', gitDir], { cwd: this.opts.dir, noWorkTree: true });
@@ -399,15 +400,5 @@ export class SnapshotRepo {
       for (const [oid, why] of dropped) this.droppedLog?.set(oid, why);
     }
     return dropped;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (err) {
-    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return false;
-    throw err;
   }
 }
