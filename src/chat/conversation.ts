@@ -256,8 +256,8 @@ export class Conversation {
     return this.config.projects(ctx);
   }
 
-  /** Releases the session (its lock) and ends its background commands; the log stays. */
-  close(): void {
-    this.slot.close();
+  /** Releases the session (its lock) and ends its background commands; the log stays. Ends when they have. */
+  close(): Promise<void> {
+    return this.slot.close();
   }
 }

@@ -121,7 +121,7 @@ export class ConversationWindow {
   /** Closes a conversation that is not in view and does nothing (its log stays as it is). */
   close(conversation: Conversation): void {
     this.live.delete(conversation);
-    conversation.close();
+    void conversation.close();
   }
 
   /** A session is gone (deleted): nothing is said about it any more. */
@@ -167,7 +167,9 @@ export class ConversationWindow {
     const outcome = await Promise.race([Promise.all(open.map((c) => c.queue.whenIdle())), gaveUp]);
     clearTimeout(timer);
     if (outcome === 'timeout') this.opts.log('warn', `a run did not stop within ${graceMs} ms; closing its session anyway`);
-    for (const c of open) c.close();
+    // A snapshot still being written (a command's, or the first one taken early) finishes first,
+    // so nothing is left half-written in the conversation's store when the window goes.
+    await Promise.all(open.map((c) => c.close()));
     this.live.clear();
   }
 

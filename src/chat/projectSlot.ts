@@ -40,7 +40,7 @@ export class ProjectSlot {
     }
     if (current) {
       this.log('info', 'The workspace changed; the next message starts a new conversation.');
-      this.close();
+      void this.close();
     }
     const project = new Project(ctx, ctx.sessions.create(), { queuedByHost: true });
     if (ctx.worktree) project.session.appendConfig('worktree', ctx.worktree);
@@ -55,18 +55,23 @@ export class ProjectSlot {
     this.unsubscribeTodos = project.todos.onChange((items) => this.onTodos(items.map((i) => ({ ...i }))));
   }
 
-  close(): void {
+  /**
+   * Releases the session at once; the returned promise ends when its background commands have
+   * stopped and its snapshots are written (shutdown waits for that, a switch does not).
+   */
+  close(): Promise<void> {
     this.unsubscribeTodos?.();
     this.unsubscribeTodos = undefined;
     const project = this.project;
     this.project = undefined;
-    if (!project) return;
+    if (!project) return Promise.resolve();
     // Its background commands end with the conversation (the log stays as it is).
-    project.dispose().catch((err: unknown) => this.log('warn', `stopping background commands failed: ${errorMessage(err)}`));
+    const disposed = project.dispose().catch((err: unknown) => this.log('warn', `stopping background commands failed: ${errorMessage(err)}`));
     try {
       project.session.close();
     } catch (err) {
       this.log('warn', `closing session ${project.session.id} failed: ${errorMessage(err)}`);
     }
+    return disposed;
   }
 }

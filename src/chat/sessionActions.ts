@@ -60,7 +60,7 @@ export class SessionActions {
     try {
       await window.show(next);
     } catch (err) {
-      next.close();
+      void next.close();
       throw err;
     }
     return { session: { ...next.state.session } };
