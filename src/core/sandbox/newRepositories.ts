@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isGone } from './pathPresence';
 import { isPlaceholder } from './placeholders';
 import { skippedFolders } from './protectedLayout';
 
@@ -19,8 +20,7 @@ export async function gitFolders(folders: readonly string[]): Promise<Set<string
       try {
         entries = await readdir(dir, { withFileTypes: true });
       } catch (err) {
-        const code = err instanceof Error && 'code' in err ? err.code : undefined;
-        if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') continue;
+        if (isGone(err)) continue;
         throw err;
       }
       for (const entry of entries) {
