@@ -5,10 +5,8 @@
 // included) and Act/Plan stay told apart; and the README's screenshots are taken from here.
 import * as assert from 'node:assert';
 import type { Frame } from 'playwright-core';
-import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
-import { keelContentFrame } from './harness/keelView.ts';
 import { seriousViolations } from './support/axeCheck.ts';
-import { assertNothingCut, takeReadmeScreenshots } from './support/chatLayout.ts';
+import { assertNothingCut, openEditConversation, takeReadmeScreenshots } from './support/chatLayout.ts';
 import { THEMES, useTheme } from './support/colorTheme.ts';
 import { setSidebarWidth } from './support/sidebarWidth.ts';
 import { useChatRig } from './support/useChatRig.ts';
@@ -33,18 +31,7 @@ describe('how the chat looks in code-server', () => {
 
   before(async function () {
     this.timeout(120_000);
-    rig.server.load({
-      turns: [
-        reply.text(ANSWER, { match: { lastUserIncludes: 'average' } }),
-        reply.tool('read', { file_path: 'src/math.ts' }),
-        reply.tool('edit', { file_path: 'src/math.ts', old_string: "  if (values.length === 0) throw new Error('average of an empty list');\n", new_string: '  if (values.length === 0) return 0;\n' }),
-      ],
-    });
-    await rig.chat.send('Why does average() fail on an empty list?');
-    await rig.chat.finishedAnswer();
-    await rig.chat.send('Make it return 0 instead');
-    await rig.chat.approvalCard().waitFor({ timeout: TIMEOUT });
-    frame = await keelContentFrame(rig.page);
+    frame = await openEditConversation(rig, { answer: ANSWER, question: 'Why does average() fail on an empty list?', followUp: 'Make it return 0 instead' });
   });
 
   // Narrow after wide: what was laid out for the wider view must follow.

@@ -6,10 +6,8 @@
 import * as assert from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import type { Frame } from 'playwright-core';
-import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
-import { keelContentFrame } from './harness/keelView.ts';
 import { seriousViolations } from './support/axeCheck.ts';
-import { assertNothingCut, takeReadmeScreenshots } from './support/chatLayout.ts';
+import { assertNothingCut, openEditConversation, takeReadmeScreenshots } from './support/chatLayout.ts';
 import { useTheme } from './support/colorTheme.ts';
 import { setSidebarWidth } from './support/sidebarWidth.ts';
 import { useChatRig } from './support/useChatRig.ts';
@@ -48,18 +46,7 @@ describe('how the chat looks in Chinese', () => {
   before(async function () {
     this.timeout(120_000);
     assert.strictEqual(await rig.page.evaluate(() => (globalThis as { _VSCODE_NLS_LANGUAGE?: string })._VSCODE_NLS_LANGUAGE), 'zh-cn', 'the workbench runs in Chinese');
-    rig.server.load({
-      turns: [
-        reply.text(ANSWER, { match: { lastUserIncludes: 'average' } }),
-        reply.tool('read', { file_path: 'src/math.ts' }),
-        reply.tool('edit', { file_path: 'src/math.ts', old_string: "  if (values.length === 0) throw new Error('average of an empty list');\n", new_string: '  if (values.length === 0) return 0;\n' }),
-      ],
-    });
-    await rig.chat.send('为什么 average() 在空列表上会失败？');
-    await rig.chat.finishedAnswer();
-    await rig.chat.send('改成返回 0');
-    await rig.chat.approvalCard().waitFor({ timeout: TIMEOUT });
-    frame = await keelContentFrame(rig.page);
+    frame = await openEditConversation(rig, { answer: ANSWER, question: '为什么 average() 在空列表上会失败？', followUp: '改成返回 0' });
     assert.strictEqual(await rig.chat.frame.getByTestId('mode-act').innerText(), '执行', 'the page speaks Chinese');
   });
 

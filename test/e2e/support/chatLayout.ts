@@ -1,15 +1,36 @@
-// What the chat-look browser tests share: what is cut or broken over lines in the view (the
+// What the chat-look browser tests share: the conversation they look at, what is cut or broken over lines in the view (the
 // footer's pickers and buttons, the composer's placeholder, an open "/" or "@" menu), switching
 // the colour theme, and the README's screenshots, in either language.
 import * as assert from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
+import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
+import { keelContentFrame } from '../harness/keelView.ts';
 import type { ChatRig } from './useChatRig.ts';
 import { useTheme } from './colorTheme.ts';
 import { setSidebarWidth } from './sidebarWidth.ts';
 
 const TIMEOUT = 30_000;
+
+/**
+ * The conversation the look tests draw: a Markdown answer with code, a read, and an edit of
+ * src/math.ts whose approval card is left open. Returns the chat's content frame.
+ */
+export async function openEditConversation(rig: ChatRig, texts: { answer: string; question: string; followUp: string }): Promise<Frame> {
+  rig.server.load({
+    turns: [
+      reply.text(texts.answer, { match: { lastUserIncludes: 'average' } }),
+      reply.tool('read', { file_path: 'src/math.ts' }),
+      reply.tool('edit', { file_path: 'src/math.ts', old_string: "  if (values.length === 0) throw new Error('average of an empty list');\n", new_string: '  if (values.length === 0) return 0;\n' }),
+    ],
+  });
+  await rig.chat.send(texts.question);
+  await rig.chat.finishedAnswer();
+  await rig.chat.send(texts.followUp);
+  await rig.chat.approvalCard().waitFor({ timeout: TIMEOUT });
+  return keelContentFrame(rig.page);
+}
 
 /** What is cut in the footer, the composer and an open completion menu, in words (empty when nothing is). */
 export async function cutThings(frame: Frame): Promise<string[]> {
