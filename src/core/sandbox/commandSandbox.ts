@@ -101,6 +101,7 @@ export class CommandSandbox {
       keelHome: this.opts.keelHome,
       extraWritable: opts.extraWritable,
       uid: process.getuid?.(),
+      runtimeDir: process.env.XDG_RUNTIME_DIR,
     });
     const used = opts.holdMissing === false ? { ...layout, missing: [] } : layout;
     return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network, visible: opts.visible });

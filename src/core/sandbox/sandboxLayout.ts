@@ -1,7 +1,8 @@
 import { linkedWorktreeLayout } from './linkedWorktree';
 import { protectedLayout } from './protectedLayout';
+import { daemonSocketPaths } from './daemonSockets';
 import { secretPaths } from './secretPaths';
-import type { SandboxLayout } from './sandboxTypes';
+import type { LayoutPath, SandboxLayout } from './sandboxTypes';
 
 export interface LayoutOptions {
   /** Workspace folders (real paths). */
@@ -11,6 +12,8 @@ export interface LayoutOptions {
   /** Writable besides the folders, minus the protected paths found in the folders (MCP servers' caches). */
   extraWritable?: string[];
   uid?: number;
+  /** $XDG_RUNTIME_DIR: the session's sockets, hidden. */
+  runtimeDir?: string;
 }
 
 /** How long a computed layout is reused: a walk per command would cost more than the sandbox itself. */
@@ -38,7 +41,10 @@ async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
     writable: [...opts.folders, ...(opts.extraWritable ?? [])],
     readOnly: [],
     missing: [],
-    hidden: await secretPaths({ home: opts.home, keelHome: opts.keelHome, folders: opts.folders, uid: opts.uid }),
+    hidden: hiddenPaths([
+      ...(await secretPaths({ home: opts.home, keelHome: opts.keelHome, folders: opts.folders, uid: opts.uid })),
+      ...(await daemonSocketPaths({ home: opts.home, runtimeDir: opts.runtimeDir })),
+    ]),
     mustNotAppear: [],
     patternRoots: [...opts.folders],
     gitDirs: [],
@@ -56,4 +62,15 @@ async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
     }
   }
   return layout;
+}
+
+/** Each hidden path once, and none inside a hidden folder (its cover already hides it). */
+function hiddenPaths(paths: LayoutPath[]): LayoutPath[] {
+  const dirs = paths.filter((p) => p.kind === 'dir').map((p) => p.path);
+  const seen = new Set<string>();
+  return paths.filter((p) => {
+    if (seen.has(p.path) || dirs.some((d) => p.path.startsWith(`${d}/`))) return false;
+    seen.add(p.path);
+    return true;
+  });
 }

@@ -5,6 +5,10 @@ import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bubblewrapBackend, findBwrap } from '../../../src/core/sandbox/bubblewrap';
+import { CommandSandbox } from '../../../src/core/sandbox/commandSandbox';
+import { detectSandbox } from '../../../src/core/sandbox/detectSandbox';
+import { forgetSandboxLayouts } from '../../../src/core/sandbox/sandboxLayout';
 import { requireRealSandbox, runSandboxed, sandboxFixture } from './sandboxFixture';
 import type { SandboxFixture } from './sandboxFixture';
 
@@ -131,6 +135,27 @@ except OSError as e: print('netlink-audit refused', e.errno)
     expect(ran.output).toMatch(/interfaces .*lo/);
     expect(ran.output).toContain('pool [1, 2]');
     expect(ran.output).toContain('sub ok');
+  });
+
+  it('without the filter (a kernel that cannot load it), the daemon sockets under the home folder and /run are still covered, and the sandbox says it is weaker', async () => {
+    const bwrap = await findBwrap(process.env.PATH);
+    if (!bwrap) throw new Error('bwrap is not on PATH');
+    const backend = bubblewrapBackend(bwrap, undefined, 'the test gave none');
+    expect(backend.weaknesses.map((w) => w.protection)).toEqual(['host-sockets']);
+    expect(backend.weaknesses[0].reason).toContain('the test gave none');
+    forgetSandboxLayouts();
+    const weak = new CommandSandbox({ mode: 'auto', folders: [f.ws], home: f.home, keelHome: f.keelHome, detect: async () => ({ available: true, backend }) });
+    const covered = Object.entries(sockets).filter(([what]) => what.includes('home folder') || what.includes('/run'));
+    for (const [what, path] of covered) {
+      const ran = await runSandboxed({ ...f, sandbox: weak }, clients.python3(path), { network: true });
+      expect(ran.code, `${what}: ${ran.output}`).not.toBe(0);
+    }
+    expect(readFileSync(log, 'utf8')).toBe('');
+  });
+
+  it('the detected bubblewrap has the filter here, and so no weakness', async () => {
+    const found = await detectSandbox();
+    expect(found.available && found.backend.weaknesses).toEqual([]);
   });
 });
 
