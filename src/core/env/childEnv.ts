@@ -6,7 +6,7 @@
  */
 
 /** What programs need to run at all, and to find the person's toolchains. */
-const baseNames: readonly string[] = [
+export const childEnvBaseNames: readonly string[] = [
   // Finding programs, the person and their language.
   'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'COLORTERM', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'HOSTNAME',
   'NO_COLOR', 'FORCE_COLOR', 'CI',
@@ -44,7 +44,7 @@ const basePrefixes: readonly string[] = ['LC_'];
  * Names that look like they hold a secret. A name on the base list never does; one the person
  * allows through a prefix (`NODE_*`) passes only when they name it exactly.
  */
-const secretLooking = /KEY|TOKEN|SECRET|PASSW|PASSPHRASE|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION|^AWS_|^AZURE_|^GCP_|^GOOGLE_|_PAT$/i;
+const secretLooking = /KEY|TOKEN|SECRET|PASSW|PASSPHRASE|CREDENTIAL|(^|_)AUTH(?!OR)|COOKIE|SESSION|^AWS_|^AZURE_|^GCP_|^GOOGLE_|_PAT$/i;
 
 /** A value that carries a password in a URL (`https://user:pass@proxy`). */
 const passwordInUrl = /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i;
@@ -75,7 +75,7 @@ export function looksSecret(name: string): boolean {
 export function childEnv(host: Readonly<Record<string, string | undefined>>, policy: ChildEnvPolicy): Record<string, string> {
   const exact = new Set(policy.allow.filter((a) => !a.endsWith('*')));
   const prefixes = [...basePrefixes, ...policy.allow.filter((a) => a.endsWith('*')).map((a) => a.slice(0, -1))];
-  const base = new Set(baseNames);
+  const base = new Set(childEnvBaseNames);
   const keyNames = new Set(policy.keyNames);
   const keyValues = new Set<string>();
   for (const [name, value] of Object.entries(host)) {
