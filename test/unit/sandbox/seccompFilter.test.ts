@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sandboxFailureNote } from '../../../src/core/sandbox/sandboxFailure';
 import { seccompArch, seccompBytes } from '../../../src/core/sandbox/seccompFilter';
 import type { SeccompArch } from '../../../src/core/sandbox/seccompFilter';
 
@@ -102,5 +103,14 @@ describe('the seccomp filter', () => {
     expect(seccompArch('arm64')).toBe('arm64');
     expect(seccompArch('ia32')).toBeUndefined();
     expect(seccompArch('riscv64')).toBeUndefined();
+  });
+});
+
+describe('the note on a command the sandbox stopped', () => {
+  it('names refused Unix sockets when the output shows one, and asks nothing else of the network', () => {
+    const docker = sandboxFailureNote('permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock\nExit code: 1', true);
+    expect(docker).toMatch(/Unix sockets .* are refused, also with the network/);
+    expect(docker).not.toMatch(/network: true/);
+    expect(sandboxFailureNote("touch: cannot touch '/etc/x': Read-only file system", false)).not.toMatch(/Unix sockets/);
   });
 });
