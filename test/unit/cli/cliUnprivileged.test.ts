@@ -1,15 +1,15 @@
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { appendFileSync, chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { requireRealSandbox } from '../sandbox/sandboxFixture';
-import { buildCli } from './cliHarness';
-import type { CliRun } from './cliHarness';
+import { buildCli, runCli } from './cliHarness';
 
 /**
  * Issue #20, reproductions 4 and 6 as an unprivileged user: `keel run` as `nobody` (when the
@@ -19,6 +19,9 @@ import type { CliRun } from './cliHarness';
  */
 const nobody = { uid: 65534, gid: 65534 };
 const asRoot = process.getuid?.() === 0;
+const user = asRoot ? nobody : undefined;
+/** Not the root's PATH: a pyenv or cargo folder under /root is closed to another user. */
+const userPath = '/usr/local/bin:/usr/bin:/bin';
 const marker = 'marker-unprivileged-token-0009';
 
 describe('keel run as an unprivileged user: no host sockets, no secrets (real bubblewrap)', () => {
@@ -59,8 +62,9 @@ describe('keel run as an unprivileged user: no host sockets, no secrets (real bu
   const connect = `node -e "const c=require('net').connect(process.argv[1]);c.on('data',d=>{process.stdout.write(d);process.exit(0)});c.on('error',e=>{console.log('refused', e.code);process.exit(3)})"`;
 
   it('the user can reach the socket outside the sandbox (the check can fail)', async () => {
-    const r = await runAs(['/bin/sh', '-c', `${connect} '${socketPath}'`], {});
-    expect(r.stdout).toContain('hello from the host');
+    // Not execFileSync: the server answering is in this process.
+    const { stdout } = await promisify(execFile)('/bin/sh', ['-c', `${connect} '${socketPath}'`], { ...user, env: { PATH: userPath }, encoding: 'utf8' });
+    expect(stdout).toContain('hello from the host');
     expect(readFileSync(log, 'utf8')).toBe('connected\n');
     writeFileSync(log, '');
   });
@@ -69,9 +73,12 @@ describe('keel run as an unprivileged user: no host sockets, no secrets (real bu
     server.load({
       turns: [reply.tool('bash', { command: `${connect} '${socketPath}'` }), reply.tool('bash', { command: 'env; id -u' }), reply.text('done')],
     });
-    const r = await runAs(
-      [process.execPath, cli, 'run', '--cwd', join(dir, 'ws'), '--model', 'scripted-model', '--base-url', server.baseURL, '--output', 'stream-json', '--approval', 'autoEdit', 'go'],
-      { HOME: join(dir, 'home'), KEEL_HOME: join(dir, 'home', '.keel'), GITHUB_TOKEN: marker, OPENAI_API_KEY: marker },
+    const r = await runCli(
+      cli,
+      ['run', '--cwd', join(dir, 'ws'), '--model', 'scripted-model', '--base-url', server.baseURL, '--output', 'stream-json', '--approval', 'autoEdit', 'go'],
+      { PATH: userPath, HOME: join(dir, 'home'), KEEL_HOME: join(dir, 'home', '.keel'), GITHUB_TOKEN: marker, OPENAI_API_KEY: marker },
+      undefined,
+      user,
     );
     expect(r.code, r.stderr).toBe(0);
     const results = r.lines.filter((l) => l.type === 'tool_result');
@@ -83,26 +90,3 @@ describe('keel run as an unprivileged user: no host sockets, no secrets (real bu
     expect(readFileSync(log, 'utf8')).toBe('');
   });
 });
-
-function runAs(argv: string[], env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), {
-      ...(asRoot ? nobody : {}),
-      // Not the root's PATH: a pyenv or cargo folder under /root is closed to another user.
-      env: { PATH: '/usr/local/bin:/usr/bin:/bin', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const lines = stdout
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      resolve({ code, stdout, stderr, lines });
-    });
-  });
-}
