@@ -7,7 +7,7 @@ import { WorkspaceProjectChoice } from './workspaceProjectChoice';
 
 /**
  * The conversation in view (one Project at a time): made when the first message needs it,
- * remade on the same session when the settings change, closed when another takes its place.
+ * given the new configuration when the settings change, closed when another takes its place.
  */
 export class ProjectSlot {
   private project: Project | undefined;
@@ -32,11 +32,8 @@ export class ProjectSlot {
     if (current && current.ctx === ctx) return current;
     if (current && current.ctx.sessions.key === ctx.sessions.key) {
       // The settings changed between runs: same conversation, new configuration.
-      // Background commands started in this conversation stay reachable under the new Project.
-      const next = new Project(ctx, current.session, { jobs: current.jobs, queuedByHost: true });
-      next.todos.set(current.todos.get());
-      this.set(next);
-      return next;
+      current.useContext(ctx);
+      return current;
     }
     if (current) {
       this.log('info', 'The workspace changed; the next message starts a new conversation.');
