@@ -4,7 +4,9 @@ import { errorMessage } from '../errors';
 import type { Host } from '../host';
 import type { Session } from '../session/session';
 import type { ChangeRecord } from '../session/sessionRecords';
-import { BlobStore, sha256 } from './blobStore';
+import { BlobStore } from './blobStore';
+import { sha256 } from '../sha256';
+import { errorCode } from '../errorCode';
 
 /** Before contents kept per session, at most (the issue: checkpoints must not eat gigabytes). */
 export const DEFAULT_JOURNAL_CAP_BYTES = 50 * 1024 * 1024;
@@ -49,10 +51,6 @@ export interface ChangeJournalOptions {
 /** Where a session's journal keeps before contents: next to its log. */
 export function journalBlobDir(sessionLogPath: string): string {
   return `${sessionLogPath.endsWith('.jsonl') ? sessionLogPath.slice(0, -'.jsonl'.length) : sessionLogPath}.blobs`;
-}
-
-function errorCode(err: unknown): string | undefined {
-  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
 }
 
 async function readBytes(absPath: string): Promise<Buffer | null> {

@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import { chmod, lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorMessage } from '../errors';
@@ -10,6 +9,7 @@ import type { Session } from '../session/session';
 import type { CommandSnapshots } from './commandSnapshots';
 import { gitBlobId, type GitFileState } from './gitBlobId';
 import { fileSteps, type FileSide, type FileStep } from './fileHistory';
+import { sha256 } from '../sha256';
 
 export type RestoreOutcome =
   /** Files were put back; `message` says which, and which could not be. */
@@ -214,10 +214,6 @@ async function writeExact(path: string, bytes: Buffer, mode: GitFileState['mode'
   const perms = current?.isFile() ? current.mode & 0o777 : 0o644;
   const exec = mode === '100755';
   await chmod(path, exec ? perms | ((perms & 0o444) >> 2) : perms & ~0o111);
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 async function readDisk(path: string): Promise<Disk | null> {
