@@ -26,7 +26,6 @@ function loader(settings: () => KeelSettings, apiKey: () => Promise<undefined> =
       host: createFsHost(),
       env: { KEEL_HOME: join(root, 'home') },
     },
-    () => false,
     () => undefined,
   );
 }
@@ -83,5 +82,44 @@ describe('CoreLoader', () => {
     const core = loader(() => ({}));
     const [a, b] = await Promise.all([core.get(), core.get()]);
     expect(a).toBe(b);
+  });
+
+  it('a core a run holds is neither replaced nor shut down until the run releases it', async () => {
+    let settings: KeelSettings = { approvalMode: 'manual' };
+    const core = loader(() => settings);
+    const held = await core.hold();
+    let shutDown = false;
+    const destroy = held.built.ctx.destroy.bind(held.built.ctx);
+    held.built.ctx.destroy = () => ((shutDown = true), destroy());
+
+    settings = { approvalMode: 'autoEdit' };
+    core.invalidate('settings changed');
+    expect(await core.get()).toBe(held.built);
+    expect(shutDown).toBe(false);
+
+    held.release();
+    const next = await core.get();
+    expect(next).not.toBe(held.built);
+    expect(next.ctx.config.approvalMode).toBe('autoEdit');
+    expect(shutDown).toBe(true);
+  });
+
+  it('the old core waits for its run to end before it is shut down, even when a new one is built meanwhile', async () => {
+    let settings: KeelSettings = { approvalMode: 'manual' };
+    const core = loader(() => settings);
+    const first = await core.hold();
+    const second = await core.hold();
+    let shutDown = false;
+    const destroy = first.built.ctx.destroy.bind(first.built.ctx);
+    first.built.ctx.destroy = () => ((shutDown = true), destroy());
+    settings = { approvalMode: 'autoEdit' };
+    core.invalidate('settings changed');
+    first.release();
+    // One run still holds it: callers keep getting it.
+    expect(await core.get()).toBe(first.built);
+    second.release();
+    second.release();
+    expect((await core.get()).ctx.config.approvalMode).toBe('autoEdit');
+    expect(shutDown).toBe(true);
   });
 });
