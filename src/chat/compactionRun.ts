@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { RequestResult } from '../protocol/catalogue';
 import type { HeldCore } from './coreLoader';
-import type { QueuedRun } from './runQueue';
+import type { QueuedRun } from '../core/runQueue';
 import { uiErrorOf } from './runContext';
 import type { RunContext } from './runContext';
 import { showCompacted } from './sendRun';

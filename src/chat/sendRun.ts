@@ -8,7 +8,7 @@ import type { AgentMode } from '../protocol/sessionState';
 import type { HeldCore } from './coreLoader';
 import type { PlanAction } from './planRuns';
 import { latestPlanInfo, runPlanAction } from './planRuns';
-import type { QueuedRun } from './runQueue';
+import type { QueuedRun } from '../core/runQueue';
 import { uiErrorOf } from './runContext';
 import type { RunContext } from './runContext';
 import { runFailure } from './runErrors';

@@ -12,6 +12,7 @@ import { createFileUndo, type FileUndo } from './snapshots/fileUndo';
 import { BackgroundJobs } from './tools/backgroundJobs';
 import { FileReadTracker } from './tools/fileReadTracker';
 import { TodoStore } from './tools/todoStore';
+import { RunQueue } from './runQueue';
 import { recordedProject } from './workspace/currentProject';
 import type { Workspace } from './workspace/workspace';
 
@@ -50,7 +51,8 @@ export class ConversationRuntime {
   /** The workspace with this conversation's current project (multi-root): relative tool paths start there. */
   private scoped: Workspace;
   private readonly queuedByHost: boolean;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Its runs, one after another (unless the host keeps the queue). */
+  private readonly queue = new RunQueue();
   private running = false;
 
   constructor(ctx: Context, session: Session, opts: ConversationRuntimeOptions = {}) {
@@ -153,9 +155,13 @@ export class ConversationRuntime {
    */
   enqueue<T>(job: () => Promise<T>): Promise<T> {
     if (this.queuedByHost) return this.exclusive(job);
-    const next = this.queue.then(job, job);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return new Promise<T>((resolve, reject) => {
+      this.queue.add({
+        run: () => this.exclusive(job).then(resolve, reject),
+        dropped: () => reject(new KeelError('session', 'The conversation was closed before this run began.')),
+      });
+      this.queue.start();
+    });
   }
 
   /**
