@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFsHost } from '../../../src/core/fsHost';
 import { CoreLoader } from '../../../src/chat/coreLoader';
+import type { BuiltCore } from '../../../src/chat/coreLoader';
 import type { KeelSettings } from '../../../src/chat/settingsLayer';
 
 const made: string[] = [];
@@ -28,6 +29,14 @@ function loader(settings: () => KeelSettings, apiKey: () => Promise<undefined> =
     },
     () => undefined,
   );
+}
+
+/** Whether `built`'s Context has been shut down (destroy() called), read at any time. */
+function watchShutDown(built: BuiltCore): () => boolean {
+  let shutDown = false;
+  const destroy = built.ctx.destroy.bind(built.ctx);
+  built.ctx.destroy = () => ((shutDown = true), destroy());
+  return () => shutDown;
 }
 
 describe('CoreLoader', () => {
@@ -88,20 +97,18 @@ describe('CoreLoader', () => {
     let settings: KeelSettings = { approvalMode: 'manual' };
     const core = loader(() => settings);
     const held = await core.hold();
-    let shutDown = false;
-    const destroy = held.built.ctx.destroy.bind(held.built.ctx);
-    held.built.ctx.destroy = () => ((shutDown = true), destroy());
+    const shutDown = watchShutDown(held.built);
 
     settings = { approvalMode: 'autoEdit' };
     core.invalidate('settings changed');
     expect(await core.get()).toBe(held.built);
-    expect(shutDown).toBe(false);
+    expect(shutDown()).toBe(false);
 
     held.release();
     const next = await core.get();
     expect(next).not.toBe(held.built);
     expect(next.ctx.config.approvalMode).toBe('autoEdit');
-    expect(shutDown).toBe(true);
+    expect(shutDown()).toBe(true);
   });
 
   it('the old core waits for its run to end before it is shut down, even when a new one is built meanwhile', async () => {
@@ -109,9 +116,7 @@ describe('CoreLoader', () => {
     const core = loader(() => settings);
     const first = await core.hold();
     const second = await core.hold();
-    let shutDown = false;
-    const destroy = first.built.ctx.destroy.bind(first.built.ctx);
-    first.built.ctx.destroy = () => ((shutDown = true), destroy());
+    const shutDown = watchShutDown(first.built);
     settings = { approvalMode: 'autoEdit' };
     core.invalidate('settings changed');
     first.release();
@@ -120,6 +125,6 @@ describe('CoreLoader', () => {
     second.release();
     second.release();
     expect((await core.get()).ctx.config.approvalMode).toBe('autoEdit');
-    expect(shutDown).toBe(true);
+    expect(shutDown()).toBe(true);
   });
 });
