@@ -9,6 +9,7 @@ import type { Session } from '../session/session';
 import type { CommandSnapshots } from './commandSnapshots';
 import { gitBlobId, type GitFileState } from './gitBlobId';
 import { fileSteps, type FileSide, type FileStep } from './fileHistory';
+import { errorCode } from '../errorCode';
 import { sha256 } from '../sha256';
 
 export type RestoreOutcome =
@@ -201,7 +202,7 @@ export class FileRestore {
 async function writeExact(path: string, bytes: Buffer, mode: GitFileState['mode']): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const current = await lstat(path).catch((err: unknown) => {
-    if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return undefined;
+    if (errorCode(err) === 'ENOENT') return undefined;
     throw err;
   });
   if (mode === '120000') {
@@ -221,7 +222,7 @@ async function readDisk(path: string): Promise<Disk | null> {
   try {
     info = await lstat(path);
   } catch (err) {
-    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return null;
+    if (errorCode(err) === 'ENOENT' || errorCode(err) === 'ENOTDIR') return null;
     throw err;
   }
   if (info.isSymbolicLink()) {
