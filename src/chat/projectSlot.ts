@@ -26,12 +26,11 @@ export class ProjectSlot {
     return this.project;
   }
 
-  /** The conversation to run in with this core: the current one, rebuilt on a new configuration, or a new one. */
+  /** The conversation to run in with this core: the current one (on this core from now on), or a new one. */
   for(ctx: Context): Project {
     const current = this.project;
-    if (current && current.ctx === ctx) return current;
     if (current && current.ctx.sessions.key === ctx.sessions.key) {
-      // The settings changed between runs: same conversation, new configuration.
+      // The settings changed between runs: same conversation, new configuration; what it holds stays.
       current.useContext(ctx);
       return current;
     }
