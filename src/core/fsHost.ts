@@ -2,15 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Host, WriteReport } from './host';
+import { errorCode } from './errorCode';
 
 export interface FsHostOptions {
   log?: Host['log'];
   ripgrepPath?: string;
   displayLanguage?: string;
-}
-
-function errorCode(err: unknown): string | undefined {
-  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { GatheredContext, PluginContextSection, RuleInEffect } from './cont
 import type { LlmsContext } from './llmsContext';
 import { renderContext } from './renderContext';
 import { touchedPathsIn } from './touchedPaths';
+import { errorCode } from '../errorCode';
 
 export interface ConversationContextDeps {
   llmsContext: LlmsContext;
@@ -119,7 +120,7 @@ async function folderOf(path: string): Promise<string> {
   try {
     return (await stat(path)).isDirectory() ? path : dirname(path);
   } catch (err) {
-    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    const code = errorCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return dirname(path);
     throw err;
   }

@@ -1,4 +1,5 @@
 import { lstat } from 'node:fs/promises';
+import { isGone } from '../goneErrors';
 
 /**
  * Whether something (a link counts, not its target) is at `path`. A path we may not look into
@@ -12,10 +13,4 @@ export async function pathPresent(path: string): Promise<boolean> {
     if (isGone(err)) return false;
     throw err;
   }
-}
-
-/** A file-system error that means "nothing there for us" rather than a failure. */
-export function isGone(err: unknown): boolean {
-  const code = err instanceof Error && 'code' in err ? err.code : undefined;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES';
 }

@@ -4,7 +4,8 @@ import { join, relative, sep } from 'node:path';
 import { PROTECTED_PATH_PATTERNS, matchesProtectedPattern } from '../workspace/protectedPaths';
 import { isPlaceholder } from './placeholders';
 import type { LayoutPath } from './sandboxTypes';
-import { isGone, pathPresent } from './pathPresence';
+import { isGone } from '../goneErrors';
+import { pathPresent } from './pathPresence';
 
 /** Most folder entries looked at per workspace folder when finding nested protected paths. */
 const maxEntries = 50_000;

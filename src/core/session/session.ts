@@ -3,7 +3,7 @@ import type { ModelMessage } from 'ai';
 import { errorMessage } from '../errors';
 import { parseRecord } from './logReader';
 import type { LogWriter } from './logWriter';
-import { toJsonValue } from './messageCodec';
+import { toLoggedJson } from './messageCodec';
 import { compactionNote, interruptionNote, unansweredCalls, withLeadingNote } from './modelNotes';
 import { SessionReadOnlyError } from './sessionErrors';
 import { branchPoints, leafThrough } from './sessionBranches';
@@ -370,7 +370,7 @@ export class Session {
     if (this.closed) throw new SessionReadOnlyError(this.id, 'it was closed');
     if (!this.writer) throw new SessionReadOnlyError(this.id, this.readOnlyReason ?? 'it was opened read-only');
     // Validated with the reader's own schema, so whatever is written reads back.
-    const parsed = parseRecord(toJsonValue(raw, String(raw.type)));
+    const parsed = parseRecord(toLoggedJson(raw, String(raw.type)));
     if ('problem' in parsed) throw new TypeError(`cannot append to session ${this.id}: ${parsed.problem}`);
     this.writer.append(parsed.record);
     const warning = this.state.apply(parsed.record);

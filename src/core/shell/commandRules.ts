@@ -8,6 +8,7 @@ import type { CommandAnalysis, CommandUse, WriteTarget } from './commandAnalysis
 import { deniedBy, parsePattern, startsWithPattern } from './commandPatterns';
 import { suggestedPrefix } from './commandPrefix';
 import { ShellParseError } from './shellCursor';
+import { errorCode } from '../errorCode';
 
 /** Prefix rules for commands (`keel.commands.allow` / `deny`, config `commands`, session allowances). */
 export interface CommandRules {
@@ -149,7 +150,7 @@ async function folderExists(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
   } catch (err) {
-    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    const code = errorCode(err);
     // Missing, or hidden from Keel: either way nothing can be concluded about where it leads.
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'ELOOP') return false;
     throw err;

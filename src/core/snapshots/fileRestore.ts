@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import { chmod, lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorMessage } from '../errors';
@@ -10,6 +9,8 @@ import type { Session } from '../session/session';
 import type { CommandSnapshots } from './commandSnapshots';
 import { gitBlobId, type GitFileState } from './gitBlobId';
 import { fileSteps, type FileSide, type FileStep } from './fileHistory';
+import { errorCode } from '../errorCode';
+import { sha256 } from '../sha256';
 
 export type RestoreOutcome =
   /** Files were put back; `message` says which, and which could not be. */
@@ -201,7 +202,7 @@ export class FileRestore {
 async function writeExact(path: string, bytes: Buffer, mode: GitFileState['mode']): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const current = await lstat(path).catch((err: unknown) => {
-    if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return undefined;
+    if (errorCode(err) === 'ENOENT') return undefined;
     throw err;
   });
   if (mode === '120000') {
@@ -216,16 +217,12 @@ async function writeExact(path: string, bytes: Buffer, mode: GitFileState['mode'
   await chmod(path, exec ? perms | ((perms & 0o444) >> 2) : perms & ~0o111);
 }
 
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
 async function readDisk(path: string): Promise<Disk | null> {
   let info;
   try {
     info = await lstat(path);
   } catch (err) {
-    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return null;
+    if (errorCode(err) === 'ENOENT' || errorCode(err) === 'ENOTDIR') return null;
     throw err;
   }
   if (info.isSymbolicLink()) {

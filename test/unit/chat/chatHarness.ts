@@ -175,7 +175,6 @@ export function createChatRig(
       host,
       env: { KEEL_HOME: home },
     },
-    () => controller.isRunning,
     log,
   );
   const controller: ChatController = new ChatController({ core: loader, log, trusted: () => opts.trusted ?? true, ...opts.controller });

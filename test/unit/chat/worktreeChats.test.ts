@@ -62,8 +62,8 @@ describe('worktree conversations in the chat controller', () => {
       host: createFsHost({ log }),
       env: { KEEL_HOME: home },
     };
-    loader = new CoreLoader(inputs, () => controller.isRunning, log);
-    cores = new WorktreeCores({ workspace: loader, inputs, busy: () => controller.isRunning, log });
+    loader = new CoreLoader(inputs, log);
+    cores = new WorktreeCores({ workspace: loader, inputs, log });
     const sessionUi: SessionUi = { confirmDelete: async () => true, exportSession: async () => false };
     controller = new ChatController({
       core: loader,

@@ -243,3 +243,54 @@ describe('plugins in a conversation', () => {
     expect(ctx.plugins.names()).toEqual(['broken']);
   });
 });
+
+/** The scripted server's model under `name`, with every tool call allowed (a layer of the person's settings). */
+function yolo(name: string): NonNullable<ContextOptions['overrides']>[number] {
+  return { model: `local/${name}`, approvalMode: 'yolo', providers: { local: { baseURL: server.baseURL } } };
+}
+
+// A conversation outlasts its configuration: a new Context (another model, other settings)
+// reaches the next run, and what the conversation holds stays (ConversationRuntime).
+describe('a Project given a new Context', () => {
+  it('keeps the files read, the todos and the background commands when the Context changes; the next run uses the new one', async () => {
+    const { ctx: first, project: p } = await project(
+      [
+        reply.tool('read', { file_path: 'a.txt' }),
+        reply.tool('todo_write', { todos: [{ id: '1', content: 'check a.txt', status: 'in_progress' }] }),
+        reply.text('read it'),
+        reply.tool('edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'omega' }),
+        reply.text('edited'),
+      ],
+      { overrides: [yolo('scripted')] },
+    );
+    try {
+      expect(first.config.approvalMode).toBe('yolo');
+      expect((await p.send('read a.txt')).status).toBe('completed');
+      const jobs = p.jobs;
+      const todos = p.todos.get();
+      expect(todos.map((t) => t.content)).toEqual(['check a.txt']);
+
+      const second = await Context.create({ folders: [{ path: ws }], host: createFsHost(), env: { KEEL_HOME: home }, overrides: [yolo('other')] });
+      p.useContext(second);
+      expect(p.ctx).toBe(second);
+      expect(p.jobs).toBe(jobs);
+      expect(p.todos.get()).toEqual(todos);
+
+      const result = await p.send('edit a.txt');
+      expect(result.status).toBe('completed');
+      expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('omega\n');
+      expect((server.requests.at(-1)!.body as { model: string }).model).toBe('other');
+    } finally {
+      await p.dispose();
+    }
+  });
+
+  it('refuses a Context of another workspace: that conversation is not this one', async () => {
+    const { ctx: first, project: p } = await project([]);
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    const other = await Context.create({ folders: [{ path: elsewhere }], host: createFsHost(), env: { KEEL_HOME: home } });
+    expect(() => p.useContext(other)).toThrow(/belongs to another workspace/);
+    expect(p.ctx).toBe(first);
+  });
+});

@@ -142,7 +142,7 @@ describe('file changes of one turn', () => {
     const announced = g.events.filter((e): e is Extract<ProjectEvent, { type: 'file_change' }> => e.type === 'file_change');
     expect(announced).toHaveLength(1);
     expect(announced[0]!.change).toMatchObject({ displayPath: 'a.txt', kind: 'edit', undoable: true, reverted: false });
-    expect((await p.journal!.undo(announced[0]!.change.id)).status).toBe('reverted');
+    expect((await p.fileUndo!.restore.undoChange(announced[0]!.change.id)).status).toBe('reverted');
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('alpha\n');
     // The next message tells the model, so it does not build on a change that is gone.
     server.load({ turns: [reply.text('noted')] });
