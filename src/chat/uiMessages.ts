@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { AssistantModelMessage, ModelMessage, ToolResultPart, UserContent } from 'ai';
+import { isContextBlock } from '../core/llmsContext/contextBlock';
 import { isMentionExpansion } from '../core/mentions/mentionBlock';
 import type { SessionEntry } from '../core/session/session';
 import { capToolOutput } from '../protocol/limits';
@@ -72,8 +73,8 @@ export function userParts(content: UserContent, opts: ConversionOptions = {}): U
   const parts: UiPart[] = [];
   for (const part of content) {
     if (part.type === 'text') {
-      // The expansion is what the model saw; the view shows the mentions as chips instead.
-      if (isMentionExpansion(part.text)) continue;
+      // The expansion and the workspace context are what the model saw; the view shows the mentions as chips instead.
+      if (isMentionExpansion(part.text) || isContextBlock(part.text)) continue;
       const mentions = parseMentions(part.text);
       if (mentions) for (const mention of mentions) parts.push({ type: 'mention', mention });
       else parts.push({ type: 'text', text: part.text });

@@ -16,7 +16,7 @@ import { createFileUndo, type FileUndo } from './snapshots/fileUndo';
 import { ProjectRules, promptText } from './rules/projectRules';
 import { PlanBook } from './plan/planBook';
 import { executionPrompt, planTodos, refinePrompt } from './plan/planDocument';
-import { checkImages, offeredTools, systemPromptFor, toolSpecs, userTurn } from './runRequest';
+import { checkImages, offeredTools, requestPrompt, toolSpecs, userTurn } from './runRequest';
 import type { Session } from './session/session';
 import type { MessageMeta } from './session/sessionRecords';
 import { SessionReadOnlyError } from './session/sessionErrors';
@@ -234,12 +234,13 @@ export class Project {
     checkImages(model, input);
     const offered = new Map((await offeredTools(this.ctx, mode)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
-    const system = await systemPromptFor(this.ctx, this.context, mode, [...offered.keys()], this.scoped.current.path, emit);
+    const prompt = await requestPrompt(this.ctx, this.context, this.session.uncompacted().messages, mode, [...offered.keys()], this.scoped.current.path, emit);
+    const system = prompt.system;
     const user = await userTurn(
       { ctx: this.ctx, sessionId: this.session.id, workspace: this.scoped, reads: this.reads, journal: this.journal, tools, signal, emit },
       input,
       model,
-      opts,
+      { ...opts, context: prompt.context },
     );
     // A start without an end tells the next opening that Keel stopped mid-run.
     this.session.startRun();
