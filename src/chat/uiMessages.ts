@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { AssistantModelMessage, ModelMessage, ToolResultPart, UserContent } from 'ai';
-import { isContextBlock } from '../core/llmsContext/contextBlock';
+import { isKeelNote } from '../core/session/keelNotes';
 import { isMentionExpansion } from '../core/mentions/mentionBlock';
 import type { SessionEntry } from '../core/session/session';
 import { capToolOutput } from '../protocol/limits';
@@ -74,7 +74,7 @@ export function userParts(content: UserContent, opts: ConversionOptions = {}): U
   for (const part of content) {
     if (part.type === 'text') {
       // The expansion and the workspace context are what the model saw; the view shows the mentions as chips instead.
-      if (isMentionExpansion(part.text) || isContextBlock(part.text)) continue;
+      if (isMentionExpansion(part.text) || isKeelNote(part.text)) continue;
       const mentions = parseMentions(part.text);
       if (mentions) for (const mention of mentions) parts.push({ type: 'mention', mention });
       else parts.push({ type: 'text', text: part.text });
@@ -172,6 +172,8 @@ export function entriesToUiMessages(entries: readonly SessionEntry[], opts: Conv
         messages.push({ ...base, role: 'system', parts: [{ type: 'text', text: message.content }], status: 'done' });
         break;
       case 'user': {
+        // Event rules' reminders are for the model; the view marks the rules that fired instead.
+        if (entry.meta?.rules) break;
         const chips = mentionParts(entry.meta?.mentions ?? []);
         const user: UiMessage = { ...base, role: 'user', parts: [...userParts(message.content, opts), ...chips], status: 'done' };
         messages.push(withMentionNotes(user, entry.meta?.mentionNotes ?? []));

@@ -27,6 +27,7 @@ import { ToolCalls } from './toolCalls';
 import type { ToolCallHost } from './toolCalls';
 import { recordedProject } from './workspace/currentProject';
 import type { Workspace, WorkspaceFolder } from './workspace/workspace';
+import { newMessageId } from './session/sessionIds';
 
 /**
  * One conversation: `send()` runs with all tools and the approval rules, `plan()` with the
@@ -236,19 +237,20 @@ export class Project {
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
     const prompt = await requestPrompt(this.ctx, this.context, this.session.uncompacted().messages, mode, [...offered.keys()], this.scoped.current.path, emit);
     const system = prompt.system;
+    const userId = opts.messageId ?? newMessageId();
+    this.rules.beginRun(mode, promptText(input), emit, userId);
     const user = await userTurn(
       { ctx: this.ctx, sessionId: this.session.id, workspace: this.scoped, reads: this.reads, journal: this.journal, tools, signal, emit },
       input,
       model,
-      { ...opts, context: prompt.context },
+      { ...opts, context: prompt.context, ruleText: this.rules.takeText() },
     );
     // A start without an end tells the next opening that Keel stopped mid-run.
     this.session.startRun();
     const multiRoot = this.ctx.workspace.folders.length > 1;
     if (multiRoot) user.meta.projectName = this.scoped.current.name;
-    const userId = this.session.appendMessage(user.message, user.meta, opts.messageId);
+    this.session.appendMessage(user.message, user.meta, userId);
     emit({ type: 'message', id: userId, message: user.message });
-    this.rules.beginRun(mode, promptText(input), emit);
 
     const specs = toolSpecs([...offered.values()]);
     let turn = 0;
@@ -268,7 +270,7 @@ export class Project {
       tools: specs,
       maxTurns: opts.maxTurns ?? this.ctx.config.maxTurns,
       signal,
-      prepareTurn: (messages, n) => this.rules.prepareTurn(messages, n),
+      prepareTurn: (n) => this.rules.prepareTurn(n),
       executeTool: (call) => tools.execute(call),
       beforeTurn: (messages, info) => compaction.beforeTurn(messages, info),
       onOverflow: (messages, err) => compaction.onOverflow(messages, err),
@@ -279,7 +281,8 @@ export class Project {
         if (e.type === 'turn_start') turn = e.turn;
         if (e.type === 'message') {
           if (!e.partial) tools.startTurn(e.message);
-          const meta: MessageMeta = e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
+          // The only user messages a run adds are the event rules' (prepareTurn).
+          const meta: MessageMeta = e.message.role === 'user' ? { rules: true } : e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
           if (multiRoot) Object.assign(meta, tools.messageProjects(e.message));
           const id = this.session.appendMessage(e.message, meta);
           emit({ type: 'message', id, message: e.message, partial: e.partial });

@@ -110,13 +110,15 @@ export async function userTurn(
   parts: UserTurnParts,
   input: UserInput,
   model: ResolvedModel,
-  opts: Pick<RunOptions, 'mentions'> & { context?: ContextUpdate },
+  opts: Pick<RunOptions, 'mentions'> & { context?: ContextUpdate; ruleText?: string },
 ): Promise<{ message: ModelMessage; meta: MessageMeta }> {
   const { ctx, emit } = parts;
   let content: UserContent =
     typeof input !== 'string'
       ? input
       : await ctx.plugins.apply<string>({ hook: 'userPrompt', memo: input, args: [{ sessionId: parts.sessionId }], type: 'SeriesLast' });
+  // What event rules fired on the prompt comes first: Keel's notes, then the person's words.
+  if (opts.ruleText) content = typeof content === 'string' ? [{ type: 'text', text: opts.ruleText }, { type: 'text', text: content }] : [{ type: 'text', text: opts.ruleText }, ...content];
   const mentions = opts.mentions ?? [];
   let mentionNotes: MentionNote[] = [];
   if (mentions.length > 0) {

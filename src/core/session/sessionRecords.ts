@@ -49,6 +49,8 @@ export const messageMetaSchema = z.object({
    * of its text ('' for one no longer in effect). The next message shows only what differs.
    */
   context: z.record(z.string(), z.string()).optional(),
+  /** A message Keel added to carry event rules' reminders and context (not the person's words). */
+  rules: z.literal(true).optional(),
 });
 export type MessageMeta = z.output<typeof messageMetaSchema>;
 
