@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { AssistantModelMessage, ModelMessage, ToolResultPart, UserContent } from 'ai';
+import { isKeelNote } from '../core/session/keelNotes';
 import { isMentionExpansion } from '../core/mentions/mentionBlock';
 import type { SessionEntry } from '../core/session/session';
 import { capToolOutput } from '../protocol/limits';
@@ -72,8 +73,8 @@ export function userParts(content: UserContent, opts: ConversionOptions = {}): U
   const parts: UiPart[] = [];
   for (const part of content) {
     if (part.type === 'text') {
-      // The expansion is what the model saw; the view shows the mentions as chips instead.
-      if (isMentionExpansion(part.text)) continue;
+      // The expansion and the workspace context are what the model saw; the view shows the mentions as chips instead.
+      if (isMentionExpansion(part.text) || isKeelNote(part.text)) continue;
       const mentions = parseMentions(part.text);
       if (mentions) for (const mention of mentions) parts.push({ type: 'mention', mention });
       else parts.push({ type: 'text', text: part.text });
@@ -171,6 +172,8 @@ export function entriesToUiMessages(entries: readonly SessionEntry[], opts: Conv
         messages.push({ ...base, role: 'system', parts: [{ type: 'text', text: message.content }], status: 'done' });
         break;
       case 'user': {
+        // Event rules' reminders are for the model; the view marks the rules that fired instead.
+        if (entry.meta?.rules) break;
         const chips = mentionParts(entry.meta?.mentions ?? []);
         const user: UiMessage = { ...base, role: 'user', parts: [...userParts(message.content, opts), ...chips], status: 'done' };
         messages.push(withMentionNotes(user, entry.meta?.mentionNotes ?? []));

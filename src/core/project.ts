@@ -15,7 +15,7 @@ import { executionPrompt, planTodos, refinePrompt } from './plan/planDocument';
 import type { RunMode } from './plugins/pluginTypes';
 import type { ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { promptText } from './rules/projectRules';
-import { checkImages, offeredTools, systemPromptFor, toolSpecs, userTurn } from './runRequest';
+import { checkImages, offeredTools, requestPrompt, toolSpecs, userTurn } from './runRequest';
 import type { Session } from './session/session';
 import { SessionReadOnlyError } from './session/sessionErrors';
 import type { MessageMeta } from './session/sessionRecords';
@@ -25,6 +25,7 @@ import type { TodoStore } from './tools/todoStore';
 import { ToolCalls } from './toolCalls';
 import type { ToolCallHost } from './toolCalls';
 import type { Workspace, WorkspaceFolder } from './workspace/workspace';
+import { newMessageId } from './session/sessionIds';
 
 /**
  * One conversation's runs: `send()` runs with all tools and the approval rules, `plan()` with
@@ -219,20 +220,22 @@ export class Project {
     checkImages(model, input);
     const offered = new Map((await offeredTools(ctx, mode)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
-    const system = await systemPromptFor(ctx, context, mode, [...offered.keys()], scoped.current.path, emit);
+    const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, [...offered.keys()], scoped.current.path, emit);
+    const system = prompt.system;
+    const userId = opts.messageId ?? newMessageId();
+    rules.beginRun(mode, promptText(input), emit, userId);
     const user = await userTurn(
       { ctx, sessionId: this.session.id, workspace: scoped, reads, journal, tools, signal, emit },
       input,
       model,
-      opts,
+      { ...opts, context: prompt.context, ruleText: rules.takeText() },
     );
     // A start without an end tells the next opening that Keel stopped mid-run.
     this.session.startRun();
     const multiRoot = ctx.workspace.folders.length > 1;
     if (multiRoot) user.meta.projectName = scoped.current.name;
-    const userId = this.session.appendMessage(user.message, user.meta, opts.messageId);
+    this.session.appendMessage(user.message, user.meta, userId);
     emit({ type: 'message', id: userId, message: user.message });
-    rules.beginRun(mode, promptText(input), emit);
 
     const specs = toolSpecs([...offered.values()]);
     let turn = 0;
@@ -252,7 +255,7 @@ export class Project {
       tools: specs,
       maxTurns: opts.maxTurns ?? ctx.config.maxTurns,
       signal,
-      prepareTurn: (messages, n) => rules.prepareTurn(messages, n),
+      prepareTurn: (n) => rules.prepareTurn(n),
       executeTool: (call) => tools.execute(call),
       beforeTurn: (messages, info) => compaction.beforeTurn(messages, info),
       onOverflow: (messages, err) => compaction.onOverflow(messages, err),
@@ -263,7 +266,8 @@ export class Project {
         if (e.type === 'turn_start') turn = e.turn;
         if (e.type === 'message') {
           if (!e.partial) tools.startTurn(e.message);
-          const meta: MessageMeta = e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
+          // The only user messages a run adds are the event rules' (prepareTurn).
+          const meta: MessageMeta = e.message.role === 'user' ? { rules: true } : e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
           if (multiRoot) Object.assign(meta, tools.messageProjects(e.message));
           const id = this.session.appendMessage(e.message, meta);
           emit({ type: 'message', id, message: e.message, partial: e.partial });

@@ -76,13 +76,14 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       const replaced = await opts.beforeTurn(history, { turn: turns, contextTokens });
       if (replaced) history = replaced;
     }
+    const added = opts.prepareTurn?.(turns);
+    if (added) keep(added);
     let turn: TurnOutput | undefined;
     let triedCompaction = false;
     // A context-too-long answer: leave out older messages and try this turn again, at most maxShrinkAttempts times.
     for (let attempt = 1; turn === undefined; attempt++) {
-      const sent = opts.prepareTurn ? opts.prepareTurn(history, turns) : history;
       try {
-        turn = await streamTurnWithRetry(opts, policy, request, sent);
+        turn = await streamTurnWithRetry(opts, policy, request, history);
       } catch (err) {
         if (!isContextOverflow(err)) return finish('error', err);
         if (opts.onOverflow && !triedCompaction) {

@@ -50,8 +50,11 @@ export interface LoopOptions {
   signal: AbortSignal;
   retry?: Partial<RetryPolicy>;
   onEvent(event: LoopEvent): void;
-  /** Lets the caller add to the messages sent for the next turn (e.g. reminders); not kept in history. */
-  prepareTurn?(messages: ModelMessage[], turn: number): ModelMessage[];
+  /**
+   * A message the caller adds before the next turn (e.g. event rules' reminders): kept in the
+   * history and reported as a `message` event like the turn's own, so later requests start with it.
+   */
+  prepareTurn?(turn: number): ModelMessage | undefined;
   /**
    * Before each turn's request: may return a shorter history to use from now on (compaction).
    * `contextTokens` is what the previous request measured (0 before the first).

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ModelMessage } from 'ai';
 import type { Session, SessionEntry } from './session';
+import { isKeelNote } from './keelNotes';
 
 /**
  * A session as files a person keeps or shares: a readable Markdown transcript (prompts,
@@ -133,7 +134,8 @@ function messageMarkdown(message: ModelMessage, results: Map<string, ResultText>
   for (const part of content as Array<Record<string, unknown>>) {
     switch (part.type) {
       case 'text':
-        if (typeof part.text === 'string' && part.text.trim()) out.push('', part.text.trim());
+        // The workspace context Keel attached is for the model; the export shows what was said.
+        if (typeof part.text === 'string' && part.text.trim() && !isKeelNote(part.text)) out.push('', part.text.trim());
         break;
       case 'reasoning':
         if (typeof part.text === 'string' && part.text.trim()) out.push('', ...part.text.trim().split('\n').map((l) => `> ${l}`));

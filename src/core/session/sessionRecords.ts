@@ -44,6 +44,13 @@ export const messageMetaSchema = z.object({
   mentions: z.array(mentionSchema).optional(),
   /** Mentions that were cut for the budget, left out or failed, with why. */
   mentionNotes: z.array(mentionNoteSchema).optional(),
+  /**
+   * A user message's workspace context: the sections it showed the model, by id, each as a hash
+   * of its text ('' for one no longer in effect). The next message shows only what differs.
+   */
+  context: z.record(z.string(), z.string()).optional(),
+  /** A message Keel added to carry event rules' reminders and context (not the person's words). */
+  rules: z.literal(true).optional(),
 });
 export type MessageMeta = z.output<typeof messageMetaSchema>;
 

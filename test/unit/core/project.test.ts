@@ -9,6 +9,7 @@ import { createFsHost } from '../../../src/core/fsHost';
 import { Project } from '../../../src/core/project';
 import type { ApprovalAnswer, ApprovalRequest, ProjectEvent } from '../../../src/core/projectTypes';
 import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
+import { isContextBlock } from '../../../src/core/llmsContext/contextBlock';
 import { defineTool } from '../../../src/core/tools/tool';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -61,6 +62,9 @@ function recorder(answers: Array<Partial<ApprovalAnswer>> = []) {
   };
 }
 
+/** What the person said in a user message, without the workspace context Keel attached. */
+const personText = (content: unknown) =>
+  typeof content === 'string' ? content : (content as { type: string; text?: string }[]).flatMap((p) => (p.type === 'text' && p.text && !isContextBlock(p.text) ? [p.text] : [])).join('');
 const lastToolText = () => JSON.stringify(server.requests.at(-1)?.body.messages.at(-1));
 
 describe('Project.send', () => {
@@ -194,7 +198,7 @@ describe('Project.send', () => {
     await expect(p.send('overlapping')).rejects.toThrow(/A run is going on in this conversation already/);
     expect((await first).text).toBe('first answer');
     expect((await p.send('second')).text).toBe('second answer');
-    expect(session.history().filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first', 'second']);
+    expect(session.history().filter((m) => m.role === 'user').map((m) => personText(m.content))).toEqual(['first', 'second']);
   });
 });
 
