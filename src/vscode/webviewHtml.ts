@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { drawEarlyView } from '../protocol/earlyViewDraw';
+import { drawEarlyView } from './earlyViewDraw';
 import { earlyViewHtml, earlyViewText } from './earlyViewHtml';
 import { LOCALE_ELEMENT_ID } from '../protocol/localeElement';
 import type { PageLocale } from '../protocol/locale';

@@ -74,7 +74,7 @@ export function Composer() {
   useEffect(() => {
     if (!prefill) return;
     setDraft({ text: prefill.text ?? '', mentions: prefill.mentions ?? [], images: [], mode: prefill.mode });
-    pendingCaret.current = (prefill.text ?? '').length;
+    pendingCaret.current = Math.min(prefill.caret ?? Infinity, (prefill.text ?? '').length);
     input.current?.focus();
   }, [prefill]);
 
