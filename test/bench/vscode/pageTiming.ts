@@ -47,6 +47,43 @@ export async function armClickToContent(page: Page, selector: string, extensionI
   );
 }
 
+/**
+ * Like armClickToContent, with what a person needs to start: the end is the first animation
+ * frame in which the webview's shown content frame has readable text (its visible text,
+ * `innerText`, is not blank) and a text area to type into. Any extension's webview view can
+ * be measured so, Keel's and a plain one alike.
+ */
+export async function armClickToReadable(page: Page, selector: string, extensionId: string): Promise<void> {
+  await page.evaluate(
+    ({ sel, id }) => {
+      const state: NonNullable<Window['__keelBench']> = {};
+      window.__keelBench = state;
+      const readable = (): boolean => {
+        const outer = document.querySelector<HTMLIFrameElement>(`iframe.webview.ready[src*="extensionId=${id}"]`);
+        const body = outer?.contentDocument?.querySelector<HTMLIFrameElement>('iframe#active-frame')?.contentDocument?.body;
+        if (!body || body.innerText.trim() === '') return false;
+        return [...body.querySelectorAll('textarea')].some((input) => input.getClientRects().length > 0);
+      };
+      const watch = (): void => {
+        requestAnimationFrame((time) => {
+          if (readable()) state.firstContentAt = performance.timeOrigin + time;
+          else watch();
+        });
+      };
+      window.addEventListener(
+        'pointerdown',
+        (event) => {
+          if (!(event.target instanceof Element) || !event.target.closest(sel)) return;
+          state.pointerDownAt = performance.timeOrigin + event.timeStamp;
+          watch();
+        },
+        { capture: true, once: true },
+      );
+    },
+    { sel: selector, id: extensionId },
+  );
+}
+
 /** Records the time of the next pointerdown on `selector` in this frame or page. */
 export async function recordPointerDown(target: Page | Frame, selector: string): Promise<void> {
   await target.evaluate((sel) => {
