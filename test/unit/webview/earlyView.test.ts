@@ -141,6 +141,8 @@ describe('the page the host serves', () => {
     }
     expect(document.querySelector('[data-testid="early-message"]')?.textContent).toContain('kept question');
     expect(global.keelVsCodeApi).toBe(api);
+    // The page is on screen: the host hears it (and loads its side then).
+    expect(api.postMessage).toHaveBeenCalledWith({ keelPage: 'shown' });
     delete global.keelVsCodeApi;
     const added = document.querySelector<HTMLScriptElement>('body > script');
     expect(added?.getAttribute('src')).toBe(`${script}?a=</script>`);
