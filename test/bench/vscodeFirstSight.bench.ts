@@ -10,7 +10,7 @@ import type { Bench, BenchSuite } from './benchTypes';
 import { sharedLab } from './vscode/codeServerLab.ts';
 import type { Lab } from './vscode/codeServerLab.ts';
 import { currentExtensionHost, waitForIdle } from './vscode/extensionHostProcess.ts';
-import { armClickToReadable, readTime } from './vscode/pageTiming.ts';
+import { armClickToContent, readTime } from './vscode/pageTiming.ts';
 import { repoRoot, rig } from './vscode/rigScripts.ts';
 import { KEEL_ACTIVITY_ITEM } from './vscode/workbenchActions.ts';
 
@@ -53,7 +53,7 @@ async function firstSight(server: Lab['server'], view: { item: string; extension
     await waitForIdle(await currentExtensionHost(server.pid, previousHost));
     await page.waitForTimeout(1_000);
 
-    await armClickToReadable(page, view.item, view.extensionId);
+    await armClickToContent(page, view.item, view.extensionId, 'readable');
     await page.locator(view.item).click();
     const clickedAt = await readTime(async () => page, 'pointerDownAt', 0);
     const shownAt = await readTime(async () => page, 'firstContentAt', 1_500);
