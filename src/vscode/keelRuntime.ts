@@ -260,7 +260,7 @@ export class KeelRuntime {
     const id = this.windowState.get<unknown>(OPEN_SESSION_KEY);
     if (typeof id !== 'string' || id === '') return;
     try {
-      await this.controller.resumeSession(id);
+      await this.controller.sessions.resume(id);
       this.log('info', `reopened the conversation ${id} this window showed before`);
     } catch (err) {
       this.log('warn', `could not reopen the conversation ${id} this window showed before: ${errorMessage(err)}`);
@@ -298,7 +298,7 @@ export class KeelRuntime {
   /** Brings a conversation into view (a notice's "Open"), the chat panel shown. */
   async openConversation(id: string): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
-    await this.controller.resumeSession(id);
+    await this.controller.sessions.resume(id);
     this.controller.showPanel('chat');
   }
 

@@ -89,7 +89,7 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
           </span>
           <Button
             appearance="secondary"
-            onClick={() => void bridge.openDiff(request.id)}
+            onClick={() => void bridge.call('diff.open', { approvalId: request.id })}
             testId="open-diff"
             title={l10n.t('Review it in the diff editor: edit the proposal, accept or reject hunk by hunk')}
           >

@@ -146,7 +146,7 @@ function RestoreFiles({ messageId, onEdit }: { messageId: string; onEdit: () => 
         label={l10n.t('Restore files to here')}
         title={l10n.t('Put back every file Keel changed from this message on, as it was when you sent it')}
         testId="restore-files"
-        run={(force) => bridge.restoreFiles(messageId, force)}
+        run={(force) => bridge.call('changes.restore', force ? { messageId, force } : { messageId })}
       />
     </span>
   );

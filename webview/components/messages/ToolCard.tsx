@@ -112,7 +112,7 @@ function AppliedChangeRow({ change }: { change: AppliedChange }) {
           label={l10n.t('Undo')}
           title={l10n.t('Put {0} back as it was before this change', change.displayPath)}
           testId="undo-change"
-          run={(force) => bridge.undoChange(change.id, force)}
+          run={(force) => bridge.call('change.undo', force ? { changeId: change.id, force } : { changeId: change.id })}
         />
       ) : (
         <span className="tool-card-change-note">{l10n.t('cannot be undone from the chat (the change journal was full)')}</span>
