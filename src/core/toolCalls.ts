@@ -17,7 +17,7 @@ import type { Session } from './session/session';
 import type { MessageMeta } from './session/sessionRecords';
 import { commandRulesFor, readApprovalHint } from './toolApprovalHint';
 import type { BackgroundJobs } from './tools/backgroundJobs';
-import { readOnlyToolNames } from './tools/builtinTools';
+import { allowedInPlanMode } from './tools/builtinTools';
 import type { FileReadTracker } from './tools/fileReadTracker';
 import type { TodoStore } from './tools/todoStore';
 import type { AnyTool, ApprovalHint, ToolContext, ToolPreview, ToolResult } from './tools/tool';
@@ -161,7 +161,7 @@ export class ToolCalls {
       }
       return done(`Unknown tool "${call.toolName}". Available tools: ${[...offered.keys()].join(', ')}.`);
     }
-    if (mode === 'plan' && tool.category !== 'read' && !readOnlyToolNames.includes(tool.name)) {
+    if (mode === 'plan' && !allowedInPlanMode(tool)) {
       return done(`Plan mode is read-only: "${tool.name}" cannot run.`);
     }
     const use = await this.host.ctx.plugins.apply<ToolUse>({

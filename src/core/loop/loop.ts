@@ -8,6 +8,7 @@ import { callOptions, specModel, streamModel } from '../model/wire/modelStream';
 import { EmptyAnswerError, defaultRetryPolicy, isEmptyAnswer, isRetryable, retryDelayMs, sleep, statusOf } from './retry';
 import type { LoopError, LoopOptions, LoopResult, LoopStatus, LoopToolCall, LoopToolSpec, RetryPolicy } from './loopTypes';
 import { toDisplayText, toModelOutput } from './toolOutput';
+import { genericPresentation } from '../tools/toolPresentation';
 
 interface PendingCall extends LoopToolCall {
   /** Set when the model's call could not be parsed: it gets this error instead of running. */
@@ -238,7 +239,8 @@ async function runCalls(opts: LoopOptions, calls: PendingCall[], cancelled: bool
     else {
       // Calls of tools that were not offered still go to executeTool: the caller knows why
       // (plan mode, a plugin that went away) and can say so to the model.
-      opts.onEvent({ type: 'tool_use', toolCallId: call.toolCallId, name: call.toolName, input: call.input });
+      const display = opts.tools[call.toolName]?.present?.(call.input) ?? genericPresentation(call.toolName, call.input);
+      opts.onEvent({ type: 'tool_use', toolCallId: call.toolCallId, name: call.toolName, input: call.input, display });
       try {
         result = await opts.executeTool(call, opts.signal);
       } catch (err) {

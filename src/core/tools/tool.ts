@@ -7,6 +7,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { BackgroundJobs } from './backgroundJobs';
 import type { FileReadTracker } from './fileReadTracker';
 import type { TodoStore } from './todoStore';
+import type { ToolPresentation } from './toolPresentation';
 
 /** How a tool is approved. `read` never asks; the others follow the approval mode. */
 export type ToolCategory = 'read' | 'write' | 'command' | 'network';
@@ -118,6 +119,8 @@ export interface ToolDefinition<Input = unknown> {
   /** Computes what the call would do, without side effects; errors here become tool errors. */
   preview?(input: Input, ctx: ToolContext): Promise<ToolPreview>;
   execute(input: Input, ctx: ToolContext): Promise<ToolResult>;
+  /** How a call looks on its card (called with checked input); absent: the generic key/value card. */
+  present?(input: Input): ToolPresentation;
 }
 
 /** Keeps the input type checked at the definition site while storing tools in one list. */

@@ -144,7 +144,7 @@ describe('ConversationState', () => {
     cancelled = true;
     state.apply({ type: 'tool_result', toolCallId: 'x', name: 'bash', isError: true, output: 'Cancelled' }, () => cancelled);
     const parts = state.messages()[0]!.parts as ToolCallPart[];
-    expect(parts.map((p) => [p.toolCallId, p.state, p.summary])).toEqual([
+    expect(parts.map((p) => [p.toolCallId, p.state, p.display.summary])).toEqual([
       ['r', 'rejected', 'ls'],
       ['x', 'cancelled', 'make'],
     ]);

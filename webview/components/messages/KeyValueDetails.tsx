@@ -1,0 +1,23 @@
+import * as l10n from '@vscode/l10n';
+import type { DetailsOf } from './ToolDetails';
+
+/** A call's arguments, one row each: the card of every tool that draws nothing of its own. */
+export function KeyValueDetails({ details }: { details: DetailsOf<'keyValue'> }) {
+  if (details.entries.length === 0) {
+    return (
+      <div className="tool-details tool-details-note" data-testid="tool-details" data-kind="keyValue">
+        {l10n.t('(no arguments)')}
+      </div>
+    );
+  }
+  return (
+    <dl className="tool-details tool-details-kv" data-testid="tool-details" data-kind="keyValue">
+      {details.entries.map((entry) => (
+        <div key={entry.key} className="tool-details-row">
+          <dt>{entry.key}</dt>
+          <dd>{entry.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
