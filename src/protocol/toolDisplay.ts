@@ -34,3 +34,5 @@ export const toolDisplaySchema = z.strictObject({
 
 export type ToolDetailsDisplay = z.infer<typeof toolDetailsSchema>;
 export type ToolDisplay = z.infer<typeof toolDisplaySchema>;
+/** The details of one kind, for the renderer of that kind. */
+export type ToolDetailsOf<K extends ToolDetailsDisplay['kind']> = Extract<ToolDetailsDisplay, { kind: K }>;

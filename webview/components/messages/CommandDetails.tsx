@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import type { DetailsOf } from './ToolDetails';
+import type { ToolDetailsOf } from '../../../src/protocol/toolDisplay';
 
 /** A command line as it runs: what it is for, where, and whether it stays in the background. */
-export function CommandDetails({ details }: { details: DetailsOf<'command'> }) {
+export function CommandDetails({ details }: { details: ToolDetailsOf<'command'> }) {
   return (
     <div className="tool-details tool-details-command" data-testid="tool-details" data-kind="command">
       {details.description ? <div className="tool-details-note">{details.description}</div> : null}

@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import type { DetailsOf } from './ToolDetails';
+import type { ToolDetailsOf } from '../../../src/protocol/toolDisplay';
 
 /** The file a call reads or changes, and the lines it asked for. */
-export function FileDetails({ details }: { details: DetailsOf<'fileChange'> }) {
+export function FileDetails({ details }: { details: ToolDetailsOf<'fileChange'> }) {
   return (
     <div className="tool-details tool-details-file" data-testid="tool-details" data-kind="fileChange">
       <span className="approval-card-path">{details.path}</span>

@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import type { DetailsOf } from './ToolDetails';
+import type { ToolDetailsOf } from '../../../src/protocol/toolDisplay';
 
 /** A call's arguments, one row each: the card of every tool that draws nothing of its own. */
-export function KeyValueDetails({ details }: { details: DetailsOf<'keyValue'> }) {
+export function KeyValueDetails({ details }: { details: ToolDetailsOf<'keyValue'> }) {
   if (details.entries.length === 0) {
     return (
       <div className="tool-details tool-details-note" data-testid="tool-details" data-kind="keyValue">

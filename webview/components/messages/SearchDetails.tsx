@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import type { DetailsOf } from './ToolDetails';
+import type { ToolDetailsOf } from '../../../src/protocol/toolDisplay';
 
 /** A search: the pattern, where it looked, and how many matches once known. */
-export function SearchDetails({ details }: { details: DetailsOf<'search'> }) {
+export function SearchDetails({ details }: { details: ToolDetailsOf<'search'> }) {
   return (
     <div className="tool-details tool-details-search" data-testid="tool-details" data-kind="search">
       <code>{details.pattern}</code>

@@ -1,11 +1,11 @@
 import * as l10n from '@vscode/l10n';
 import { Icon } from '../../ui/Icon';
-import type { DetailsOf } from './ToolDetails';
+import type { ToolDetailsOf } from '../../../src/protocol/toolDisplay';
 
 const statusIcon = { pending: 'circle-large-outline', in_progress: 'arrow-circle-right', completed: 'pass' } as const;
 
 /** The todo list as the call leaves it. */
-export function TodoListDetails({ details }: { details: DetailsOf<'todoList'> }) {
+export function TodoListDetails({ details }: { details: ToolDetailsOf<'todoList'> }) {
   if (details.items.length === 0) {
     return (
       <div className="tool-details tool-details-note" data-testid="tool-details" data-kind="todoList">

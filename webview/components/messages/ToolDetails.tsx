@@ -24,5 +24,3 @@ export function ToolDetails({ details }: { details: ToolDetailsDisplay }) {
   }
 }
 
-/** The details of one kind. */
-export type DetailsOf<K extends ToolDetailsDisplay['kind']> = Extract<ToolDetailsDisplay, { kind: K }>;
