@@ -12,6 +12,7 @@ import type { AnyTool } from './tool';
 import { presentCall, type ToolPresentation } from './toolPresentation';
 import { todoReadTool } from './todoReadTool';
 import { todoWriteTool } from './todoWriteTool';
+import { treeTool } from './treeTool';
 import { writeTool } from './writeTool';
 
 /** Every tool Keel ships, in the order the model sees them. */
@@ -19,6 +20,7 @@ export function builtinTools(): AnyTool[] {
   return [
     readTool,
     lsTool,
+    treeTool,
     createGlobTool(),
     createGrepTool(),
     editTool,
