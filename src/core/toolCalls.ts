@@ -11,7 +11,8 @@ import { snapshotsFor, type FileUndo } from './snapshots/fileUndo';
 import type { ConversationContext } from './llmsContext/conversationContext';
 import type { LoopToolCall } from './loop/loopTypes';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
-import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions } from './projectTypes';
+import type { ProjectEvent, RunOptions } from './projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from './tools/tool';
 import type { ProjectRules } from './rules/projectRules';
 import type { Session } from './session/session';
 import type { MessageMeta } from './session/sessionRecords';
@@ -242,7 +243,7 @@ export class ToolCalls {
     const workspace = this.host.workspace();
     const request: ApprovalRequest = {
       toolCallId: call.toolCallId,
-      name: tool.name,
+      tool: tool.name,
       category: tool.category,
       input: p.input,
       summary: preview?.summary ?? tool.name,
@@ -286,7 +287,7 @@ export class ToolCalls {
     }
     if (this.run.signal.aborted) return fail('Cancelled by the user before this tool ran.');
     host.rules.notePaths(call.toolCallId, p.preview?.paths ?? []);
-    tctx.approval = { approved: true, reason: answer.reason, content: answer.content, note: answer.note };
+    tctx.approval = answer;
     tctx.preview = p.preview;
     let result: ToolResult;
     try {

@@ -10,7 +10,7 @@ import { createFsHost } from '../../../src/core/fsHost';
 import { acceptPluginTools } from '../../../src/core/plugins/pluginTools';
 import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
 import { Project } from '../../../src/core/project';
-import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
 import type { ApprovalMode } from '../../../src/core/config/configSchema';
 import { defineTool } from '../../../src/core/tools/tool';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
