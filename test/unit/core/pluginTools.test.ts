@@ -91,7 +91,7 @@ describe('plugin tools', () => {
       [{ approved: true }],
     );
     expect(result.status).toBe('completed');
-    expect(asked).toMatchObject([{ name: 'stamp', category: 'write', paths: ['stamp.txt'], protected: false }]);
+    expect(asked).toMatchObject([{ tool: 'stamp', category: 'write', paths: ['stamp.txt'], protected: false }]);
     expect(readFileSync(join(ws, 'stamp.txt'), 'utf8')).toBe('ok');
   });
 
@@ -115,7 +115,7 @@ describe('plugin tools', () => {
       'yolo',
       [{ approved: false }],
     );
-    expect(asked).toMatchObject([{ name: 'stamp', protected: true, rule: 'protected path' }]);
+    expect(asked).toMatchObject([{ tool: 'stamp', protected: true, rule: 'protected path' }]);
     expect(writes).toEqual([]);
   });
 

@@ -71,7 +71,7 @@ describe('Project.send', () => {
     const result = await p.send('clean up', r);
     expect(result.status).toBe('completed');
     expect(r.asked).toHaveLength(1);
-    expect(r.asked[0]).toMatchObject({ name: 'bash', category: 'command', summary: expect.stringContaining('rm -rf build'), protected: false });
+    expect(r.asked[0]).toMatchObject({ tool: 'bash', category: 'command', summary: expect.stringContaining('rm -rf build'), protected: false });
     expect(lastToolText()).toMatch(/declined.*Reason: not now/);
   });
 
