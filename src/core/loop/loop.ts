@@ -8,7 +8,6 @@ import { callOptions, specModel, streamModel } from '../model/wire/modelStream';
 import { EmptyAnswerError, defaultRetryPolicy, isEmptyAnswer, isRetryable, retryDelayMs, sleep, statusOf } from './retry';
 import type { LoopError, LoopOptions, LoopResult, LoopStatus, LoopToolCall, LoopToolSpec, RetryPolicy } from './loopTypes';
 import { toDisplayText, toModelOutput } from './toolOutput';
-import { genericPresentation } from '../tools/toolPresentation';
 
 interface PendingCall extends LoopToolCall {
   /** Set when the model's call could not be parsed: it gets this error instead of running. */
@@ -239,8 +238,9 @@ async function runCalls(opts: LoopOptions, calls: PendingCall[], cancelled: bool
     else {
       // Calls of tools that were not offered still go to executeTool: the caller knows why
       // (plan mode, a plugin that went away) and can say so to the model.
-      const display = opts.tools[call.toolName]?.present?.(call.input) ?? genericPresentation(call.toolName, call.input);
-      opts.onEvent({ type: 'tool_use', toolCallId: call.toolCallId, name: call.toolName, input: call.input, display });
+      // A tool that was not offered has no card here: the host draws it by name, as it does for a resumed call.
+      const display = opts.tools[call.toolName]?.present?.(call.input);
+      opts.onEvent({ type: 'tool_use', toolCallId: call.toolCallId, name: call.toolName, input: call.input, ...(display ? { display } : {}) });
       try {
         result = await opts.executeTool(call, opts.signal);
       } catch (err) {

@@ -23,7 +23,7 @@ export type LoopEvent =
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; text: string }
   | { type: 'reasoning_delta'; text: string }
-  /** `display` is the tool's card; the loop always sets it (an event built elsewhere may leave it out: the card is then presented by name). */
+  /** `display` is the card the offered tool drew; absent for a tool that was not offered (the host then draws it by name). */
   | { type: 'tool_use'; toolCallId: string; name: string; input: unknown; display?: ToolPresentation }
   | { type: 'tool_result'; toolCallId: string; name: string; isError: boolean; output: string; sandboxed?: boolean }
   /** A failed attempt that will be retried; text streamed during it is discarded. */
