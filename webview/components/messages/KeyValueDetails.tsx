@@ -1,15 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import type { ToolDetailsOf } from '../../../src/protocol/toolDisplay';
+import { DetailsNote } from './DetailsNote';
 
 /** A call's arguments, one row each: the card of every tool that draws nothing of its own. */
 export function KeyValueDetails({ details }: { details: ToolDetailsOf<'keyValue'> }) {
-  if (details.entries.length === 0) {
-    return (
-      <div className="tool-details tool-details-note" data-testid="tool-details" data-kind="keyValue">
-        {l10n.t('(no arguments)')}
-      </div>
-    );
-  }
+  if (details.entries.length === 0) return <DetailsNote kind="keyValue" text={l10n.t('(no arguments)')} />;
   return (
     <dl className="tool-details tool-details-kv" data-testid="tool-details" data-kind="keyValue">
       {details.entries.map((entry) => (
