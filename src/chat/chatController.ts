@@ -1,4 +1,5 @@
-import type { ApprovalAnswer, ApprovalMode } from '../core/projectTypes';
+import type { ApprovalMode } from '../core/projectTypes';
+import type { ApprovalAnswer } from '../core/tools/tool';
 import type { FileChange } from '../core/tools/tool';
 import type { ConversationActivity } from '../protocol/conversationActivity';
 import type { AgentMode, ConfigSummary } from '../protocol/sessionState';

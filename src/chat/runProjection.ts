@@ -1,5 +1,6 @@
 import { mentionNotesOf } from '../core/mentions/mentionTypes';
 import type { ProjectEvent } from '../core/projectTypes';
+import type { ToolPresentation } from '../core/tools/toolPresentation';
 import { capToolOutput } from '../protocol/limits';
 import type { UiError } from '../protocol/sessionState';
 import { appendDelta } from '../protocol/uiMessage';
@@ -89,7 +90,7 @@ export class RunProjection {
         this.applyMessage(event);
         return;
       case 'tool_use':
-        this.showCall(event.toolCallId, event.name, event.input, 'running');
+        this.showCall(event.toolCallId, event.name, event.input, 'running', event.display);
         return;
       case 'file_change': {
         const owner = this.callOwner.get(event.change.toolCallId);
@@ -271,9 +272,9 @@ export class RunProjection {
     else this.error({ code: 'internal', message: event.error, retryable: true });
   }
 
-  private showCall(toolCallId: string, name: string, input: unknown, state: ToolCallState): void {
+  private showCall(toolCallId: string, name: string, input: unknown, state: ToolCallState, display?: ToolPresentation): void {
     const messageId = this.turnMessageId ?? this.createTurnMessage();
-    const part = toolCallPart(toolCallId, name, input, this.awaiting.has(toolCallId) ? 'awaitingApproval' : state);
+    const part = toolCallPart(toolCallId, name, input, this.awaiting.has(toolCallId) ? 'awaitingApproval' : state, display);
     const message = this.list.get(messageId)!;
     this.list.set(messageId, { ...message, parts: [...message.parts, part] });
     this.callOwner.set(toolCallId, messageId);
@@ -282,7 +283,7 @@ export class RunProjection {
       toolCallId,
       name: part.name,
       input: part.input,
-      summary: part.summary,
+      display: part.display,
       state: part.state,
     });
   }

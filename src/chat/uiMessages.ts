@@ -3,6 +3,8 @@ import type { AssistantModelMessage, ModelMessage, ToolResultPart, UserContent }
 import { isKeelNote } from '../core/session/keelNotes';
 import { isMentionExpansion } from '../core/mentions/mentionBlock';
 import type { SessionEntry } from '../core/session/session';
+import { presentByName } from '../core/tools/builtinTools';
+import type { ToolPresentation } from '../core/tools/toolPresentation';
 import { capToolOutput } from '../protocol/limits';
 import { mentionSchema } from '../protocol/uiMessage';
 import type {
@@ -20,7 +22,6 @@ import { toJsonValue } from './jsonValue';
 import { parseMentions } from './mentionText';
 import { withMentionNotes } from './mentionNotes';
 import { personTextPart } from './personText';
-import { toolSummary } from './toolSummary';
 
 /**
  * Converts what the session keeps (the model's messages) into what the chat view shows
@@ -112,8 +113,9 @@ export function assistantParts(
   return parts;
 }
 
-export function toolCallPart(toolCallId: string, name: string, input: unknown, state: ToolCallState): ToolCallPart {
-  return { type: 'toolCall', toolCallId, name, input: toJsonValue(input), summary: toolSummary(name, input), state };
+/** A call's part; `display` is the card its tool drew (a resumed call's is drawn again by its name). */
+export function toolCallPart(toolCallId: string, name: string, input: unknown, state: ToolCallState, display?: ToolPresentation): ToolCallPart {
+  return { type: 'toolCall', toolCallId, name, input: toJsonValue(input), display: display ?? presentByName(name, input), state };
 }
 
 /** A tool result as the card shows it: text, capped, with whether it was an error. */

@@ -260,7 +260,7 @@ export class Project {
       beforeTurn: (messages, info) => compaction.beforeTurn(messages, info),
       onOverflow: (messages, err) => compaction.onOverflow(messages, err),
       onToolInputStart: (name) => {
-        if (name === 'bash') this.fileUndo?.snapshots.prefetch();
+        if (offered.get(name)?.category === 'command') this.fileUndo?.snapshots.prefetch();
       },
       onEvent: (e) => {
         if (e.type === 'turn_start') turn = e.turn;

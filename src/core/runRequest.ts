@@ -18,9 +18,10 @@ import { acceptPluginTools } from './plugins/pluginTools';
 import type { ProjectEvent, RunOptions, UserInput } from './projectTypes';
 import type { MessageMeta } from './session/sessionRecords';
 import { buildSystemPrompt } from './systemPrompt';
-import { builtinTools, readOnlyToolNames } from './tools/builtinTools';
+import { allowedInPlanMode, builtinTools } from './tools/builtinTools';
 import type { FileReadTracker } from './tools/fileReadTracker';
 import type { AnyTool } from './tools/tool';
+import { presentCall } from './tools/toolPresentation';
 import type { ToolCalls } from './toolCalls';
 import type { Workspace } from './workspace/workspace';
 
@@ -38,7 +39,7 @@ export async function offeredTools(ctx: Context, mode: RunMode): Promise<AnyTool
     byName.set(t.name, t);
   }
   let tools = [...byName.values()];
-  if (mode === 'plan') tools = tools.filter((t) => t.category === 'read' || readOnlyToolNames.includes(t.name));
+  if (mode === 'plan') tools = tools.filter(allowedInPlanMode);
   if (!ctx.workspaceTrusted) tools = tools.filter((t) => t.category === 'read' || t.category === 'network');
   return tools;
 }
@@ -155,7 +156,7 @@ export async function userTurn(
 export function toolSpecs(tools: readonly AnyTool[]): Record<string, LoopToolSpec> {
   const specs: Record<string, LoopToolSpec> = {};
   for (const t of tools) {
-    specs[t.name] = { description: t.description, parameters: toolParameters(t), readOnly: t.category === 'read' };
+    specs[t.name] = { description: t.description, parameters: toolParameters(t), readOnly: t.category === 'read', present: (input) => presentCall(t, t.name, input) };
   }
   return specs;
 }

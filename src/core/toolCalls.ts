@@ -11,13 +11,14 @@ import { snapshotsFor, type FileUndo } from './snapshots/fileUndo';
 import type { ConversationContext } from './llmsContext/conversationContext';
 import type { LoopToolCall } from './loop/loopTypes';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
-import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions } from './projectTypes';
+import type { ProjectEvent, RunOptions } from './projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from './tools/tool';
 import type { ProjectRules } from './rules/projectRules';
 import type { Session } from './session/session';
 import type { MessageMeta } from './session/sessionRecords';
 import { commandRulesFor, readApprovalHint } from './toolApprovalHint';
 import type { BackgroundJobs } from './tools/backgroundJobs';
-import { readOnlyToolNames } from './tools/builtinTools';
+import { allowedInPlanMode } from './tools/builtinTools';
 import type { FileReadTracker } from './tools/fileReadTracker';
 import type { TodoStore } from './tools/todoStore';
 import type { AnyTool, ApprovalHint, ToolContext, ToolPreview, ToolResult } from './tools/tool';
@@ -161,7 +162,7 @@ export class ToolCalls {
       }
       return done(`Unknown tool "${call.toolName}". Available tools: ${[...offered.keys()].join(', ')}.`);
     }
-    if (mode === 'plan' && tool.category !== 'read' && !readOnlyToolNames.includes(tool.name)) {
+    if (mode === 'plan' && !allowedInPlanMode(tool)) {
       return done(`Plan mode is read-only: "${tool.name}" cannot run.`);
     }
     const use = await this.host.ctx.plugins.apply<ToolUse>({
@@ -242,7 +243,7 @@ export class ToolCalls {
     const workspace = this.host.workspace();
     const request: ApprovalRequest = {
       toolCallId: call.toolCallId,
-      name: tool.name,
+      tool: tool.name,
       category: tool.category,
       input: p.input,
       summary: preview?.summary ?? tool.name,
@@ -286,7 +287,7 @@ export class ToolCalls {
     }
     if (this.run.signal.aborted) return fail('Cancelled by the user before this tool ran.');
     host.rules.notePaths(call.toolCallId, p.preview?.paths ?? []);
-    tctx.approval = { approved: true, reason: answer.reason, content: answer.content, note: answer.note };
+    tctx.approval = answer;
     tctx.preview = p.preview;
     let result: ToolResult;
     try {

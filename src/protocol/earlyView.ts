@@ -46,7 +46,7 @@ export function earlyViewOf(messages: readonly UiMessage[], title?: string): Ear
         budget -= text.length;
         items.unshift({ kind: 'text', text });
       } else if (part.type === 'toolCall') {
-        items.unshift({ kind: 'tool', label: `${part.name} ${part.summary}`.trim().slice(0, EARLY_LABEL_CHARS) });
+        items.unshift({ kind: 'tool', label: `${part.display.title} ${part.display.summary}`.trim().slice(0, EARLY_LABEL_CHARS) });
       }
     }
     if (items.length > 0) kept.unshift({ role: message.role, items });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 import { mcpStatusSchema } from './mcpStatus';
+import { toolDisplaySchema } from './toolDisplay';
 import {
   agentModeSchema,
   configSummarySchema,
@@ -42,7 +43,7 @@ export const hostEvents = {
     toolCallId,
     name: z.string().min(1),
     input: z.json(),
-    summary: z.string(),
+    display: toolDisplaySchema,
     state: toolCallStateSchema,
   }),
   /** A tool call moved on before finishing (waiting for approval, now running). */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { toolDisplaySchema } from './toolDisplay';
 import { MAX_FIRED_RULES, MAX_IMAGE_BASE64_CHARS, MAX_LIVE_OUTPUT_CHARS, MAX_RULE_TEXT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 
 /**
@@ -127,8 +128,8 @@ export const toolCallPartSchema = z.strictObject({
   toolCallId: z.string().min(1),
   name: z.string().min(1),
   input: z.json(),
-  /** One line for the card header: the command, the path, the URL. */
-  summary: z.string(),
+  /** How the card looks, as the tool described it: title, one line, icon, details. */
+  display: toolDisplaySchema,
   state: toolCallStateSchema,
   result: toolOutputSchema.optional(),
   /** The file change it applied, once applied. */

@@ -134,7 +134,7 @@ export class ChatStore {
       toolCallId: event.toolCallId,
       name: event.name,
       input: event.input,
-      summary: event.summary,
+      display: event.display,
       state: event.state,
     };
     const exists = message.parts.some((p) => p.type === 'toolCall' && p.toolCallId === event.toolCallId);

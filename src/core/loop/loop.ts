@@ -239,7 +239,9 @@ async function runCalls(opts: LoopOptions, calls: PendingCall[], cancelled: bool
     else {
       // Calls of tools that were not offered still go to executeTool: the caller knows why
       // (plan mode, a plugin that went away) and can say so to the model.
-      opts.onEvent({ type: 'tool_use', toolCallId: call.toolCallId, name: call.toolName, input: call.input });
+      // A tool that was not offered has no card here: the host draws it by name, as it does for a resumed call.
+      const display = opts.tools[call.toolName]?.present?.(call.input);
+      opts.onEvent({ type: 'tool_use', toolCallId: call.toolCallId, name: call.toolName, input: call.input, ...(display ? { display } : {}) });
       try {
         result = await opts.executeTool(call, opts.signal);
       } catch (err) {

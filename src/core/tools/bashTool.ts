@@ -12,6 +12,7 @@ import { shellEnv } from './process/shellEnv';
 import { describeTerminalRun } from './process/terminalRunReport';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
+import { keyArgument } from './toolPresentation';
 
 export const bashDefaultTimeoutMs = 120_000;
 export const bashMaxTimeoutMs = 600_000;
@@ -61,6 +62,7 @@ export const bashTool = defineTool<BashInput>({
     "Commands run in an OS sandbox where one exists: the workspace is writable except protected paths (.git internals, .vscode, " +
     '.keel, rules files), the rest of the file system is read-only, secrets are hidden and there is no network unless you set network.',
   category: 'command',
+  present: (input) => ({ title: 'bash', summary: keyArgument(input, 'bash'), icon: 'terminal', details: { kind: 'command', command: input.command, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.description ? { description: input.description } : {}), ...(input.run_in_background ? { background: true } : {}) } }),
   inputSchema,
   async preview(input, ctx) {
     const cwd = await ctx.workspace.resolve(input.cwd ?? '.');

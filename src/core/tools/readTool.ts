@@ -6,6 +6,7 @@ import { formatBytes } from './text/formatBytes';
 import { binaryReason } from './text/textFile';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
+import { keyArgument } from './toolPresentation';
 
 export const readDefaultLimit = 2000;
 export const readMaxLineLength = 2000;
@@ -41,6 +42,7 @@ export const readTool = defineTool<ReadInput>({
     'Images (png, jpg, gif, webp) are returned as images. Binary files are refused; use ls for folders. ' +
     'Read a file before editing or overwriting it.',
   category: 'read',
+  present: (input) => ({ title: 'read', summary: keyArgument(input, 'read'), icon: 'file', details: { kind: 'fileChange', path: input.file_path, ...(input.offset || input.limit ? { range: readRange(input.offset, input.limit) } : {}) } }),
   inputSchema,
   async preview(input, ctx) {
     const path = await ctx.workspace.resolve(input.file_path);
@@ -138,4 +140,10 @@ function renderLines(text: string, shown: string, offset: number, limit: number,
     result += '\n\n(The file contains invalid UTF-8, shown as �; it cannot be edited safely with edit or write.)';
   }
   return result;
+}
+
+/** The lines a read asks for, as the card shows them ("from 40", "40–59", "1–20"). */
+function readRange(offset: number | undefined, limit: number | undefined): string {
+  const start = offset ?? 1;
+  return limit === undefined ? `${start}–` : `${start}–${start + limit - 1}`;
 }

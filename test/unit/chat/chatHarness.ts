@@ -58,7 +58,7 @@ export class MirrorStore {
     bus.on('textDelta', (d) => this.delta(d, 'text'));
     bus.on('reasoningDelta', (d) => this.delta(d, 'reasoning'));
     bus.on('toolUse', (d) => {
-      this.update(d.messageId, (parts) => [...parts, { type: 'toolCall', toolCallId: d.toolCallId, name: d.name, input: d.input, summary: d.summary, state: d.state }]);
+      this.update(d.messageId, (parts) => [...parts, { type: 'toolCall', toolCallId: d.toolCallId, name: d.name, input: d.input, display: d.display, state: d.state }]);
       this.record('toolUse', d);
     });
     bus.on('toolState', (d) => {

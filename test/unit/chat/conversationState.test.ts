@@ -110,7 +110,7 @@ describe('ConversationState', () => {
     state.apply({ type: 'tool_result', toolCallId: 'c1', name: 'write', isError: false, output: 'Wrote a.ts' }, never);
     state.apply({ type: 'message', id: 's2', message: { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'write', output: { type: 'text', value: 'Wrote a.ts' } }] } }, never);
     expect(names()).toEqual(['message', 'textDelta', 'message', 'toolUse', 'toolState', 'toolState', 'toolResult']);
-    expect(sent[3]!.data).toMatchObject({ messageId: 'assistant-1', toolCallId: 'c1', summary: 'a.ts', state: 'running' });
+    expect(sent[3]!.data).toMatchObject({ messageId: 'assistant-1', toolCallId: 'c1', display: { summary: 'a.ts' }, state: 'running' });
     expect(sent.slice(4, 6).map((s) => s.data)).toEqual([
       { toolCallId: 'c1', state: 'awaitingApproval' },
       { toolCallId: 'c1', state: 'running' },
@@ -144,7 +144,7 @@ describe('ConversationState', () => {
     cancelled = true;
     state.apply({ type: 'tool_result', toolCallId: 'x', name: 'bash', isError: true, output: 'Cancelled' }, () => cancelled);
     const parts = state.messages()[0]!.parts as ToolCallPart[];
-    expect(parts.map((p) => [p.toolCallId, p.state, p.summary])).toEqual([
+    expect(parts.map((p) => [p.toolCallId, p.state, p.display.summary])).toEqual([
       ['r', 'rejected', 'ls'],
       ['x', 'cancelled', 'make'],
     ]);

@@ -63,7 +63,7 @@ describe('fired rules on the turn', () => {
     const answer: UiMessage = {
       id: 'a1',
       role: 'assistant',
-      parts: [{ type: 'toolCall', toolCallId: 'c1', name: 'edit', input: {}, summary: 'a.sql', state: 'done' }],
+      parts: [{ type: 'toolCall', toolCallId: 'c1', name: 'edit', input: {}, display: { title: 'edit', summary: 'a.sql', icon: 'edit', details: { kind: 'keyValue', entries: [] } }, state: 'done' }],
       status: 'done',
       createdAt: 2,
     };

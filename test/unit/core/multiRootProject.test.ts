@@ -6,7 +6,7 @@ import { Context } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
 import { workspaceKey } from '../../../src/core/paths';
 import { Project } from '../../../src/core/project';
-import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
 import type { ApprovalMode } from '../../../src/core/config/configSchema';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';

@@ -7,7 +7,8 @@ import { Context } from '../../../src/core/context';
 import type { ContextOptions } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
 import { Project } from '../../../src/core/project';
-import type { ApprovalAnswer, ApprovalRequest, ProjectEvent } from '../../../src/core/projectTypes';
+import type { ProjectEvent } from '../../../src/core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
 import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
 import { isContextBlock } from '../../../src/core/llmsContext/contextBlock';
 import { defineTool } from '../../../src/core/tools/tool';
@@ -74,7 +75,7 @@ describe('Project.send', () => {
     const result = await p.send('clean up', r);
     expect(result.status).toBe('completed');
     expect(r.asked).toHaveLength(1);
-    expect(r.asked[0]).toMatchObject({ name: 'bash', category: 'command', summary: expect.stringContaining('rm -rf build'), protected: false });
+    expect(r.asked[0]).toMatchObject({ tool: 'bash', category: 'command', summary: expect.stringContaining('rm -rf build'), protected: false });
     expect(lastToolText()).toMatch(/declined.*Reason: not now/);
   });
 
@@ -234,7 +235,7 @@ describe('plugins in a conversation', () => {
     const r = recorder([{ approved: true }]);
     const result = await p.send('shout please', r);
     expect(result.status).toBe('completed');
-    expect(r.asked.map((a) => a.name)).toEqual(['shout']);
+    expect(r.asked.map((a) => a.tool)).toEqual(['shout']);
     expect(seen).toEqual(['rewritten']);
   });
 

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Context } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
 import { Project } from '../../../src/core/project';
-import type { ApprovalAnswer, ApprovalRequest, ProjectEvent } from '../../../src/core/projectTypes';
+import type { ProjectEvent } from '../../../src/core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
 import { editTool } from '../../../src/core/tools/editTool';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';

@@ -7,7 +7,7 @@ describe('appendDelta', () => {
     let parts: UiPart[] = [];
     parts = appendDelta(parts, 'text', 'Let me ');
     parts = appendDelta(parts, 'text', 'look.');
-    parts = [...parts, { type: 'toolCall', toolCallId: 't', name: 'read', input: {}, summary: 'a.ts', state: 'done' }];
+    parts = [...parts, { type: 'toolCall', toolCallId: 't', name: 'read', input: {}, display: { title: 'read', summary: 'a.ts', icon: 'file', details: { kind: 'keyValue', entries: [] } }, state: 'done' }];
     parts = appendDelta(parts, 'text', 'Found it.');
 
     expect(parts.map((part) => part.type)).toEqual(['text', 'toolCall', 'text']);

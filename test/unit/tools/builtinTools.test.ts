@@ -8,6 +8,7 @@ describe('builtinTools', () => {
     expect(byName).toEqual({
       read: 'read',
       ls: 'read',
+      tree: 'read',
       glob: 'read',
       grep: 'read',
       edit: 'write',

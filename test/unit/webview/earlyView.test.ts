@@ -33,7 +33,7 @@ function toolMessage(id: string): UiMessage {
     role: 'assistant',
     parts: [
       { type: 'text', text: 'Let me look.' },
-      { type: 'toolCall', toolCallId: 't1', name: 'read', input: {}, summary: 'src/app.ts', state: 'done' },
+      { type: 'toolCall', toolCallId: 't1', name: 'read', input: {}, display: { title: 'read', summary: 'src/app.ts', icon: 'file', details: { kind: 'keyValue', entries: [] } }, state: 'done' },
     ],
     status: 'done',
     createdAt: 3,

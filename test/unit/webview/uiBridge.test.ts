@@ -171,7 +171,7 @@ describe('uiBridge with the rendered view', () => {
       toolCallId: 't1',
       name: 'bash',
       input: { command: 'npm test' },
-      summary: '',
+      display: { title: 'bash', summary: 'npm test', icon: 'terminal', details: { kind: 'command', command: 'npm test' } },
       state: 'running',
     });
     await settle();

@@ -97,7 +97,7 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
       return (
         <ToolCard
           name={part.name}
-          summary={part.summary}
+          display={part.display}
           input={part.input}
           state={part.state}
           result={part.result}
@@ -112,7 +112,6 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
       return (
         <ToolCard
           name={part.name}
-          summary=""
           state={part.isError ? 'error' : 'done'}
           result={{ output: part.output, isError: part.isError, truncated: part.truncated }}
         />

@@ -149,7 +149,7 @@ export class ChatPage {
     bus.on('toolUse', (d) => {
       this.update(d.messageId, (parts) => [
         ...parts,
-        { type: 'toolCall', toolCallId: d.toolCallId, name: d.name, input: d.input, summary: d.summary, state: d.state },
+        { type: 'toolCall', toolCallId: d.toolCallId, name: d.name, input: d.input, display: d.display, state: d.state },
       ]);
       this.record('toolUse', d);
     });
