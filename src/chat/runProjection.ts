@@ -24,6 +24,8 @@ export type ProjectedEvent = Exclude<ProjectEvent, { type: 'context' | 'usage' }
  */
 export class RunProjection {
   private turnMessageId: string | undefined;
+  /** The log id of the turn's answer, from core, so live and resumed conversations share ids. */
+  private nextTurnId: string | undefined;
   private runModel: string | undefined;
   private readonly callOwner = new Map<string, string>();
   private readonly announced = new Map<string, { name: string; input: unknown }>();
@@ -60,6 +62,7 @@ export class RunProjection {
     switch (event.type) {
       case 'turn_start':
         this.turnMessageId = undefined;
+        this.nextTurnId = event.messageId;
         return;
       case 'text_delta':
       case 'reasoning_delta': {
@@ -194,6 +197,7 @@ export class RunProjection {
   reset(): void {
     this.live.clear();
     this.turnMessageId = undefined;
+    this.nextTurnId = undefined;
     this.runModel = undefined;
     this.callOwner.clear();
     this.announced.clear();
@@ -283,7 +287,8 @@ export class RunProjection {
   }
 
   private createTurnMessage(): string {
-    const id = this.newId('assistant');
+    const id = this.nextTurnId ?? this.newId('assistant');
+    this.nextTurnId = undefined;
     let message: UiMessage = { id, role: 'assistant', parts: [], status: 'streaming', createdAt: this.now() };
     if (this.runModel) message.model = this.runModel;
     if (this.pendingRules.length > 0) message = withRules(message, this.pendingRules.splice(0));

@@ -20,6 +20,7 @@ import { checkImages, offeredTools, systemPromptFor, toolSpecs, userTurn } from 
 import type { Session } from './session/session';
 import type { MessageMeta } from './session/sessionRecords';
 import { SessionReadOnlyError } from './session/sessionErrors';
+import { newMessageId } from './session/sessionIds';
 import { BackgroundJobs } from './tools/backgroundJobs';
 import { FileReadTracker } from './tools/fileReadTracker';
 import { TodoStore } from './tools/todoStore';
@@ -251,6 +252,7 @@ export class Project {
 
     const specs = toolSpecs([...offered.values()]);
     let turn = 0;
+    let turnMessageId: string | undefined;
     const compaction = autoCompaction({
       session: this.session,
       model,
@@ -275,12 +277,20 @@ export class Project {
         if (name === 'bash') this.fileUndo?.snapshots.prefetch();
       },
       onEvent: (e) => {
-        if (e.type === 'turn_start') turn = e.turn;
+        if (e.type === 'turn_start') {
+          // The turn's answer gets its log id now, so a view shows it under that id while it streams.
+          turn = e.turn;
+          turnMessageId = newMessageId();
+          emit({ ...e, messageId: turnMessageId });
+          return;
+        }
         if (e.type === 'message') {
           if (!e.partial) tools.startTurn(e.message);
           const meta: MessageMeta = e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
           if (multiRoot) Object.assign(meta, tools.messageProjects(e.message));
-          const id = this.session.appendMessage(e.message, meta);
+          const turnId = e.message.role === 'assistant' ? turnMessageId : undefined;
+          if (turnId !== undefined) turnMessageId = undefined;
+          const id = this.session.appendMessage(e.message, meta, turnId);
           emit({ type: 'message', id, message: e.message, partial: e.partial });
           return;
         }

@@ -51,7 +51,9 @@ export interface ApprovalAnswer {
 }
 
 export type ProjectEvent =
-  | Exclude<LoopEvent, { type: 'message' }>
+  | Exclude<LoopEvent, { type: 'message' | 'turn_start' }>
+  /** `messageId`: the log id the turn's answer will be written under. */
+  | { type: 'turn_start'; turn: number; messageId?: string }
   | { type: 'message'; id: string; message: ModelMessage; partial?: boolean }
   | {
       type: 'approval';
