@@ -247,7 +247,7 @@ export class RunProjection {
   /** A divider appears when the summary is being written, fills in when it is done, and says why it failed. */
   private applyCompaction(event: Extract<ProjectEvent, { type: 'compaction' }>): void {
     if (event.phase === 'start') {
-      this.compactionId = this.newId('tool').replace(/^tool/, 'compaction');
+      this.compactionId = event.id ?? this.newId('tool').replace(/^tool/, 'compaction');
       this.list.add(compactionUiMessage(this.compactionId, this.now(), { summary: '', compactedMessages: 0, reason: event.reason }, 'streaming'));
       return;
     }

@@ -161,7 +161,8 @@ export function entriesToUiMessages(entries: readonly SessionEntry[], opts: Conv
   for (const entry of entries) {
     const createdAt = epochMs(entry.ts);
     if (entry.kind === 'compaction') {
-      messages.push(compactionUiMessage(entry.id, createdAt, { summary: entry.summary, compactedMessages: entry.messages ?? 0 }, 'done'));
+      const part = { summary: entry.summary, compactedMessages: entry.messages ?? 0, ...(entry.reason ? { reason: entry.reason } : {}) };
+      messages.push(compactionUiMessage(entry.id, createdAt, part, 'done'));
       continue;
     }
     const { message } = entry;

@@ -84,7 +84,8 @@ export type ProjectEvent =
   | CompactionEvent;
 
 export type CompactionEvent =
-  | { type: 'compaction'; phase: 'start'; reason: CompactionReason }
+  /** `id`: the id the compaction record will have. */
+  | { type: 'compaction'; phase: 'start'; reason: CompactionReason; id?: string }
   | {
       type: 'compaction';
       phase: 'done';

@@ -149,6 +149,8 @@ export const compactionRecordSchema = z.object({
   at: nonEmpty.optional(),
   /** How many messages of the branch the summary stands for, for the view. */
   messages: z.number().int().nonnegative().optional(),
+  /** Why it ran (asked for, automatic, the window overflowed); absent in older logs. */
+  reason: z.enum(['manual', 'auto', 'overflow']).optional(),
 });
 export type CompactionRecord = z.output<typeof compactionRecordSchema>;
 
