@@ -186,7 +186,7 @@ export function entriesToUiMessages(entries: readonly SessionEntry[], opts: Conv
         break;
       }
       case 'tool': {
-        const orphans = foldToolResults(message, calls);
+        const orphans = foldToolResults(message, calls, new Set(entry.meta?.declined));
         if (orphans.length > 0) messages.push({ ...base, role: 'tool', parts: orphans, status: 'done' });
         break;
       }
@@ -224,7 +224,7 @@ export function mentionParts(mentions: readonly unknown[]): MentionPart[] {
 }
 
 /** Puts results on their calls' cards (mutating them); returns results whose call is not in view. */
-function foldToolResults(message: Extract<ModelMessage, { role: 'tool' }>, calls: Map<string, ToolCallPart>): UiPart[] {
+function foldToolResults(message: Extract<ModelMessage, { role: 'tool' }>, calls: Map<string, ToolCallPart>, declined: ReadonlySet<string>): UiPart[] {
   const orphans: UiPart[] = [];
   for (const part of message.content) {
     if (part.type !== 'tool-result') continue;
@@ -232,7 +232,7 @@ function foldToolResults(message: Extract<ModelMessage, { role: 'tool' }>, calls
     const call = calls.get(part.toolCallId);
     if (call) {
       call.result = result;
-      call.state = finalToolState(part.output);
+      call.state = declined.has(part.toolCallId) ? 'rejected' : finalToolState(part.output);
     } else {
       orphans.push({ type: 'toolResult', toolCallId: part.toolCallId, name: part.toolName, ...result });
     }

@@ -288,6 +288,7 @@ export class Project {
           if (!e.partial) tools.startTurn(e.message);
           const meta: MessageMeta = e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
           if (multiRoot) Object.assign(meta, tools.messageProjects(e.message));
+          Object.assign(meta, tools.messageDeclined(e.message));
           const turnId = e.message.role === 'assistant' ? turnMessageId : undefined;
           if (turnId !== undefined) turnMessageId = undefined;
           const id = this.session.appendMessage(e.message, meta, turnId);
