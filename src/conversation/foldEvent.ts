@@ -1,7 +1,7 @@
 import type { ToolCallPart, UiMessage, UiPart } from '../protocol/uiMessage';
 import { appendDelta } from './appendDelta';
 import type { Conversation, ConversationEvent, ConversationEventData } from './conversationEvent';
-import { insertionIndex } from './messageOrder';
+import { ConversationDraft } from './conversationDraft';
 
 export const EMPTY_CONVERSATION: Conversation = { ids: [], messages: new Map(), owners: new Map() };
 
@@ -11,7 +11,7 @@ export function conversationOf(messages: readonly UiMessage[]): Conversation {
   const owners = new Map<string, string>();
   for (const message of messages) {
     byId.set(message.id, message);
-    indexCalls(owners, message);
+    for (const part of message.parts) if (part.type === 'toolCall') owners.set(part.toolCallId, message.id);
   }
   return { ids: messages.map((m) => m.id), messages: byId, owners };
 }
@@ -28,68 +28,74 @@ export function toolCallOf(conversation: Conversation, toolCallId: string): Tool
 }
 
 /**
- * The one reducer of the conversation as shown: the host's snapshot, the page's store and the
- * tests' mirror all fold the same events with it. Pure: the conversation given is not changed.
+ * The one reducer of the conversation as shown: the host's snapshot, the page's store, the
+ * tests' mirror and a conversation reopened from its log all fold the same events with it.
+ * Pure: the conversation given is not changed; what an event leaves alone is shared.
  * An event for a message or card not in view changes nothing.
  */
 export function foldEvent(conversation: Conversation, event: ConversationEvent): Conversation {
+  return foldEvents(conversation, [event]);
+}
+
+/** Many events at once (a conversation reopened from its log): the same fold, copying the conversation once. */
+export function foldEvents(conversation: Conversation, events: Iterable<ConversationEvent>): Conversation {
+  const draft = new ConversationDraft(conversation);
+  for (const event of events) apply(draft, event);
+  return draft.result();
+}
+
+function apply(draft: ConversationDraft, event: ConversationEvent): void {
   switch (event.type) {
     case 'message':
-      return upsert(conversation, event.data.message);
+      draft.upsert(event.data.message);
+      return;
     case 'messagePatch':
-      return patchMessage(conversation, event.data);
+      patchMessage(draft, event.data);
+      return;
     case 'partPatch': {
       const { index, part } = event.data;
-      return change(conversation, event.data.messageId, (m) =>
-        index < m.parts.length ? { ...m, parts: m.parts.map((p, i) => (i === index ? part : p)) } : m,
-      );
+      draft.change(event.data.messageId, (m) => (index < m.parts.length ? { ...m, parts: m.parts.map((p, i) => (i === index ? part : p)) } : m));
+      return;
     }
     case 'textDelta':
     case 'reasoningDelta': {
       const kind = event.type === 'textDelta' ? 'text' : 'reasoning';
-      return change(conversation, event.data.messageId, (m) => ({ ...m, parts: appendDelta(m.parts, kind, event.data.delta) }));
+      draft.change(event.data.messageId, (m) => ({ ...m, parts: appendDelta(m.parts, kind, event.data.delta) }));
+      return;
     }
     case 'toolUse':
-      return addToolUse(conversation, event.data);
+      addToolUse(draft, event.data);
+      return;
     case 'toolState': {
       const { state } = event.data;
-      return changeCall(conversation, event.data.toolCallId, (part) => ({ ...part, state }));
+      changeCall(draft, event.data.toolCallId, (part) => ({ ...part, state }));
+      return;
     }
     case 'toolOutput': {
       const { output } = event.data;
-      return changeCall(conversation, event.data.toolCallId, (part) => (part.state === 'running' ? { ...part, liveOutput: output } : part));
+      changeCall(draft, event.data.toolCallId, (part) => (part.state === 'running' ? { ...part, liveOutput: output } : part));
+      return;
     }
     case 'toolResult': {
       const { state, output, isError, truncated } = event.data;
-      return changeCall(conversation, event.data.toolCallId, ({ liveOutput: _live, ...part }) => ({ ...part, state, result: { output, isError, truncated } }));
+      changeCall(draft, event.data.toolCallId, ({ liveOutput: _live, ...part }) => ({ ...part, state, result: { output, isError, truncated } }));
+      return;
     }
     case 'toolPatch': {
       const { change: applied, files, moreFiles } = event.data;
-      return changeCall(conversation, event.data.toolCallId, (part) => ({
+      changeCall(draft, event.data.toolCallId, (part) => ({
         ...part,
         ...(applied ? { change: applied } : {}),
         ...(files ? { files } : {}),
         ...(moreFiles !== undefined ? { moreFiles } : {}),
       }));
+      return;
     }
   }
 }
 
-/** A new message goes before the queued ones; a known one is replaced where it is, unless it leaves the queue. */
-function upsert(conversation: Conversation, message: UiMessage): Conversation {
-  const current = conversation.messages.get(message.id);
-  const messages = new Map(conversation.messages).set(message.id, message);
-  const owners = withCalls(conversation.owners, message);
-  if (current && !(current.status === 'queued' && message.status !== 'queued')) {
-    return { ids: conversation.ids, messages, owners };
-  }
-  const others = current ? conversation.ids.filter((id) => id !== message.id) : conversation.ids;
-  const at = insertionIndex(others.length, (i) => conversation.messages.get(others[i]!)?.status, message.status);
-  return { ids: [...others.slice(0, at), message.id, ...others.slice(at)], messages, owners };
-}
-
-function patchMessage(conversation: Conversation, patch: ConversationEventData<'messagePatch'>): Conversation {
-  const next = change(conversation, patch.messageId, (m) => {
+function patchMessage(draft: ConversationDraft, patch: ConversationEventData<'messagePatch'>): void {
+  draft.change(patch.messageId, (m) => {
     const out: UiMessage = { ...m };
     if (patch.status !== undefined) out.status = patch.status;
     if (patch.error === null) delete out.error;
@@ -98,45 +104,21 @@ function patchMessage(conversation: Conversation, patch: ConversationEventData<'
     if (patch.parts !== undefined) out.parts = patch.parts;
     return out;
   });
-  const message = next.messages.get(patch.messageId);
-  return patch.parts === undefined || !message ? next : { ...next, owners: withCalls(next.owners, message) };
 }
 
-function addToolUse(conversation: Conversation, data: ConversationEventData<'toolUse'>): Conversation {
+function addToolUse(draft: ConversationDraft, data: ConversationEventData<'toolUse'>): void {
   const part: ToolCallPart = { type: 'toolCall', toolCallId: data.toolCallId, name: data.name, input: data.input, summary: data.summary, state: data.state };
-  const next = change(conversation, data.messageId, (m) => {
+  draft.change(data.messageId, (m) => {
     const exists = m.parts.some((p) => p.type === 'toolCall' && p.toolCallId === data.toolCallId);
     return { ...m, parts: exists ? replaceCall(m.parts, data.toolCallId, () => part) : [...m.parts, part] };
   });
-  if (next === conversation) return conversation;
-  return { ...next, owners: new Map(next.owners).set(data.toolCallId, data.messageId) };
 }
 
-function change(conversation: Conversation, id: string, update: (message: UiMessage) => UiMessage): Conversation {
-  const message = conversation.messages.get(id);
-  if (!message) return conversation;
-  const next = update(message);
-  if (next === message) return conversation;
-  return { ...conversation, messages: new Map(conversation.messages).set(id, next) };
-}
-
-function changeCall(conversation: Conversation, toolCallId: string, update: (part: ToolCallPart) => ToolCallPart): Conversation {
-  const owner = conversation.owners.get(toolCallId);
-  if (owner === undefined) return conversation;
-  return change(conversation, owner, (m) => ({ ...m, parts: replaceCall(m.parts, toolCallId, update) }));
+function changeCall(draft: ConversationDraft, toolCallId: string, update: (part: ToolCallPart) => ToolCallPart): void {
+  const owner = draft.ownerOf(toolCallId);
+  if (owner !== undefined) draft.change(owner, (m) => ({ ...m, parts: replaceCall(m.parts, toolCallId, update) }));
 }
 
 function replaceCall(parts: readonly UiPart[], toolCallId: string, update: (part: ToolCallPart) => ToolCallPart): UiPart[] {
   return parts.map((p) => (p.type === 'toolCall' && p.toolCallId === toolCallId ? update(p) : p));
-}
-
-function withCalls(owners: ReadonlyMap<string, string>, message: UiMessage): ReadonlyMap<string, string> {
-  if (!message.parts.some((p) => p.type === 'toolCall' && owners.get(p.toolCallId) !== message.id)) return owners;
-  const next = new Map(owners);
-  indexCalls(next, message);
-  return next;
-}
-
-function indexCalls(owners: Map<string, string>, message: UiMessage): void {
-  for (const part of message.parts) if (part.type === 'toolCall') owners.set(part.toolCallId, message.id);
 }
