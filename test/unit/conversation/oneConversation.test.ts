@@ -62,6 +62,10 @@ async function everyKindOfPart(): Promise<{ chat: ChatRig; page: Page }> {
       reply.tool('bash', { command: 'echo made > made.txt' }),
       reply.tool('todo_write', { todos: [{ id: '1', content: 'Greet', status: 'completed' }] }),
       reply.tool('todo_read', {}),
+      reply.tool('history_search', { query: 'everything' }),
+      reply.tool('bash', { command: 'sleep 30', run_in_background: true }),
+      reply.tool('bash_output', { id: 'bash_1' }),
+      reply.tool('kill_bash', { id: 'bash_1' }),
       reply.text('All done.', { chunkSize: 3 }),
       // The compaction's summary.
       reply.text('The person asked for everything; it was done.'),
@@ -94,9 +98,12 @@ describe('one fold of the conversation', () => {
       'reasoning',
       'text',
       'toolCall:bash:done',
+      'toolCall:bash_output:done',
       'toolCall:edit:rejected',
       'toolCall:glob:done',
       'toolCall:grep:done',
+      'toolCall:history_search:done',
+      'toolCall:kill_bash:done',
       'toolCall:ls:done',
       'toolCall:read:done',
       'toolCall:todo_read:done',
@@ -104,8 +111,9 @@ describe('one fold of the conversation', () => {
       'toolCall:write:done',
     ]);
     // File changes, command changes and fired rules are on their cards and turns.
-    const byName = new Map(calls(live).map((c) => [c.name, c]));
+    const byName = new Map(calls(live).reverse().map((c) => [c.name, c]));
     expect(byName.get('write')!.change).toMatchObject({ displayPath: 'notes.md', kind: 'create', reverted: false });
+    // (the first bash call made a file; the second ran in the background until kill_bash ended it)
     expect(byName.get('bash')!.files?.map((f) => [f.displayPath, f.kind])).toEqual([['made.txt', 'added']]);
     expect(live.flatMap((m) => m.rules ?? []).map((r) => r.id).sort()).toEqual(['after-write', 'builtin.plan-confirm', 'on-prompt', 'on-prompt', 'on-prompt']);
     expect(live.some((m) => m.parts.some((p) => p.type === 'mention' && p.note?.status === undefined))).toBe(true);
