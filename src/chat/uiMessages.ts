@@ -40,6 +40,8 @@ export interface ConversionOptions {
 
 export const DEFAULT_MAX_SNAPSHOT_IMAGE_CHARS = 350_000;
 
+const NONE_DECLINED: ReadonlySet<string> = new Set();
+
 /**
  * What the person typed, as the model receives it: text, then images. Mentions are not part
  * of it: the Project expands them (`send(content, { mentions })`) and records what they became.
@@ -162,25 +164,27 @@ export function entriesToUiMessages(entries: readonly SessionEntry[], opts: Conv
   return messagesOf(foldEvents(EMPTY_CONVERSATION, entryEvents(entries, opts)));
 }
 
-function* entryEvents(entries: readonly SessionEntry[], opts: ConversionOptions): Generator<ConversationEvent> {
+function entryEvents(entries: readonly SessionEntry[], opts: ConversionOptions): ConversationEvent[] {
+  const events: ConversationEvent[] = [];
+  const emit = (event: ConversationEvent): void => void events.push(event);
   const shown = new Set<string>();
   for (const entry of entries) {
     const createdAt = epochMs(entry.ts);
     if (entry.kind === 'compaction') {
       const part = { summary: entry.summary, compactedMessages: entry.messages ?? 0, ...(entry.reason ? { reason: entry.reason } : {}) };
-      yield { type: 'message', data: { message: compactionUiMessage(entry.id, createdAt, part, 'done') } };
+      emit({ type: 'message', data: { message: compactionUiMessage(entry.id, createdAt, part, 'done') } });
       continue;
     }
     const { message } = entry;
     const base = { id: entry.id, createdAt };
     switch (message.role) {
       case 'system':
-        yield { type: 'message', data: { message: { ...base, role: 'system', parts: [{ type: 'text', text: message.content }], status: 'done' } } };
+        emit({ type: 'message', data: { message: { ...base, role: 'system', parts: [{ type: 'text', text: message.content }], status: 'done' } } });
         break;
       case 'user': {
         const chips = mentionParts(entry.meta?.mentions ?? []);
         const user: UiMessage = { ...base, role: 'user', parts: [...userParts(message.content, opts), ...chips], status: 'done' };
-        yield { type: 'message', data: { message: withMentionNotes(user, entry.meta?.mentionNotes ?? []) } };
+        emit({ type: 'message', data: { message: withMentionNotes(user, entry.meta?.mentionNotes ?? []) } });
         break;
       }
       case 'assistant': {
@@ -188,11 +192,11 @@ function* entryEvents(entries: readonly SessionEntry[], opts: ConversionOptions)
         for (const part of parts) if (part.type === 'toolCall') shown.add(part.toolCallId);
         const ui: UiMessage = { ...base, role: 'assistant', parts, status: entry.meta?.partial ? 'cancelled' : 'done' };
         if (entry.meta?.model) ui.model = entry.meta.model;
-        yield { type: 'message', data: { message: ui } };
+        emit({ type: 'message', data: { message: ui } });
         break;
       }
       case 'tool': {
-        const declined = new Set(entry.meta?.declined);
+        const declined: ReadonlySet<string> = entry.meta?.declined ? new Set(entry.meta.declined) : NONE_DECLINED;
         const orphans: UiPart[] = [];
         for (const part of message.content) {
           if (part.type !== 'tool-result') continue;
@@ -202,14 +206,15 @@ function* entryEvents(entries: readonly SessionEntry[], opts: ConversionOptions)
             continue;
           }
           const state = declined.has(part.toolCallId) ? 'rejected' : finalToolState(part.output);
-          yield { type: 'toolResult', data: { toolCallId: part.toolCallId, name: part.toolName, state, ...result } };
+          emit({ type: 'toolResult', data: { toolCallId: part.toolCallId, name: part.toolName, state, ...result } });
         }
-        if (orphans.length > 0) yield { type: 'message', data: { message: { ...base, role: 'tool', parts: orphans, status: 'done' } } };
+        if (orphans.length > 0) emit({ type: 'message', data: { message: { ...base, role: 'tool', parts: orphans, status: 'done' } } });
         break;
       }
     }
-    if (entry.interruption) yield { type: 'message', data: { message: interruptionUiMessage(`${entry.id}-cut`, epochMs(entry.interruption.ts), entry.interruption.note) } };
+    if (entry.interruption) emit({ type: 'message', data: { message: interruptionUiMessage(`${entry.id}-cut`, epochMs(entry.interruption.ts), entry.interruption.note) } });
   }
+  return events;
 }
 
 /** The divider that marks a compaction; `summary` is empty while it is being written. */
