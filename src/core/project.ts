@@ -239,6 +239,7 @@ export class Project {
 
     const specs = toolSpecs([...offered.values()]);
     let turn = 0;
+    let turnMessageId: string | undefined;
     const compaction = autoCompaction({
       session: this.session,
       model,
@@ -263,13 +264,22 @@ export class Project {
         if (offered.get(name)?.category === 'command') this.fileUndo?.snapshots.prefetch();
       },
       onEvent: (e) => {
-        if (e.type === 'turn_start') turn = e.turn;
+        if (e.type === 'turn_start') {
+          // The turn's answer gets its log id now, so a view shows it under that id while it streams.
+          turn = e.turn;
+          turnMessageId = newMessageId();
+          emit({ ...e, messageId: turnMessageId });
+          return;
+        }
         if (e.type === 'message') {
           if (!e.partial) tools.startTurn(e.message);
           // The only user messages a run adds are the event rules' (prepareTurn).
           const meta: MessageMeta = e.message.role === 'user' ? { rules: true } : e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
           if (multiRoot) Object.assign(meta, tools.messageProjects(e.message));
-          const id = this.session.appendMessage(e.message, meta);
+          Object.assign(meta, tools.messageDeclined(e.message));
+          const turnId = e.message.role === 'assistant' ? turnMessageId : undefined;
+          if (turnId !== undefined) turnMessageId = undefined;
+          const id = this.session.appendMessage(e.message, meta, turnId);
           emit({ type: 'message', id, message: e.message, partial: e.partial });
           return;
         }

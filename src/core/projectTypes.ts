@@ -14,7 +14,9 @@ import type { ApprovalAnswer, ApprovalRequest, ToolCategory } from './tools/tool
 import type { CompactionReason } from './compaction/compactor';
 
 export type ProjectEvent =
-  | Exclude<LoopEvent, { type: 'message' }>
+  | Exclude<LoopEvent, { type: 'message' | 'turn_start' }>
+  /** `messageId`: the log id the turn's answer will be written under. */
+  | { type: 'turn_start'; turn: number; messageId?: string }
   | { type: 'message'; id: string; message: ModelMessage; partial?: boolean }
   | {
       type: 'approval';
@@ -45,7 +47,8 @@ export type ProjectEvent =
   | CompactionEvent;
 
 export type CompactionEvent =
-  | { type: 'compaction'; phase: 'start'; reason: CompactionReason }
+  /** `id`: the id the compaction record will have. */
+  | { type: 'compaction'; phase: 'start'; reason: CompactionReason; id?: string }
   | {
       type: 'compaction';
       phase: 'done';

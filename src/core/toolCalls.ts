@@ -78,6 +78,8 @@ export class ToolCalls {
   private readonly prefetch = new TurnPrefetch<ResolvedCall, PreviewedCall, ApprovalAnswer>();
   /** Workspace folders each tool call touched, until its result is logged. */
   private readonly callProjects = new Map<string, string[]>();
+  /** Calls the person declined whose results are not logged yet. */
+  private readonly declined = new Set<string>();
 
   constructor(
     private readonly host: ToolCallHost,
@@ -147,6 +149,12 @@ export class ToolCalls {
       this.callProjects.delete(id);
     }
     return names.length ? { ...out, projects: names } : out;
+  }
+
+  /** A tool message's declined calls, for its log record (a reopened conversation shows them as declined). */
+  messageDeclined(message: ModelMessage): Pick<MessageMeta, 'declined'> {
+    const ids = toolResultIds(message).filter((id) => this.declined.delete(id));
+    return ids.length ? { declined: ids } : {};
   }
 
   /** The tool, after the toolUse hook, with its input checked; or the error the model gets. */
@@ -282,6 +290,7 @@ export class ToolCalls {
       reason: answer.reason,
     });
     if (!answer.approved) {
+      this.declined.add(call.toolCallId);
       const why = answer.reason ? ` Reason: ${answer.reason}` : '';
       return fail(`The user declined this ${tool.name} call; nothing was done.${why} Do not retry the same call; adjust or ask.`);
     }

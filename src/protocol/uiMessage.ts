@@ -230,18 +230,6 @@ export type UiPart = z.infer<typeof uiPartSchema>;
 export type UiMessage = z.infer<typeof uiMessageSchema>;
 export type FiredRuleInfo = z.infer<typeof firedRuleSchema>;
 
-/**
- * Applies a text or reasoning delta the way both sides agree on: extend the last part if
- * it has that type, else start a new part (e.g. text after a tool call). Returns new parts.
- */
-export function appendDelta(parts: readonly UiPart[], type: 'text' | 'reasoning', delta: string): UiPart[] {
-  const last = parts.at(-1);
-  if (last && last.type === type) {
-    return [...parts.slice(0, -1), { type, text: last.text + delta }];
-  }
-  return [...parts, { type, text: delta }];
-}
-
 /** The visible text of a message (text parts only), e.g. for copy or search. */
 export function messageText(message: UiMessage): string {
   return message.parts

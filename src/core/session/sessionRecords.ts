@@ -40,6 +40,8 @@ export const messageMetaSchema = z.object({
   projectName: z.string().optional(),
   /** A tool message's results: the workspace folders (names) its calls touched. */
   projects: z.array(z.string()).optional(),
+  /** A tool message's results for calls the person declined (they never ran). */
+  declined: z.array(z.string()).optional(),
   /** A user message's @-mentions; their expansion is a text part of the message itself. */
   mentions: z.array(mentionSchema).optional(),
   /** Mentions that were cut for the budget, left out or failed, with why. */
@@ -156,6 +158,8 @@ export const compactionRecordSchema = z.object({
   at: nonEmpty.optional(),
   /** How many messages of the branch the summary stands for, for the view. */
   messages: z.number().int().nonnegative().optional(),
+  /** Why it ran (asked for, automatic, the window overflowed); absent in older logs. */
+  reason: z.enum(['manual', 'auto', 'overflow']).optional(),
 });
 export type CompactionRecord = z.output<typeof compactionRecordSchema>;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appendDelta, mentionSchema, messageText } from '../../../src/protocol/uiMessage';
+import { appendDelta } from '../../../src/conversation/appendDelta';
+import { mentionSchema, messageText } from '../../../src/protocol/uiMessage';
 import type { UiPart } from '../../../src/protocol/uiMessage';
 
 describe('appendDelta', () => {
