@@ -8,6 +8,7 @@ import type { SessionEntry } from '../core/session/session';
 import { presentByName } from '../core/tools/builtinTools';
 import type { ToolPresentation } from '../core/tools/toolPresentation';
 import { capToolOutput } from '../protocol/limits';
+import { toolDisplaySchema } from '../protocol/toolDisplay';
 import { mentionSchema } from '../protocol/uiMessage';
 import type {
   ImageAttachment,
@@ -95,6 +96,7 @@ export function userParts(content: UserContent, opts: ConversionOptions = {}): U
 export function assistantParts(
   content: AssistantModelMessage['content'],
   stateOf: (toolCallId: string) => ToolCallState,
+  displays?: Readonly<Record<string, unknown>>,
 ): UiPart[] {
   if (typeof content === 'string') return content === '' ? [] : [personTextPart(content)];
   const parts: UiPart[] = [];
@@ -107,7 +109,7 @@ export function assistantParts(
         if (part.text !== '') parts.push({ type: 'reasoning', text: part.text });
         break;
       case 'tool-call':
-        parts.push(toolCallPart(part.toolCallId, part.toolName, part.input, stateOf(part.toolCallId)));
+        parts.push(toolCallPart(part.toolCallId, part.toolName, part.input, stateOf(part.toolCallId), loggedDisplay(displays?.[part.toolCallId])));
         break;
       default:
         // Provider-specific parts (files the model generated, custom parts) are not shown.
@@ -117,7 +119,14 @@ export function assistantParts(
   return parts;
 }
 
-/** A call's part; `display` is the card its tool drew (a resumed call's is drawn again by its name). */
+/** A card the log kept for a call to a tool that is not built in; one that does not fit the schema is drawn again by name. */
+function loggedDisplay(value: unknown): ToolPresentation | undefined {
+  if (value === undefined) return undefined;
+  const parsed = toolDisplaySchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** A call's part; `display` is the card its tool drew (a resumed built-in call's is drawn again by its name). */
 export function toolCallPart(toolCallId: string, name: string, input: unknown, state: ToolCallState, display?: ToolPresentation): ToolCallPart {
   return { type: 'toolCall', toolCallId, name, input: toJsonValue(input), display: display ?? presentByName(name, input), state };
 }
@@ -193,7 +202,7 @@ function entryEvents(entries: readonly SessionEntry[], opts: ConversionOptions):
         break;
       }
       case 'assistant': {
-        const parts = assistantParts(message.content, () => 'cancelled');
+        const parts = assistantParts(message.content, () => 'cancelled', entry.meta?.displays);
         for (const part of parts) if (part.type === 'toolCall') shown.add(part.toolCallId);
         const ui: UiMessage = { ...base, role: 'assistant', parts, status: entry.meta?.partial ? 'cancelled' : 'done' };
         if (entry.meta?.model) ui.model = entry.meta.model;

@@ -276,7 +276,7 @@ export class Project {
           // The only user messages a run adds are the event rules' (prepareTurn).
           const meta: MessageMeta = e.message.role === 'user' ? { rules: true } : e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
           if (multiRoot) Object.assign(meta, tools.messageProjects(e.message));
-          Object.assign(meta, tools.messageDeclined(e.message));
+          Object.assign(meta, tools.messageDeclined(e.message), tools.messageDisplays(e.message));
           const turnId = e.message.role === 'assistant' ? turnMessageId : undefined;
           if (turnId !== undefined) turnMessageId = undefined;
           const id = this.session.appendMessage(e.message, meta, turnId);

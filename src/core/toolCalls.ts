@@ -25,6 +25,9 @@ import type { AnyTool, ApprovalHint, ToolContext, ToolPreview, ToolResult } from
 import { TurnPrefetch } from './turnPrefetch';
 import { projectsOf, toolResultIds } from './workspace/currentProject';
 import type { Workspace } from './workspace/workspace';
+import { isBuiltinTool } from './tools/builtinTools';
+import { presentCall } from './tools/toolPresentation';
+import type { ToolPresentation } from './tools/toolPresentation';
 
 /** What of the conversation (the Project) its tool calls work with. */
 export interface ToolCallHost {
@@ -149,6 +152,21 @@ export class ToolCalls {
       this.callProjects.delete(id);
     }
     return names.length ? { ...out, projects: names } : out;
+  }
+
+  /**
+   * The cards of a model message's calls to tools that are not built in (MCP, plugins), for its
+   * log record: a reopened conversation may not have those tools, and shows the card they drew.
+   */
+  messageDisplays(message: ModelMessage): Pick<MessageMeta, 'displays'> {
+    if (message.role !== 'assistant' || typeof message.content === 'string') return {};
+    const displays: Record<string, ToolPresentation> = {};
+    for (const part of message.content) {
+      if (part.type !== 'tool-call' || isBuiltinTool(part.toolName)) continue;
+      const tool = this.run.offered.get(part.toolName);
+      if (tool) displays[part.toolCallId] = presentCall(tool, part.toolName, part.input);
+    }
+    return Object.keys(displays).length ? { displays } : {};
   }
 
   /** A tool message's declined calls, for its log record (a reopened conversation shows them as declined). */

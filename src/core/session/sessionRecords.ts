@@ -40,6 +40,11 @@ export const messageMetaSchema = z.object({
   projectName: z.string().optional(),
   /** A tool message's results: the workspace folders (names) its calls touched. */
   projects: z.array(z.string()).optional(),
+  /**
+   * A model message's cards for calls to tools that are not built in (MCP, plugins), by call id,
+   * as core's ToolPresentation: a reopened conversation draws them as they were drawn live.
+   */
+  displays: z.record(z.string(), z.unknown()).optional(),
   /** A tool message's results for calls the person declined (they never ran). */
   declined: z.array(z.string()).optional(),
   /** A user message's @-mentions; their expansion is a text part of the message itself. */

@@ -54,6 +54,11 @@ export function allowedInPlanMode(tool: AnyTool): boolean {
 export const readOnlyToolNames: readonly string[] = ['read', 'ls', 'glob', 'grep', 'fetch', 'todo_read', 'history_search'];
 
 /** A call's card where only its name and input are known (a resumed conversation): a built-in tool's own, else the generic one. */
+/** True for the name of a tool Keel itself ships (its card can be drawn again from the name alone). */
+export function isBuiltinTool(name: string): boolean {
+  return builtinByName().has(name);
+}
+
 export function presentByName(name: string, input: unknown): ToolPresentation {
   return presentCall(builtinByName().get(name), name, input);
 }
