@@ -120,6 +120,7 @@ export function toApprovalRequest(id: string, core: ApprovalRequest): ToolApprov
   if (core.allowPrefixes?.length) request.allowPrefixes = [...core.allowPrefixes];
   if (core.network) request.network = true;
   if (core.unsandboxed) request.unsandboxed = true;
+  if (core.writeAccess) request.writeAccess = true;
   return request;
 }
 

@@ -37,6 +37,8 @@ export interface ApprovalRequest {
   network?: boolean;
   /** A command asks to run outside the OS sandbox: never remembered by "always allow". */
   unsandboxed?: boolean;
+  /** A command asks for a writable workspace that its allow rule alone does not give (manual mode). */
+  writeAccess?: boolean;
 }
 
 export interface ApprovalAnswer {

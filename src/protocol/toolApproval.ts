@@ -49,6 +49,8 @@ export const toolApprovalRequestSchema = z.strictObject({
   network: z.boolean().optional(),
   /** A command asks to run outside the OS sandbox: approve once only, never always-allow. */
   unsandboxed: z.boolean().optional(),
+  /** A command asks to write the workspace, which an allow rule alone never lets it do: approve once. */
+  writeAccess: z.boolean().optional(),
 });
 
 /**

@@ -35,6 +35,11 @@ export interface StartOptions {
   holdMissing?: boolean;
   /** Paths the program runs from that must stay readable under the sandbox's empty /tmp. */
   visible?: readonly string[];
+  /**
+   * Nothing of the workspace is writable (a command run because an allow rule matched, in
+   * manual mode): only the sandbox's private /tmp is. No placeholders are needed then.
+   */
+  readOnlyWorkspace?: boolean;
 }
 
 /**
@@ -102,7 +107,12 @@ export class CommandSandbox {
       extraWritable: opts.extraWritable,
       uid: process.getuid?.(),
     });
-    const used = opts.holdMissing === false ? { ...layout, missing: [] } : layout;
+    const used = opts.readOnlyWorkspace
+      ? // Bound read-only rather than dropped: a workspace under /tmp would vanish behind the private /tmp.
+        { ...layout, writable: [], readOnly: [...layout.writable, ...layout.readOnly], missing: [] }
+      : opts.holdMissing === false
+        ? { ...layout, missing: [] }
+        : layout;
     return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network, visible: opts.visible });
   }
 

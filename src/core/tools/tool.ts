@@ -41,6 +41,11 @@ export interface ApprovalOutcome {
   content?: string;
   /** Extra note for the model about what the person changed (rejected hunks, their own edits). */
   note?: string;
+  /**
+   * A command that runs because an allow rule matched, not because the person or the mode
+   * allowed writing (manual mode): it gets the workspace read-only.
+   */
+  readOnlyWorkspace?: boolean;
 }
 
 export type ToolOutputPart =
@@ -104,6 +109,10 @@ export interface ApprovalHint {
   network?: boolean;
   /** The call asks to run outside the OS sandbox (shown on the approval card). */
   unsandboxed?: boolean;
+  /** The call asks for a writable workspace that an allow rule alone would not give (shown on the approval card). */
+  writeAccess?: boolean;
+  /** Why the call needs approval, shown as the rule when the person is asked. */
+  why?: string;
 }
 
 export interface ToolDefinition<Input = unknown> {
