@@ -100,6 +100,22 @@ export async function readFileNoFollow(absPath: string): Promise<Buffer> {
   return bytes!;
 }
 
+/**
+ * Throws RedirectedPathError when the folder of `absPath` cannot be reached without following
+ * a link, or is no longer where it was checked; a missing folder is fine (nothing to follow).
+ * For writes Keel cannot make through a descriptor (VS Code saving a document): checked
+ * right before and after, which narrows the race to the editor's own save.
+ */
+export async function expectNoRedirect(absPath: string): Promise<void> {
+  const path = resolve(absPath);
+  try {
+    await inFolder(path, false, async () => undefined);
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return;
+    throw err;
+  }
+}
+
 type Step = { commit(): Promise<void>; abandon(): Promise<void> } | void;
 
 /**
@@ -112,7 +128,7 @@ async function inFolder(path: string, create: boolean, act: (at: (name: string) 
   if (!procFd) {
     await checkNoLinks(folder, path, create);
     const step = await act((name) => `${folder}${sep}${name}`);
-    if (step) await step.commit();
+    if (step) await settle(step, async () => undefined);
     return;
   }
   const handle = await openFolder(folder, path, create);
@@ -120,17 +136,27 @@ async function inFolder(path: string, create: boolean, act: (at: (name: string) 
     const at = (name: string) => `${procFd}/${handle.fd}/${name}`;
     await expectAt(handle, folder, path);
     const step = await act(at);
-    if (!step) return;
-    try {
-      await expectAt(handle, folder, path);
-    } catch (err) {
-      await step.abandon();
-      throw err;
-    }
-    await step.commit();
+    if (step) await settle(step, () => expectAt(handle, folder, path));
   } finally {
     await handle.close();
   }
+}
+
+/** Commits the step once `check` passes; otherwise, or when the commit fails, removes what it left. */
+async function settle(step: { commit(): Promise<void>; abandon(): Promise<void> }, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+    await step.commit();
+  } catch (err) {
+    await step.abandon().catch((cleanupErr: unknown) =>
+      Promise.reject(new Error(`${errorMessageOf(err)}; and its temporary file could not be removed: ${errorMessageOf(cleanupErr)}`)),
+    );
+    throw err;
+  }
+}
+
+function errorMessageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Opens each component from `/` with O_NOFOLLOW (creating missing ones when `create`). */

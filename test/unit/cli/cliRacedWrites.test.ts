@@ -3,23 +3,9 @@ import { lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFile
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
+import { folderSwapRacer } from '../sandbox/folderSwapRacer';
 import { requireRealSandbox } from '../sandbox/sandboxFixture';
 import { runCli, useCliRig } from './cliHarness';
-
-/**
- * Swaps `dir` with a link out of the workspace and with a link to `.vscode`, as fast as it
- * can: renameat2(RENAME_EXCHANGE) through python's ctypes, each swap undone at once.
- */
-export const racer = `
-import ctypes, sys
-libc = ctypes.CDLL(None, use_errno=True)
-def swap(a, b):
-    libc.renameat2(-100, a, -100, b, 2)
-print('racing', flush=True)
-while True:
-    swap(b'dir', b'out'); swap(b'dir', b'out')
-    swap(b'dir', b'vs'); swap(b'dir', b'vs')
-`;
 
 const rig = useCliRig((box) => {
   mkdirSync(join(box.ws, 'dir'));
@@ -28,7 +14,7 @@ const rig = useCliRig((box) => {
   mkdirSync(join(box.dir, 'outside'));
   symlinkSync(join(box.dir, 'outside'), join(box.ws, 'out'));
   symlinkSync('.vscode', join(box.ws, 'vs'));
-  writeFileSync(join(box.ws, 'racer.py'), racer);
+  writeFileSync(join(box.ws, 'racer.py'), folderSwapRacer);
   execFileSync('git', ['init', '-q'], { cwd: box.ws });
 });
 
