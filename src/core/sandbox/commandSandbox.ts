@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { detectSandbox } from './detectSandbox';
+import { sandboxShortfall } from './missingProtections';
+import type { SandboxShortfall } from './missingProtections';
 import { gitFolders, newRepositoriesNote } from './newRepositories';
 import { sandboxLayout } from './sandboxLayout';
 import type { SandboxDetection, SandboxMode, SandboxedStart } from './sandboxTypes';
@@ -60,6 +62,11 @@ export class CommandSandbox {
 
   detection(): Promise<SandboxDetection> {
     return (this.opts.detect ?? detectSandbox)();
+  }
+
+  /** Which protections commands run without here (setting off, no sandbox, a partial one). */
+  async shortfall(): Promise<SandboxShortfall> {
+    return sandboxShortfall(this.mode, await this.detection());
   }
 
   /** How a command runs: `unsandboxed` is the model's request to run outside (the person decides). */
