@@ -107,12 +107,13 @@ export function toApprovalAnswer(result: ToolApprovalResult, protectedPath: bool
 
 /** The core's request as the page gets it: the same fields, with the host's id and the change as a diff. */
 export function toApprovalRequest(id: string, core: ApprovalRequest): ToolApprovalRequest {
-  const { input, paths, change, allowPrefixes, network, unsandboxed, ...same } = core;
+  const { input, paths, change, allowPrefixes, network, unsandboxed, writeAccess, ...same } = core;
   const request: ToolApprovalRequest = { id, ...same, input: toJsonValue(input), paths: [...paths] };
   if (change) request.change = proposedChange(change);
   if (allowPrefixes?.length) request.allowPrefixes = [...allowPrefixes];
   if (network) request.network = true;
   if (unsandboxed) request.unsandboxed = true;
+  if (writeAccess) request.writeAccess = true;
   return request;
 }
 

@@ -253,6 +253,7 @@ export class ToolCalls {
       alwaysAsk: own.hint?.alwaysAsk,
       sandboxed: own.hint?.sandboxed,
       writesFiles: own.hint?.writesFiles,
+      why: own.hint?.why,
     });
     return { kind: 'ok', previewed: { ...resolved, tctx, preview, touchesProtected, verdict, hint: own.hint } };
   }
@@ -281,6 +282,7 @@ export class ToolCalls {
     if (p.hint?.allowPrefixes && !touchesProtected) request.allowPrefixes = p.hint.allowPrefixes;
     if (p.hint?.network) request.network = true;
     if (p.hint?.unsandboxed) request.unsandboxed = true;
+    if (p.hint?.writeAccess) request.writeAccess = true;
     try {
       answer = await onToolApprove(request);
     } catch (err) {
@@ -314,7 +316,7 @@ export class ToolCalls {
     }
     if (this.run.signal.aborted) return fail('Cancelled by the user before this tool ran.');
     host.rules.notePaths(call.toolCallId, p.preview?.paths ?? []);
-    tctx.approval = answer;
+    tctx.approval = verdict.decision === 'allow' && verdict.readOnlyWorkspace ? { ...answer, readOnlyWorkspace: true } : answer;
     tctx.preview = p.preview;
     let result: ToolResult;
     try {

@@ -52,6 +52,8 @@ export const toolApprovalRequestSchema = z.strictObject({
   unsandboxed: z.boolean().optional(),
   /** Which approval rule sent this to the person (left out by callers that ask without one). */
   rule: z.string().max(200).optional(),
+  /** A command asks to write the workspace, which an allow rule alone never lets it do: approve once. */
+  writeAccess: z.boolean().optional(),
 });
 
 /**

@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { detectSandbox } from './detectSandbox';
+import { sandboxShortfall } from './missingProtections';
+import type { SandboxShortfall } from './missingProtections';
 import { gitFolders, newRepositoriesNote } from './newRepositories';
 import { sandboxLayout } from './sandboxLayout';
 import type { SandboxDetection, SandboxMode, SandboxedStart } from './sandboxTypes';
@@ -35,6 +37,11 @@ export interface StartOptions {
   holdMissing?: boolean;
   /** Paths the program runs from that must stay readable under the sandbox's empty /tmp. */
   visible?: readonly string[];
+  /**
+   * Nothing of the workspace is writable (a command run because an allow rule matched, in
+   * manual mode): only the sandbox's private /tmp is. No placeholders are needed then.
+   */
+  readOnlyWorkspace?: boolean;
 }
 
 /**
@@ -55,6 +62,11 @@ export class CommandSandbox {
 
   detection(): Promise<SandboxDetection> {
     return (this.opts.detect ?? detectSandbox)();
+  }
+
+  /** Which protections commands run without here (setting off, no sandbox, a partial one). */
+  async shortfall(): Promise<SandboxShortfall> {
+    return sandboxShortfall(this.mode, await this.detection());
   }
 
   /** How a command runs: `unsandboxed` is the model's request to run outside (the person decides). */
@@ -102,7 +114,12 @@ export class CommandSandbox {
       extraWritable: opts.extraWritable,
       uid: process.getuid?.(),
     });
-    const used = opts.holdMissing === false ? { ...layout, missing: [] } : layout;
+    const used = opts.readOnlyWorkspace
+      ? // Bound read-only rather than dropped: a workspace under /tmp would vanish behind the private /tmp.
+        { ...layout, writable: [], readOnly: [...layout.writable, ...layout.readOnly], missing: [] }
+      : opts.holdMissing === false
+        ? { ...layout, missing: [] }
+        : layout;
     return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network, visible: opts.visible });
   }
 

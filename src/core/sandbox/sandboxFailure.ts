@@ -7,12 +7,16 @@ const connectDenied =
  * The note added to a failed sandboxed command whose output shows a denied write or
  * connection, so the model knows why and what it may ask for; undefined otherwise.
  */
-export function sandboxFailureNote(output: string, network: boolean): string | undefined {
+export function sandboxFailureNote(output: string, network: boolean, readOnlyWorkspace = false): string | undefined {
   const wrote = writeDenied.test(output);
   const connected = !network && connectDenied.test(output);
   if (!wrote && !connected) return undefined;
+  const refused = readOnlyWorkspace
+    ? 'an allow rule let it run without asking, and an allow rule allows reading: the whole workspace was read-only. ' +
+      'If it must write, call bash again with writable: true (the person is asked)'
+    : 'writes outside the workspace and to protected paths (.git internals, .vscode, .keel, rules files) are refused';
   const what = [
-    wrote ? 'writes outside the workspace and to protected paths (.git internals, .vscode, .keel, rules files) are refused' : undefined,
+    wrote ? refused : undefined,
     connected ? 'it has no network' : undefined,
   ].filter(Boolean);
   const ask = connected

@@ -1,11 +1,11 @@
 import { isUtf8 } from 'node:buffer';
-import { chmod, lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { lstat, readFile, readlink } from 'node:fs/promises';
 import { errorMessage } from '../errors';
 import type { Host } from '../host';
 import { BlobStore } from '../journal/blobStore';
 import { journalBlobDir } from '../journal/changeJournal';
 import type { Session } from '../session/session';
+import { writeFileNoFollow, writeLinkNoFollow } from '../workspace/noFollowFiles';
 import type { CommandSnapshots } from './commandSnapshots';
 import { gitBlobId, type GitFileState } from './gitBlobId';
 import { fileSteps, type FileSide, type FileStep } from './fileHistory';
@@ -188,7 +188,7 @@ export class FileRestore {
     }
     const before = first.before as GitFileState | null;
     if (before === null) {
-      await rm(first.path, { force: true });
+      await writeFileNoFollow(first.path, null);
       return;
     }
     const { record } = first.source;
@@ -198,23 +198,22 @@ export class FileRestore {
   }
 }
 
-/** Writes bytes exactly as recorded, with git's mode (executable bit, or a symbolic link). */
+/**
+ * Writes bytes exactly as recorded, with git's mode (executable bit, or a symbolic link),
+ * never through a link a command put on the way (noFollowFiles).
+ */
 async function writeExact(path: string, bytes: Buffer, mode: GitFileState['mode']): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const current = await lstat(path).catch((err: unknown) => {
-    if (errorCode(err) === 'ENOENT') return undefined;
-    throw err;
-  });
   if (mode === '120000') {
-    if (current) await rm(path, { force: true });
-    await symlink(bytes.toString('utf8'), path);
+    await writeLinkNoFollow(path, bytes.toString('utf8'));
     return;
   }
-  if (current && !current.isFile()) await rm(path, { force: true, recursive: false });
-  await writeFile(path, bytes);
-  const perms = current?.isFile() ? current.mode & 0o777 : 0o644;
   const exec = mode === '100755';
-  await chmod(path, exec ? perms | ((perms & 0o444) >> 2) : perms & ~0o111);
+  await writeFileNoFollow(path, bytes, {
+    mode: (current) => {
+      const perms = current !== undefined ? current & 0o777 : 0o644;
+      return exec ? perms | ((perms & 0o444) >> 2) : perms & ~0o111;
+    },
+  });
 }
 
 async function readDisk(path: string): Promise<Disk | null> {

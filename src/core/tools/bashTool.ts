@@ -40,6 +40,13 @@ const inputSchema = z.object({
     .boolean()
     .optional()
     .describe('The command needs the network (package installs, git fetch): inside the sandbox it has none unless the person approves this.'),
+  writable: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run with the workspace writable. In manual mode a command allowed by a rule (not by the person) gets a read-only workspace; ' +
+        'set this only after such a command failed because it needed to write: the person is asked.',
+    ),
   unsandboxed: z
     .boolean()
     .optional()
@@ -60,7 +67,8 @@ export const bashTool = defineTool<BashInput>({
     'With run_in_background the command keeps running after the call returns: read its output with bash_output and ' +
     'stop it with kill_bash. Use read, grep, glob and edit instead of cat, grep, find and sed when they fit. ' +
     "Commands run in an OS sandbox where one exists: the workspace is writable except protected paths (.git internals, .vscode, " +
-    '.keel, rules files), the rest of the file system is read-only, secrets are hidden and there is no network unless you set network.',
+    '.keel, rules files), the rest of the file system is read-only, secrets are hidden and there is no network unless you set network. ' +
+    'In manual mode a command allowed by a rule rather than by the person gets a read-only workspace (see writable).',
   category: 'command',
   present: (input) => ({ title: 'bash', summary: keyArgument(input, 'bash'), icon: 'terminal', details: { kind: 'command', command: input.command, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.description ? { description: input.description } : {}), ...(input.run_in_background ? { background: true } : {}) } }),
   inputSchema,
@@ -76,6 +84,7 @@ export const bashTool = defineTool<BashInput>({
     const notes = [
       input.run_in_background ? 'in the background' : undefined,
       sandbox.networkNeedsApproval ? 'with network' : undefined,
+      input.writable === true && sandbox.plan.kind === 'sandboxed' ? 'with write access' : undefined,
       sandbox.plan.kind === 'unsandboxed' && sandbox.plan.why === 'asked' ? 'outside the sandbox' : undefined,
     ].filter(Boolean);
     return { summary: notes.length > 0 ? `${summary} (${notes.join(', ')})` : summary, paths: [cwd, ...check.writesInside] };
@@ -101,7 +110,10 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
   const sandbox = await bashSandboxFacts(input, ctx);
   if (sandbox.plan.kind === 'refused') return errorResult(sandbox.plan.reason);
   const notice = unsandboxedNotice(sandbox, ctx);
-  const started = sandbox.plan.kind === 'sandboxed' && ctx.sandbox ? await ctx.sandbox.start({ cwd, network: sandbox.network }) : undefined;
+  // Allowed by a rule alone (manual mode): an allow rule allows reading.
+  const readOnlyWorkspace = ctx.approval?.readOnlyWorkspace === true;
+  const started =
+    sandbox.plan.kind === 'sandboxed' && ctx.sandbox ? await ctx.sandbox.start({ cwd, network: sandbox.network, readOnlyWorkspace }) : undefined;
   const sandboxed = started !== undefined;
   if (input.run_in_background) {
     const release = started ? releaseOnce(started, ctx) : undefined;
@@ -125,7 +137,7 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
     }
   }
   if (sandboxed && result.isError !== true && typeof result.output === 'string' && !/\nExit code: 0$/.test(result.output)) {
-    const note = sandboxFailureNote(result.output, sandbox.network);
+    const note = sandboxFailureNote(result.output, sandbox.network, readOnlyWorkspace);
     if (note) result = { ...result, output: `${result.output}\n\n${note}` };
   }
   if (started && typeof result.output === 'string') {

@@ -1,7 +1,8 @@
 import { isUtf8 } from 'node:buffer';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import * as z from 'zod';
+import { readFileNoFollow } from '../workspace/noFollowFiles';
 import { formatBytes } from './text/formatBytes';
 import { binaryReason } from './text/textFile';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
@@ -77,7 +78,7 @@ async function readFileForModel(input: ReadInput, ctx: ToolContext): Promise<Too
     if (info.size > maxImageBytes) {
       return errorResult(`${shown} is an image of ${formatBytes(info.size)}; images over ${formatBytes(maxImageBytes)} are not sent.`);
     }
-    const bytes = await readFile(path, { signal: ctx.signal });
+    const bytes = await readFileNoFollow(path);
     await ctx.reads.record(path, bytes);
     return {
       output: [
@@ -92,7 +93,7 @@ async function readFileForModel(input: ReadInput, ctx: ToolContext): Promise<Too
         'or bash with head/tail/sed to read parts of it.',
     );
   }
-  const bytes = await readFile(path, { signal: ctx.signal });
+  const bytes = await readFileNoFollow(path);
   const binary = binaryReason(bytes);
   if (binary) return errorResult(`Cannot read ${shown}: it is a binary file (${binary}).`);
   const text = bytes.toString('utf8');

@@ -62,6 +62,8 @@ export interface ApprovalRequest {
   network?: boolean;
   /** A command asks to run outside the OS sandbox: never remembered by "always allow". */
   unsandboxed?: boolean;
+  /** A command asks for a writable workspace that its allow rule alone does not give (manual mode). */
+  writeAccess?: boolean;
 }
 
 /** The person's answer, from the host to the tool that runs (`ToolContext.approval`). */
@@ -74,6 +76,11 @@ export interface ApprovalAnswer {
   content?: string;
   /** What the model should know about the person's changes to the proposal. */
   note?: string;
+  /**
+   * A command that runs because an allow rule matched, not because the person or the mode
+   * allowed writing (manual mode): it gets the workspace read-only.
+   */
+  readOnlyWorkspace?: boolean;
 }
 
 export type ToolOutputPart =
@@ -137,6 +144,10 @@ export interface ApprovalHint {
   network?: boolean;
   /** The call asks to run outside the OS sandbox (shown on the approval card). */
   unsandboxed?: boolean;
+  /** The call asks for a writable workspace that an allow rule alone would not give (shown on the approval card). */
+  writeAccess?: boolean;
+  /** Why the call needs approval, shown as the rule when the person is asked. */
+  why?: string;
 }
 
 export interface ToolDefinition<Input = unknown> {

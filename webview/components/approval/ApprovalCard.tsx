@@ -67,6 +67,13 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
           )}
         </p>
       ) : null}
+      {request.writeAccess ? (
+        <p className="approval-card-sensitive" data-testid="approval-write-access">
+          {l10n.t(
+            'Write access: a rule lets this command run only with the workspace read-only, and it asks to change files. Approving lets it write the workspace this once; protected paths stay protected.',
+          )}
+        </p>
+      ) : null}
       {request.network ? (
         <p className="approval-card-network" data-testid="approval-network">
           {l10n.t(
