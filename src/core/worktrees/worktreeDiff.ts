@@ -110,6 +110,8 @@ async function onDisk(path: string): Promise<{ bytes: Buffer; executable: boolea
     throw err;
   }
   if (info.isSymbolicLink()) return { bytes: Buffer.alloc(0), executable: false, link: true };
+  // A repository inside (git records only its commit) has no bytes to review.
+  if (info.isDirectory()) return undefined;
   return { bytes: await readFile(path), executable: (info.mode & 0o111) !== 0, link: false };
 }
 
