@@ -106,7 +106,8 @@ async function unchanged(stamps: ReadonlyMap<string, string>): Promise<boolean> 
  * includes other files is read every time, since what it includes may be anywhere.
  */
 export async function repoFilterOverrides(cwd: string, gitDir: string | undefined, list: ListConfig): Promise<string[] | undefined> {
-  const key = `${cwd}\0${gitDir ?? ''}`;
+  // Where git looks for the person's config is part of what was read.
+  const key = [cwd, gitDir, ...['HOME', 'XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM'].map((k) => process.env[k])].map((x) => x ?? '').join('\0');
   const hit = cache.get(key);
   if (hit && (await unchanged(hit.stamps))) return hit.overrides;
   // The repository's files are stamped before git reads them: a change after this is seen
