@@ -79,14 +79,13 @@ async function stampOf(path: string): Promise<string> {
 }
 
 /** The repository's own config files, present or not: where a change must make the names be read again. */
-async function repoConfigFiles(cwd: string, gitDir: string | undefined): Promise<string[]> {
+async function repoConfigFiles(cwd: string, gitDir: string | undefined): Promise<string[] | undefined> {
   if (gitDir) return [join(gitDir, 'config'), join(gitDir, 'config.worktree')];
-  // Found the way git finds it; a repository made later (`git init` by a command) has a
-  // config file where there was none, which changes a stamp below.
+  // Found the way git finds it. Outside any repository: nothing to stamp, since a repository
+  // made later (`git init` by a command) could be in any folder above; read every time.
   const repo = await findGitRepo(cwd);
-  const files = [join(cwd, '.git')];
-  if (repo) files.push(join(repo.commonDir, 'config'), join(repo.gitDir, 'config.worktree'), join(repo.top, '.git'));
-  return files;
+  if (!repo) return undefined;
+  return [join(cwd, '.git'), join(repo.commonDir, 'config'), join(repo.gitDir, 'config.worktree'), join(repo.top, '.git')];
 }
 
 async function stampsOf(files: readonly string[]): Promise<Map<string, string>> {
@@ -112,13 +111,14 @@ export async function repoFilterOverrides(cwd: string, gitDir: string | undefine
   if (hit && (await unchanged(hit.stamps))) return hit.overrides;
   // The repository's files are stamped before git reads them: a change after this is seen
   // by the next call. The files git names (the person's, here) are stamped after.
-  const before = await stampsOf(await repoConfigFiles(cwd, gitDir));
+  const own = await repoConfigFiles(cwd, gitDir);
+  const before = await stampsOf(own ?? []);
   const text = await list();
   if (text === undefined) return undefined;
   const entries = parseConfigList(text, cwd);
   const overrides = filterOverrides(entries, cwd);
   const includes = entries.some((e) => (e.key === 'include.path' || (e.key.startsWith('includeif.') && e.key.endsWith('.path'))) && !personOwned(e, cwd));
-  if (includes) {
+  if (includes || !own) {
     cache.delete(key);
     return overrides;
   }
