@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { gitProgram } from './gitProgram';
 import { allowedCommands, fixedOverrides, hostGitEnv, refusedArgs } from './gitOverrides';
 import { repoFilterOverrides } from './repoFilters';
 
@@ -14,7 +15,8 @@ import { repoFilterOverrides } from './repoFilters';
  * - the diff commands get `--no-ext-diff --no-textconv`, status and diff do not enter nested
  *   repositories (`--ignore-submodules=dirty` beats `.gitmodules`), and commands that could
  *   run a merge driver, a transport or recurse into submodules are refused (`allowedCommands`);
- * - the person's environment loses GIT_DIR, GIT_CONFIG_PARAMETERS and the like.
+ * - the person's environment loses GIT_DIR, GIT_CONFIG_PARAMETERS and the like;
+ * - git itself is never one found in the workspace or through a relative PATH entry.
  *
  * The person's own global and system config stays theirs (their LFS filter, their identity),
  * and `safe.directory` is never widened: a repository git refuses for its owner stays refused.
@@ -66,8 +68,10 @@ function failed(message: string, extra: Partial<HostGitResult> = {}): HostGitRes
 }
 
 function spawnGit(cwd: string, argv: readonly string[], env: NodeJS.ProcessEnv, opts: HostGitOptions): Promise<HostGitResult> {
+  const program = gitProgram(cwd);
+  if (!program) return Promise.resolve(failed('git is not installed or not on PATH (a git inside the workspace is not run)', { missing: true }));
   return new Promise((resolve) => {
-    const child = spawn('git', argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const child = spawn(program, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, ...(opts.signal ? { signal: opts.signal } : {}) });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;

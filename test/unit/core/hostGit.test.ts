@@ -3,6 +3,7 @@ import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, realpat
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { noteWritableFolder } from '../../../src/core/git/gitProgram';
 import { hostGit } from '../../../src/core/git/hostGit';
 
 let dir: string;
@@ -38,7 +39,9 @@ beforeEach(() => {
   writeFileSync(evil, `#!/bin/sh\ntouch "${markers}/$1"\ncat\n`);
   chmodSync(evil, 0o755);
 });
+const personPath = process.env.PATH;
 afterEach(() => {
+  process.env.PATH = personPath;
   delete process.env.GIT_DIR;
   delete process.env.GIT_CONFIG_GLOBAL;
   rmSync(dir, { recursive: true, force: true });
@@ -120,6 +123,22 @@ describe('hostGit', () => {
     repoWithAttribute(other, 'y');
     process.env.GIT_DIR = join(other, '.git');
     const out = await hostGit(repo, ['rev-parse', '--absolute-git-dir']);
+    expect(out.stdout.toString().trim()).toBe(join(repo, '.git'));
+  });
+
+  it('never starts a git found in the folder, in a workspace folder or through a relative PATH entry', async () => {
+    repoWithAttribute(repo, 'x');
+    const fake = `#!/bin/sh\ntouch "${markers}/fake-git"\nexit 1\n`;
+    const other = join(dir, 'workspace2');
+    for (const folder of [join(repo, 'bin'), join(other, '.venv', 'bin'), repo]) {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, 'git'), fake);
+      chmodSync(join(folder, 'git'), 0o755);
+    }
+    noteWritableFolder(other);
+    process.env.PATH = ['.', join(repo, 'bin'), join(other, '.venv', 'bin'), personPath].join(':');
+    const out = await hostGit(repo, ['rev-parse', '--absolute-git-dir']);
+    expect(found()).toEqual([]);
     expect(out.stdout.toString().trim()).toBe(join(repo, '.git'));
   });
 });
