@@ -21,7 +21,8 @@ function candidates(path: string): string[] {
         continue;
       }
     }
-    found.set(path, list);
+    // None yet: looked for again next time (git installed while Keel runs).
+    if (list.length > 0) found.set(path, list);
   }
   return list;
 }
