@@ -20,6 +20,7 @@ interface Cached {
 }
 
 const cache = new Map<string, Cached>();
+const inFlight = new Map<string, Promise<string[] | undefined>>();
 const maxCached = 64;
 
 export interface ConfigEntry {
@@ -104,9 +105,19 @@ async function unchanged(stamps: ReadonlyMap<string, string>): Promise<boolean> 
  * (nor the repository's own config file, present or not) changed; a repository config that
  * includes other files is read every time, since what it includes may be anywhere.
  */
-export async function repoFilterOverrides(cwd: string, gitDir: string | undefined, list: ListConfig): Promise<string[] | undefined> {
+export function repoFilterOverrides(cwd: string, gitDir: string | undefined, list: ListConfig): Promise<string[] | undefined> {
   // Where git looks for the person's config is part of what was read.
   const key = [cwd, gitDir, ...['HOME', 'XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM'].map((k) => process.env[k])].map((x) => x ?? '').join('\0');
+  // Calls started together (status and log side by side) share one look.
+  let pending = inFlight.get(key);
+  if (!pending) {
+    pending = lookUp(key, cwd, gitDir, list).finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
+}
+
+async function lookUp(key: string, cwd: string, gitDir: string | undefined, list: ListConfig): Promise<string[] | undefined> {
   const hit = cache.get(key);
   if (hit && (await unchanged(hit.stamps))) return hit.overrides;
   // The repository's files are stamped before git reads them: a change after this is seen
