@@ -190,8 +190,10 @@ export class SnapshotRepo {
   private async add(bulk: boolean): Promise<Buffer> {
     // Repositories inside are left out: `add` would run `git status` in each one, under its own
     // config (they are recorded in stores of their own). Hence pathspec magic, for this call only.
-    const nested = [...this.nested].filter((rel) => !rel.includes('\n'));
-    const args = ['add', '-A', '-v', '--ignore-errors', '--', ...(nested.length > 0 ? ['.', ...excludeGitlinks(nested)] : ['.'])];
+    // One that is no repository any more (its .git gone) is a folder of files again: added.
+    const nested: string[] = [];
+    for (const rel of this.nested) if (await fileExists(join(this.opts.workTree, ...rel.split('/'), '.git'))) nested.push(rel);
+    const args = ['add', '-A', '-v', '--ignore-errors', '--', '.', ...excludeGitlinks(nested)];
     const extraEnv: Record<string, string> = nested.length > 0 ? { GIT_LITERAL_PATHSPECS: '0' } : {};
     if (bulk) return runGit(this.env, ['-c', 'core.bigFileThreshold=1', '-c', `core.fsync=${durableBulk}`, ...args], { extraEnv: { ...bulkMalloc(), ...extraEnv } });
     try {
