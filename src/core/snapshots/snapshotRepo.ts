@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { GitError, readPersonGit, runGit, type GitEnv } from './gitRunner';
+import { excludeGitlinks } from '../git/hostGit';
 import type { GitFileState, GitMode } from './gitBlobId';
 import { blobHeadsByFile, blobHeadsByGit, catBlobs } from './blobHeads';
 import { listLooseObjects, looseObjectPath, type BlobHead } from './looseObjects';
@@ -131,6 +132,8 @@ export class SnapshotRepo {
     const bulk = base === undefined;
     const packsBefore = bulk ? await listPacks(this.objectsDir) : undefined;
     const looseBefore = bulk ? await listLooseObjects(this.objectsDir) : undefined;
+    // The nested repositories the index holds are known before `add`, so it can leave them out.
+    if (bulk) await this.listNested();
     let changed = true;
     try {
       changed = (await this.add(bulk)).length > 0;
@@ -185,14 +188,20 @@ export class SnapshotRepo {
    * 2.39 cannot finish that pack when it also syncs loose objects in a batch.
    */
   private async add(bulk: boolean): Promise<Buffer> {
-    const args = ['add', '-A', '-v', '--ignore-errors', '--', '.'];
-    if (bulk) return runGit(this.env, ['-c', 'core.bigFileThreshold=1', '-c', `core.fsync=${durableBulk}`, ...args], { extraEnv: bulkMalloc() });
+    // Repositories inside are left out: `add` would run `git status` in each one, under its own
+    // config (they are recorded in stores of their own). Hence pathspec magic, for this call only.
+    // One that is no repository any more (its .git gone) is a folder of files again: added.
+    const nested: string[] = [];
+    for (const rel of this.nested) if (await fileExists(join(this.opts.workTree, ...rel.split('/'), '.git'))) nested.push(rel);
+    const args = ['add', '-A', '-v', '--ignore-errors', '--', '.', ...excludeGitlinks(nested)];
+    const extraEnv: Record<string, string> = nested.length > 0 ? { GIT_LITERAL_PATHSPECS: '0' } : {};
+    if (bulk) return runGit(this.env, ['-c', 'core.bigFileThreshold=1', '-c', `core.fsync=${durableBulk}`, ...args], { extraEnv: { ...bulkMalloc(), ...extraEnv } });
     try {
-      return await runGit(this.env, args);
+      return await runGit(this.env, args, { extraEnv });
     } catch (err) {
       // The same git limit with a file over core.bigFileThreshold (2 GB) next to smaller ones.
       if (!(err instanceof GitError) || err.exitCode !== 128) throw err;
-      return runGit(this.env, ['-c', `core.fsync=${durableBulk}`, ...args]);
+      return runGit(this.env, ['-c', `core.fsync=${durableBulk}`, ...args], { extraEnv });
     }
   }
 
