@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import { isExecutable } from '../tools/process/isExecutable';
 import { bwrapArgs } from './bwrapArgs';
+import { recordIdentities, undoChanged } from './heldIdentity';
 import { removeAppeared } from './mustNotAppear';
 import { holdPlaceholders } from './placeholders';
 import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart } from './sandboxTypes';
@@ -36,11 +37,15 @@ export function bubblewrapBackend(bwrap: string): SandboxBackend {
     kind: 'bubblewrap',
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart> {
       const release = await holdPlaceholders(layout.missing);
+      const held = await recordIdentities([...layout.heldParents, ...layout.readOnly]);
+      const report = [...layout.notes];
       return {
         prefix: [bwrap, ...bwrapArgs(layout, opts), '--'],
         layout,
+        report,
         async release() {
           await release();
+          report.push(...(await undoChanged(held)));
           return removeAppeared(layout.mustNotAppear);
         },
       };

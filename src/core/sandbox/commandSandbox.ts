@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { detectSandbox } from './detectSandbox';
+import { heldParents } from './heldParents';
 import { gitFolders, newRepositoriesNote } from './newRepositories';
 import { sandboxLayout } from './sandboxLayout';
 import type { SandboxDetection, SandboxMode, SandboxedStart } from './sandboxTypes';
@@ -102,7 +103,8 @@ export class CommandSandbox {
       extraWritable: opts.extraWritable,
       uid: process.getuid?.(),
     });
-    const used = opts.holdMissing === false ? { ...layout, missing: [] } : layout;
+    // Without placeholders, the folders made for them (`.github` for `.github/instructions`) are not there to hold either.
+    const used = opts.holdMissing === false ? { ...layout, missing: [], heldParents: heldParents(layout.writable, layout.readOnly) } : layout;
     return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network, visible: opts.visible });
   }
 

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { recordIdentities, undoChanged } from './heldIdentity';
 import { removeAppeared } from './mustNotAppear';
 import { seatbeltProfile } from './seatbeltProfile';
 import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart } from './sandboxTypes';
@@ -27,10 +28,16 @@ export function seatbeltBackend(): SandboxBackend {
     kind: 'seatbelt',
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean }): Promise<SandboxedStart> {
       const profile = seatbeltProfile(layout, { network: opts.network, tmpDirs });
+      const held = await recordIdentities([...layout.heldParents, ...layout.readOnly]);
+      const report = [...layout.notes];
       return {
         prefix: [sandboxExecPath, '-p', profile],
         layout,
-        release: () => removeAppeared(layout.mustNotAppear),
+        report,
+        async release() {
+          report.push(...(await undoChanged(held)));
+          return removeAppeared(layout.mustNotAppear);
+        },
       };
     },
   };

@@ -43,6 +43,7 @@ for (const user of sandboxUsers()) {
     it('.github cannot be swapped around .github/instructions', async () => {
       const instructions = join(f.ws, '.github', 'instructions');
       const copilot = join(f.ws, '.github', 'copilot-instructions.md');
+      await sweepPlaceholders();
       const before = { instructions: hostIdentity(instructions), copilot: hostIdentity(copilot) };
       const ran = await user.run(f, 'mv .github .github.orig; cp -a .github.orig .github; echo evil > .github/instructions/style.md; echo evil > .github/copilot-instructions.md; echo done');
       expect(ran.output).toContain('done');

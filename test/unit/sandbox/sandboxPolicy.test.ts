@@ -15,6 +15,8 @@ const layout: SandboxLayout = {
   mustNotAppear: ['/ws/.git/commondir'],
   patternRoots: ['/ws'],
   gitDirs: ['/ws/.git'],
+  heldParents: ['/ws/.git'],
+  notes: [],
 };
 
 describe('the sandbox policy as bubblewrap arguments', () => {
