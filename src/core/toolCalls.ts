@@ -11,6 +11,7 @@ import { snapshotsFor, type FileUndo } from './snapshots/fileUndo';
 import type { ConversationContext } from './llmsContext/conversationContext';
 import type { LoopToolCall } from './loop/loopTypes';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
+import { noteApprovedChanges } from './sandbox/approvedChanges';
 import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions } from './projectTypes';
 import type { ProjectRules } from './rules/projectRules';
 import type { Session } from './session/session';
@@ -287,6 +288,8 @@ export class ToolCalls {
     if (this.run.signal.aborted) return fail('Cancelled by the user before this tool ran.');
     host.rules.notePaths(call.toolCallId, p.preview?.paths ?? []);
     tctx.approval = { approved: true, reason: answer.reason, content: answer.content, note: answer.note };
+    // A sandboxed run going on meanwhile must not undo a protected path the person approved changing.
+    if (p.touchesProtected) noteApprovedChanges(p.preview?.paths ?? []);
     tctx.preview = p.preview;
     let result: ToolResult;
     try {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import { isExecutable } from '../tools/process/isExecutable';
 import { bwrapArgs } from './bwrapArgs';
+import { undoAppeared } from './appearedProtected';
 import { recordIdentities, undoChanged } from './heldIdentity';
 import { removeAppeared } from './mustNotAppear';
 import { holdPlaceholders } from './placeholders';
@@ -36,8 +37,9 @@ export function bubblewrapBackend(bwrap: string): SandboxBackend {
   return {
     kind: 'bubblewrap',
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart> {
+      const runStart = Date.now();
       const release = await holdPlaceholders(layout.missing);
-      const held = await recordIdentities([...layout.heldParents, ...layout.readOnly]);
+      const held = recordIdentities([...layout.heldParents, ...layout.readOnly]);
       const report = [...layout.notes];
       return {
         prefix: [bwrap, ...bwrapArgs(layout, opts), '--'],
@@ -45,7 +47,7 @@ export function bubblewrapBackend(bwrap: string): SandboxBackend {
         report,
         async release() {
           await release();
-          report.push(...(await undoChanged(held)));
+          report.push(...(await undoChanged(held)), ...(await undoAppeared(layout, runStart)));
           return removeAppeared(layout.mustNotAppear);
         },
       };

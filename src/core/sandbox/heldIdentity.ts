@@ -1,5 +1,6 @@
 import type { Stats } from 'node:fs';
-import { lstat, readlink, rename, symlink } from 'node:fs/promises';
+import { lstatSync, readlinkSync } from 'node:fs';
+import { rename, symlink } from 'node:fs/promises';
 import { isGone } from './pathPresence';
 
 /** What a held path was before a run: which file it is (device and inode), and a link's target. */
@@ -13,15 +14,16 @@ export interface HeldIdentity {
 
 /**
  * Records which file each held path is, just before a run (not when the layout was computed:
- * the person may have changed one since). Paths that are gone are left out.
+ * the person may have changed one since). Paths that are gone are left out. Synchronous on
+ * purpose: one lstat is microseconds, a round trip through the thread pool per path is not.
  */
-export async function recordIdentities(paths: readonly string[]): Promise<HeldIdentity[]> {
+export function recordIdentities(paths: readonly string[]): HeldIdentity[] {
   const out: HeldIdentity[] = [];
   for (const path of paths) {
-    const info = await lstatOrGone(path);
+    const info = lstatOrGone(path);
     if (!info) continue;
     const kind = info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file';
-    out.push({ path, dev: info.dev, ino: info.ino, kind, target: kind === 'link' ? await readlink(path) : undefined });
+    out.push({ path, dev: info.dev, ino: info.ino, kind, target: kind === 'link' ? readlinkSync(path) : undefined });
   }
   return out;
 }
@@ -37,8 +39,8 @@ export async function recordIdentities(paths: readonly string[]): Promise<HeldId
 export async function undoChanged(before: readonly HeldIdentity[]): Promise<string[]> {
   const said: string[] = [];
   for (const held of before) {
-    const now = await lstatOrGone(held.path);
-    if (now && sameFile(held, now) && (held.kind !== 'link' || (await readlink(held.path)) === held.target)) continue;
+    const now = lstatOrGone(held.path);
+    if (now && sameFile(held, now) && (held.kind !== 'link' || readlinkSync(held.path) === held.target)) continue;
     const aside = now ? `${held.path}.keel-moved-${Date.now()}` : undefined;
     if (aside) await rename(held.path, aside);
     if (held.kind === 'link' && held.target !== undefined) {
@@ -59,9 +61,9 @@ function sameFile(held: HeldIdentity, now: Stats): boolean {
   return now.dev === held.dev && now.ino === held.ino && kind === held.kind;
 }
 
-async function lstatOrGone(path: string): Promise<Stats | undefined> {
+function lstatOrGone(path: string): Stats | undefined {
   try {
-    return await lstat(path);
+    return lstatSync(path);
   } catch (err) {
     if (isGone(err)) return undefined;
     throw err;

@@ -35,6 +35,8 @@ export interface ProtectedLayout {
   mustNotAppear: string[];
   /** Folders the walk had no budget left to look into: protected paths may be anywhere below them. */
   unscanned: string[];
+  /** Folders the walk looked into (after a run, those changed since are looked at again for protected paths that appeared). */
+  scanned: string[];
 }
 
 /** The root-level protected names (`.vscode`, `AGENTS.md`, `.github/instructions`...), from the shared list. */
@@ -59,7 +61,7 @@ const lastSegments: readonly RegExp[] = PROTECTED_PATH_PATTERNS.map(({ pattern }
   return compileGlob(segments[segments.length - 1], { ignoreCase: true });
 });
 
-function mayBeProtected(name: string): boolean {
+export function mayBeProtected(name: string): boolean {
   return lastSegments.some((re) => re.test(name));
 }
 
@@ -70,7 +72,7 @@ function mayBeProtected(name: string): boolean {
  * are left to the static checks.
  */
 export async function protectedLayout(folder: string, budget = maxScannedEntries): Promise<ProtectedLayout> {
-  const out: ProtectedLayout = { gitDirs: [], readOnly: [], missing: [], mustNotAppear: [], unscanned: [] };
+  const out: ProtectedLayout = { gitDirs: [], readOnly: [], missing: [], mustNotAppear: [], unscanned: [], scanned: [] };
   for (const name of rootProtectedNames) {
     const path = join(folder, name.path);
     // A placeholder still lingering from an earlier run stands for a missing path, not a real one.
@@ -91,6 +93,7 @@ export async function protectedLayout(folder: string, budget = maxScannedEntries
     }
     // A folder once read is looked at whole: the budget decides only which folders are read.
     seen += entries.length;
+    out.scanned.push(dir.path);
     for (const entry of entries) {
       const path = `${dir.path}/${entry.name}`;
       const rel = dir.rel === '' ? entry.name : `${dir.rel}/${entry.name}`;

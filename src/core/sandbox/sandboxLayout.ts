@@ -40,6 +40,7 @@ export function forgetSandboxLayouts(): void {
 }
 
 async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
+  const scannedAt = Date.now();
   const layout: SandboxLayout = {
     writable: [...opts.folders, ...(opts.extraWritable ?? [])],
     readOnly: [],
@@ -50,6 +51,8 @@ async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
     gitDirs: [],
     heldParents: [],
     notes: [],
+    scannedDirs: [],
+    scannedAt,
   };
   for (const folder of opts.folders) {
     const p = await protectedLayout(folder);
@@ -57,6 +60,7 @@ async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
     layout.missing.push(...p.missing);
     layout.mustNotAppear.push(...p.mustNotAppear);
     layout.gitDirs.push(...p.gitDirs);
+    layout.scannedDirs.push(...p.scanned);
     failClosed(layout, folder, p.unscanned);
     const linked = await linkedWorktreeLayout(folder);
     if (linked) {

@@ -37,6 +37,9 @@ export interface SandboxLayout {
   heldParents: string[];
   /** What the run must be told about how it was confined (parts of the workspace left read-only, and why). */
   notes: string[];
+  /** The folders of the writable workspace the protected-path walk looked into, and when it started (ms since the epoch). */
+  scannedDirs: string[];
+  scannedAt: number;
 }
 
 /** How a command or server is started inside the sandbox. */

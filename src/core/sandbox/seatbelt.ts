@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { undoAppeared } from './appearedProtected';
 import { recordIdentities, undoChanged } from './heldIdentity';
 import { removeAppeared } from './mustNotAppear';
 import { seatbeltProfile } from './seatbeltProfile';
@@ -28,14 +29,15 @@ export function seatbeltBackend(): SandboxBackend {
     kind: 'seatbelt',
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean }): Promise<SandboxedStart> {
       const profile = seatbeltProfile(layout, { network: opts.network, tmpDirs });
-      const held = await recordIdentities([...layout.heldParents, ...layout.readOnly]);
+      const runStart = Date.now();
+      const held = recordIdentities([...layout.heldParents, ...layout.readOnly]);
       const report = [...layout.notes];
       return {
         prefix: [sandboxExecPath, '-p', profile],
         layout,
         report,
         async release() {
-          report.push(...(await undoChanged(held)));
+          report.push(...(await undoChanged(held)), ...(await undoAppeared(layout, runStart)));
           return removeAppeared(layout.mustNotAppear);
         },
       };

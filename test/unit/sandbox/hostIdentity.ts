@@ -35,17 +35,21 @@ export interface SandboxUser {
   name: string;
   /** Prepares the fixture for this user (the files must be theirs to write). */
   prepare(f: SandboxFixture): void;
+  /** What goes before the sandbox's own prefix to run as this user. */
+  as: string[];
   /** Runs `sh -c command` in the fixture's sandbox as this user. */
   run(f: SandboxFixture, command: string): Promise<Ran>;
 }
 
 export function sandboxUsers(): SandboxUser[] {
-  const self: SandboxUser = { name: 'as Keel’s own user', prepare: () => undefined, run: (f, command) => runAs(f, command, []) };
+  const self: SandboxUser = { name: 'as Keel’s own user', prepare: () => undefined, as: [], run: (f, command) => runAs(f, command, []) };
   if (process.getuid?.() !== 0) return [self];
+  const as = ['setpriv', `--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups'];
   const unprivileged: SandboxUser = {
     name: 'as an unprivileged user (nobody)',
     prepare: (f) => chownTree(f.root, nobody),
-    run: (f, command) => runAs(f, command, ['setpriv', `--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups']),
+    as,
+    run: (f, command) => runAs(f, command, as),
   };
   return [self, unprivileged];
 }

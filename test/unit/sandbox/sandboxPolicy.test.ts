@@ -17,6 +17,8 @@ const layout: SandboxLayout = {
   gitDirs: ['/ws/.git'],
   heldParents: ['/ws/.git'],
   notes: [],
+  scannedDirs: ['/ws'],
+  scannedAt: 0,
 };
 
 describe('the sandbox policy as bubblewrap arguments', () => {
