@@ -44,7 +44,7 @@ export async function undoAppeared(layout: SandboxLayout, runStart: number): Pro
       if (isGone(err)) continue;
       throw err;
     }
-    seen += entries.length;
+    seen += entries.length + 1;
     for (const entry of entries) {
       const path = `${dir}/${entry.name}`;
       if (known.has(path) || isPlaceholder(path)) continue;

@@ -92,7 +92,8 @@ export async function protectedLayout(folder: string, budget = maxScannedEntries
       throw err;
     }
     // A folder once read is looked at whole: the budget decides only which folders are read.
-    seen += entries.length;
+    // The folder itself counts too, so a million empty folders cannot cost a million reads.
+    seen += entries.length + 1;
     out.scanned.push(dir.path);
     for (const entry of entries) {
       const path = `${dir.path}/${entry.name}`;
