@@ -57,9 +57,7 @@ const perCommand: Bench<State> = {
   runs: 3,
   setup: () => workspace(0),
   run: addedTime,
-  async teardown({ dir }) {
-    await rm(dir, { recursive: true, force: true });
-  },
+  teardown: removeWorkspace,
 };
 
 /** The same with 20 nested packages holding protected paths: 40 protected paths and 40 folders held around them. */
@@ -70,10 +68,12 @@ const perCommandNested: Bench<State> = {
   runs: 3,
   setup: () => workspace(20),
   run: addedTime,
-  async teardown({ dir }) {
-    await rm(dir, { recursive: true, force: true });
-  },
+  teardown: removeWorkspace,
 };
+
+async function removeWorkspace({ dir }: State): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
 
 async function addedTime({ dir, sandbox }: State): Promise<number> {
   const plain: number[] = [];

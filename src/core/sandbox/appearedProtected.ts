@@ -1,9 +1,9 @@
-import type { Dirent, Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { lstatSync } from 'node:fs';
-import { readdir, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { matchesProtectedPattern } from '../workspace/protectedPaths';
 import { approvedSince } from './approvedChanges';
-import { isGone } from './pathPresence';
+import { isGone, readFolder } from './pathPresence';
 import { isPlaceholder } from './placeholders';
 import { maxScannedEntries, mayBeProtected, skippedFolders } from './protectedLayout';
 import type { SandboxLayout } from './sandboxTypes';
@@ -37,13 +37,8 @@ export async function undoAppeared(layout: SandboxLayout, runStart: number): Pro
     const dir = queue[i];
     const root = layout.patternRoots.find((r) => dir === r || dir.startsWith(`${r}/`));
     if (!root) continue;
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (err) {
-      if (isGone(err)) continue;
-      throw err;
-    }
+    const entries = await readFolder(dir);
+    if (!entries) continue;
     seen += entries.length + 1;
     for (const entry of entries) {
       const path = `${dir}/${entry.name}`;

@@ -1,11 +1,9 @@
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compileGlob } from '../workspace/globPattern';
 import { PROTECTED_PATH_PATTERNS, matchesProtectedPattern } from '../workspace/protectedPaths';
 import { isPlaceholder } from './placeholders';
 import type { LayoutPath } from './sandboxTypes';
-import { isGone, pathPresent } from './pathPresence';
+import { pathPresent, readFolder } from './pathPresence';
 
 /**
  * Most folder entries looked at per workspace folder when finding nested protected paths.
@@ -84,13 +82,8 @@ export async function protectedLayout(folder: string, budget = maxScannedEntries
   let next = 0;
   for (; next < queue.length && seen < budget; next++) {
     const dir = queue[next];
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir.path, { withFileTypes: true });
-    } catch (err) {
-      if (isGone(err)) continue;
-      throw err;
-    }
+    const entries = await readFolder(dir.path);
+    if (!entries) continue;
     // A folder once read is looked at whole: the budget decides only which folders are read.
     // The folder itself counts too, so a million empty folders cannot cost a million reads.
     seen += entries.length + 1;
