@@ -2,10 +2,9 @@ import { execFile } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import { isExecutable } from '../tools/process/isExecutable';
 import { bwrapArgs } from './bwrapArgs';
-import { undoAppeared } from './appearedProtected';
-import { recordIdentities, undoChanged } from './heldIdentity';
 import { removeAppeared } from './mustNotAppear';
 import { holdPlaceholders } from './placeholders';
+import { guardProtected } from './protectedGuard';
 import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart } from './sandboxTypes';
 
 /** `bwrap` on PATH, then where Debian puts it. */
@@ -37,17 +36,15 @@ export function bubblewrapBackend(bwrap: string): SandboxBackend {
   return {
     kind: 'bubblewrap',
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart> {
-      const runStart = Date.now();
       const release = await holdPlaceholders(layout.missing);
-      const held = recordIdentities([...layout.heldParents, ...layout.readOnly]);
-      const report = [...layout.notes];
+      const guard = guardProtected(layout);
       return {
         prefix: [bwrap, ...bwrapArgs(layout, opts), '--'],
         layout,
-        report,
+        report: guard.report,
         async release() {
           await release();
-          report.push(...(await undoChanged(held)), ...(await undoAppeared(layout, runStart)));
+          await guard.check();
           return removeAppeared(layout.mustNotAppear);
         },
       };

@@ -1,64 +1,55 @@
 import type { Stats } from 'node:fs';
 import { lstatSync, readlinkSync } from 'node:fs';
 import { rename, symlink } from 'node:fs/promises';
+import { approvedSince } from './approvedChanges';
 import { isGone } from './pathPresence';
 
-/** What a held path was before a run: which file it is (device and inode), and a link's target. */
-export interface HeldIdentity {
+/** A protected path that is a symbolic link, as it was before a run. */
+export interface HeldLink {
   path: string;
   dev: number;
   ino: number;
-  kind: 'dir' | 'file' | 'link';
-  target?: string;
+  target: string;
 }
 
 /**
- * Records which file each held path is, just before a run (not when the layout was computed:
- * the person may have changed one since). Paths that are gone are left out. Synchronous on
- * purpose: one lstat is microseconds, a round trip through the thread pool per path is not.
+ * The protected paths that are symbolic links, just before a run. A bind holds folders and
+ * files in place (a mount point cannot be renamed, removed or replaced from inside), but a
+ * mount over a link lands on the link's target: the link itself is an entry of a writable
+ * folder, and a command can replace it. Synchronous on purpose: an lstat is microseconds.
  */
-export function recordIdentities(paths: readonly string[]): HeldIdentity[] {
-  const out: HeldIdentity[] = [];
+export function recordLinks(paths: readonly string[]): HeldLink[] {
+  const out: HeldLink[] = [];
   for (const path of paths) {
     const info = lstatOrGone(path);
-    if (!info) continue;
-    const kind = info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file';
-    out.push({ path, dev: info.dev, ino: info.ino, kind, target: kind === 'link' ? readlinkSync(path) : undefined });
+    if (info?.isSymbolicLink()) out.push({ path, dev: info.dev, ino: info.ino, target: readlinkSync(path) });
   }
   return out;
 }
 
 /**
- * After a run: every held path that is no longer the same file is put back where Keel can.
- * The binds make this impossible for folders and files; a protected path that is a symbolic
- * link is the case they cannot hold (a mount lands on the link's target, and the link itself can
- * be replaced). Whatever the command put in its place is moved aside (nothing is deleted) and a
- * link is made again to its old target. Returns one sentence per change, for the command's
- * result and the person.
+ * After a run: every recorded link that is no longer the same link is made again to its old
+ * target; what the command put in its place is moved aside (nothing is deleted). A change the
+ * person approved during the run is left alone. Returns one sentence per link restored, for the
+ * command's result and the person.
  */
-export async function undoChanged(before: readonly HeldIdentity[]): Promise<string[]> {
+export async function restoreLinks(before: readonly HeldLink[], runStart: number): Promise<string[]> {
   const said: string[] = [];
   for (const held of before) {
     const now = lstatOrGone(held.path);
-    if (now && sameFile(held, now) && (held.kind !== 'link' || readlinkSync(held.path) === held.target)) continue;
+    if (now && sameLink(held, now) && readlinkSync(held.path) === held.target) continue;
+    if (approvedSince(held.path, runStart)) continue;
     const aside = now ? `${held.path}.keel-moved-${Date.now()}` : undefined;
     if (aside) await rename(held.path, aside);
-    if (held.kind === 'link' && held.target !== undefined) {
-      await symlink(held.target, held.path);
-      said.push(`The protected path ${held.path} (a link to ${held.target}) was ${now ? 'replaced' : 'removed'} by the command; Keel restored the link${aside ? ` and moved what the command put there to ${aside}` : ''}.`);
-    } else {
-      said.push(
-        `The protected path ${held.path} was ${now ? 'replaced' : 'removed'} by the command although it was held read-only; ` +
-          `${aside ? `Keel moved what the command put there to ${aside}, and ` : ''}the original could not be put back: the person must check it.`,
-      );
-    }
+    await symlink(held.target, held.path);
+    const moved = aside ? ` and moved what the command put there to ${aside}` : '';
+    said.push(`The command ${now ? 'replaced' : 'removed'} the protected path ${held.path} (a link to ${held.target}); Keel restored the link${moved}.`);
   }
   return said;
 }
 
-function sameFile(held: HeldIdentity, now: Stats): boolean {
-  const kind = now.isSymbolicLink() ? 'link' : now.isDirectory() ? 'dir' : 'file';
-  return now.dev === held.dev && now.ino === held.ino && kind === held.kind;
+function sameLink(held: HeldLink, now: Stats): boolean {
+  return now.isSymbolicLink() && now.dev === held.dev && now.ino === held.ino;
 }
 
 function lstatOrGone(path: string): Stats | undefined {

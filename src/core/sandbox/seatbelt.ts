@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { undoAppeared } from './appearedProtected';
-import { recordIdentities, undoChanged } from './heldIdentity';
 import { removeAppeared } from './mustNotAppear';
+import { guardProtected } from './protectedGuard';
 import { seatbeltProfile } from './seatbeltProfile';
 import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart } from './sandboxTypes';
 
@@ -29,15 +28,13 @@ export function seatbeltBackend(): SandboxBackend {
     kind: 'seatbelt',
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean }): Promise<SandboxedStart> {
       const profile = seatbeltProfile(layout, { network: opts.network, tmpDirs });
-      const runStart = Date.now();
-      const held = recordIdentities([...layout.heldParents, ...layout.readOnly]);
-      const report = [...layout.notes];
+      const guard = guardProtected(layout);
       return {
         prefix: [sandboxExecPath, '-p', profile],
         layout,
-        report,
+        report: guard.report,
         async release() {
-          report.push(...(await undoChanged(held)), ...(await undoAppeared(layout, runStart)));
+          await guard.check();
           return removeAppeared(layout.mustNotAppear);
         },
       };

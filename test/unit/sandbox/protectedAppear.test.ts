@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, renameSync, symlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,10 +86,14 @@ for (const user of sandboxUsers()) {
       await mkdir(join(f.ws, 'pkg', 'sub'), { recursive: true });
       await writeFile(approvedPath, '# approved\n');
       noteApprovedChanges([approvedPath]);
+      // The person's own git checkout replaces a held file by another (a new inode) outside the sandbox.
+      await writeFile(join(f.ws, 'AGENTS.md.new'), '# from another branch\n');
+      renameSync(join(f.ws, 'AGENTS.md.new'), join(f.ws, 'AGENTS.md'));
       expect(await exited).toBe(0);
       await start.release();
       expect(readFileSync(join(f.ws, 'mine', '.vscode', 'launch.json'), 'utf8')).toBe('{}\n');
       expect(readFileSync(approvedPath, 'utf8')).toBe('# approved\n');
+      expect(readFileSync(join(f.ws, 'AGENTS.md'), 'utf8')).toBe('# from another branch\n');
       expect(start.report).toEqual([]);
       expect(existsSync(join(f.ws, 'pkg', 'sub'))).toBe(true);
     });
