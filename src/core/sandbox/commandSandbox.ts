@@ -103,8 +103,11 @@ export class CommandSandbox {
       extraWritable: opts.extraWritable,
       uid: process.getuid?.(),
     });
-    // Without placeholders, the folders made for them (`.github` for `.github/instructions`) are not there to hold either.
-    const used = opts.holdMissing === false ? { ...layout, missing: [], heldParents: heldParents(layout.writable, layout.readOnly) } : layout;
+    // Without placeholders (a server living for hours), the folders made for them (`.github` for
+    // `.github/instructions`) are not there to hold either, and what appears is not looked for
+    // afterwards: the person's own edits of those hours would be taken for the server's. The
+    // server's calls that name a protected path ask instead.
+    const used = opts.holdMissing === false ? { ...layout, missing: [], heldParents: heldParents(layout.writable, layout.readOnly), scannedDirs: [] } : layout;
     return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network, visible: opts.visible });
   }
 
