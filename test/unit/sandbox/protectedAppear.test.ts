@@ -99,3 +99,27 @@ for (const user of sandboxUsers()) {
     });
   });
 }
+
+describe('the bash tool', () => {
+  it('tells the model (in the result) and the person (in the log) what the sandbox undid', async () => {
+    await requireRealSandbox();
+    const { bashTool } = await import('../../../src/core/tools/bashTool');
+    const { CommandSandbox } = await import('../../../src/core/sandbox/commandSandbox');
+    const { createToolEnv } = await import('../tools/toolTestKit');
+    const env = await createToolEnv('keel-sandbox-undo-');
+    const f = await sandboxFixture();
+    try {
+      await env.file('pkg/index.js', 'export {};\n');
+      const sandbox = new CommandSandbox({ mode: 'on', folders: [env.root], home: f.home, keelHome: f.keelHome });
+      const result = await env.run(bashTool, { command: 'mkdir -p pkg/.vscode && echo evil > pkg/.vscode/settings.json; echo done' }, { sandbox });
+      expect(result.sandboxed).toBe(true);
+      expect(existsSync(join(env.root, 'pkg', '.vscode'))).toBe(false);
+      expect(String(result.output)).toMatch(/created the protected path .*pkg\/\.vscode.*moved it to/);
+      expect(env.logs.join('\n')).toMatch(/warn: bash: The command created the protected path/);
+    } finally {
+      await sweepPlaceholders();
+      await env.cleanup();
+      await f.dispose();
+    }
+  });
+});
