@@ -38,7 +38,11 @@ export async function undoAppeared(layout: SandboxLayout, runStart: number): Pro
     const root = layout.patternRoots.find((r) => dir === r || dir.startsWith(`${r}/`));
     if (!root) continue;
     const entries = await readFolder(dir);
-    if (!entries) continue;
+    if (entries === 'gone') continue;
+    if (entries === 'denied') {
+      said.push(`The command made ${dir} unreadable, so Keel could not check it for protected paths the command created: the person should review it.`);
+      continue;
+    }
     seen += entries.length + 1;
     for (const entry of entries) {
       const path = `${dir}/${entry.name}`;

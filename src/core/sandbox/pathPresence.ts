@@ -21,12 +21,17 @@ export function isGone(err: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES';
 }
 
-/** A folder's entries, or undefined when it is gone (or may not be looked into). */
-export async function readFolder(dir: string): Promise<Dirent[] | undefined> {
+/**
+ * A folder's entries; `gone` when nothing is there, `denied` when it may not be looked into
+ * (a folder a command made unreadable may hide protected paths: the callers fail closed).
+ */
+export async function readFolder(dir: string): Promise<Dirent[] | 'gone' | 'denied'> {
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch (err) {
-    if (isGone(err)) return undefined;
+    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    if (code === 'EACCES' || code === 'EPERM') return 'denied';
+    if (isGone(err)) return 'gone';
     throw err;
   }
 }

@@ -31,7 +31,7 @@ export interface ProtectedLayout {
   readOnly: string[];
   missing: LayoutPath[];
   mustNotAppear: string[];
-  /** Folders the walk had no budget left to look into: protected paths may be anywhere below them. */
+  /** Folders the walk had no budget left for, or may not read: protected paths may be anywhere below them. */
   unscanned: string[];
   /** Folders the walk looked into (after a run, those changed since are looked at again for protected paths that appeared). */
   scanned: string[];
@@ -83,7 +83,12 @@ export async function protectedLayout(folder: string, budget = maxScannedEntries
   for (; next < queue.length && seen < budget; next++) {
     const dir = queue[next];
     const entries = await readFolder(dir.path);
-    if (!entries) continue;
+    if (entries === 'gone') continue;
+    // What Keel may not look into is held like what it had no budget for.
+    if (entries === 'denied') {
+      out.unscanned.push(dir.path);
+      continue;
+    }
     // A folder once read is looked at whole: the budget decides only which folders are read.
     // The folder itself counts too, so a million empty folders cannot cost a million reads.
     seen += entries.length + 1;
@@ -102,7 +107,7 @@ export async function protectedLayout(folder: string, budget = maxScannedEntries
       if (entry.isDirectory() && !skippedFolders.has(entry.name)) queue.push({ path, rel });
     }
   }
-  out.unscanned = queue.slice(next).map((d) => d.path);
+  out.unscanned.push(...queue.slice(next).map((d) => d.path));
   return out;
 }
 

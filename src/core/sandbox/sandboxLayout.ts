@@ -80,7 +80,9 @@ async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
  */
 function failClosed(layout: SandboxLayout, folder: string, unscanned: string[]): void {
   if (unscanned.length === 0) return;
-  const why = `Keel looks through at most ${maxScannedEntries.toLocaleString('en-US')} entries of a workspace folder for protected paths (.git, .vscode, rules files) before each command, and ${folder} has more`;
+  const why =
+    `Keel looks through at most ${maxScannedEntries.toLocaleString('en-US')} entries of a workspace folder for protected paths (.git, .vscode, rules files) before each command, ` +
+    `and ${folder} has more (or folders Keel may not read)`;
   if (unscanned.length <= maxUnscannedHeld) {
     layout.readOnly.push(...unscanned);
     const shown = unscanned.slice(0, 5).join(', ');
