@@ -12,6 +12,7 @@ import type { ConversationContext } from './llmsContext/conversationContext';
 import type { LoopToolCall } from './loop/loopTypes';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
 import type { ProjectEvent, RunOptions } from './projectTypes';
+import { noteApprovedChanges } from './sandbox/approvedChanges';
 import type { ApprovalAnswer, ApprovalRequest } from './tools/tool';
 import type { ProjectRules } from './rules/projectRules';
 import type { Session } from './session/session';
@@ -317,6 +318,8 @@ export class ToolCalls {
     if (this.run.signal.aborted) return fail('Cancelled by the user before this tool ran.');
     host.rules.notePaths(call.toolCallId, p.preview?.paths ?? []);
     tctx.approval = verdict.decision === 'allow' && verdict.readOnlyWorkspace ? { ...answer, readOnlyWorkspace: true } : answer;
+    // A sandboxed run going on meanwhile must not undo a protected path the person approved changing.
+    if (p.touchesProtected) noteApprovedChanges(p.preview?.paths ?? []);
     tctx.preview = p.preview;
     let result: ToolResult;
     try {

@@ -32,38 +32,61 @@ function median(values: number[]): number {
  * way the bash tool runs it sandboxed (layout, placeholders, bwrap, cleanup); the
  * difference of the medians.
  */
+/** A workspace of 200 source files and a `.git`; with `packages`, that many nested `pkg-N/sub/.vscode` folders too (each held with its parents). */
+async function workspace(packages: number): Promise<State> {
+  const found = await detectSandbox();
+  if (!found.available) throw new Error(`no OS sandbox here: ${found.reason}`);
+  const dir = await realpath(await mkdtemp(join('/var/tmp', 'keel-sandbox-bench-')));
+  await mkdir(join(dir, '.git', 'hooks'), { recursive: true });
+  await writeFile(join(dir, '.git', 'config'), '[core]\n');
+  await mkdir(join(dir, 'src'), { recursive: true });
+  for (let i = 0; i < 200; i++) await writeFile(join(dir, 'src', `f${i}.ts`), 'export {};\n');
+  for (let i = 0; i < packages; i++) {
+    await mkdir(join(dir, `pkg-${i}`, 'sub', '.vscode'), { recursive: true });
+    await writeFile(join(dir, `pkg-${i}`, 'sub', '.vscode', 'settings.json'), '{}\n');
+    await writeFile(join(dir, `pkg-${i}`, 'sub', 'AGENTS.md'), '# rules\n');
+  }
+  const sandbox = new CommandSandbox({ mode: 'auto', folders: [dir], home: homedir(), keelHome: join(homedir(), '.keel') });
+  return { dir, sandbox };
+}
+
 const perCommand: Bench<State> = {
   name: 'added time per command (median of `true` x50, bubblewrap vs plain)',
   target: '< 30 ms',
   limit: 30,
   runs: 3,
-  async setup() {
-    const found = await detectSandbox();
-    if (!found.available) throw new Error(`no OS sandbox here: ${found.reason}`);
-    const dir = await realpath(await mkdtemp(join('/var/tmp', 'keel-sandbox-bench-')));
-    await mkdir(join(dir, '.git', 'hooks'), { recursive: true });
-    await writeFile(join(dir, '.git', 'config'), '[core]\n');
-    await mkdir(join(dir, 'src'), { recursive: true });
-    for (let i = 0; i < 200; i++) await writeFile(join(dir, 'src', `f${i}.ts`), 'export {};\n');
-    const sandbox = new CommandSandbox({ mode: 'auto', folders: [dir], home: homedir(), keelHome: join(homedir(), '.keel') });
-    return { dir, sandbox };
-  },
-  async run({ dir, sandbox }) {
-    const plain: number[] = [];
-    const boxed: number[] = [];
-    for (let i = 0; i < commands; i++) {
-      plain.push(await runOnce(['/bin/sh', '-c', 'true'], dir));
-      const started = performance.now();
-      const start = await sandbox.start({ cwd: dir, network: false });
-      await runOnce([...start.prefix, '/bin/sh', '-c', 'true'], dir);
-      await start.release();
-      boxed.push(performance.now() - started);
-    }
-    return median(boxed) - median(plain);
-  },
-  async teardown({ dir }) {
-    await rm(dir, { recursive: true, force: true });
-  },
+  setup: () => workspace(0),
+  run: addedTime,
+  teardown: removeWorkspace,
 };
 
-export const suite: BenchSuite = { name: 'sandbox', benches: [perCommand] };
+/** The same with 20 nested packages holding protected paths: 40 protected paths and 40 folders held around them. */
+const perCommandNested: Bench<State> = {
+  name: 'added time per command, 20 nested packages with .vscode and AGENTS.md (median of `true` x50)',
+  target: '< 30 ms',
+  limit: 30,
+  runs: 3,
+  setup: () => workspace(20),
+  run: addedTime,
+  teardown: removeWorkspace,
+};
+
+async function removeWorkspace({ dir }: State): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+async function addedTime({ dir, sandbox }: State): Promise<number> {
+  const plain: number[] = [];
+  const boxed: number[] = [];
+  for (let i = 0; i < commands; i++) {
+    plain.push(await runOnce(['/bin/sh', '-c', 'true'], dir));
+    const started = performance.now();
+    const start = await sandbox.start({ cwd: dir, network: false });
+    await runOnce([...start.prefix, '/bin/sh', '-c', 'true'], dir);
+    await start.release();
+    boxed.push(performance.now() - started);
+  }
+  return median(boxed) - median(plain);
+}
+
+export const suite: BenchSuite = { name: 'sandbox', benches: [perCommand, perCommandNested] };

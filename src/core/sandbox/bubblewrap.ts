@@ -4,6 +4,7 @@ import { isExecutable } from '../tools/process/isExecutable';
 import { bwrapArgs } from './bwrapArgs';
 import { removeAppeared } from './mustNotAppear';
 import { holdPlaceholders } from './placeholders';
+import { guardProtected } from './protectedGuard';
 import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart } from './sandboxTypes';
 
 /** `bwrap` on PATH, then where Debian puts it. */
@@ -36,11 +37,14 @@ export function bubblewrapBackend(bwrap: string): SandboxBackend {
     kind: 'bubblewrap',
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart> {
       const release = await holdPlaceholders(layout.missing);
+      const guard = guardProtected(layout);
       return {
         prefix: [bwrap, ...bwrapArgs(layout, opts), '--'],
         layout,
+        report: guard.report,
         async release() {
           await release();
+          await guard.check();
           return removeAppeared(layout.mustNotAppear);
         },
       };

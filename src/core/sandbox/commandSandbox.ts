@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { detectSandbox } from './detectSandbox';
 import { sandboxShortfall } from './missingProtections';
 import type { SandboxShortfall } from './missingProtections';
+import { heldParents } from './heldParents';
 import { gitFolders, newRepositoriesNote } from './newRepositories';
 import { sandboxLayout } from './sandboxLayout';
 import type { SandboxDetection, SandboxMode, SandboxedStart } from './sandboxTypes';
@@ -116,9 +117,14 @@ export class CommandSandbox {
     });
     const used = opts.readOnlyWorkspace
       ? // Bound read-only rather than dropped: a workspace under /tmp would vanish behind the private /tmp.
-        { ...layout, writable: [], readOnly: [...layout.writable, ...layout.readOnly], missing: [] }
-      : opts.holdMissing === false
-        ? { ...layout, missing: [] }
+        // Nothing is writable, so no folder needs holding and nothing can appear.
+        { ...layout, writable: [], readOnly: [...layout.writable, ...layout.readOnly], missing: [], heldParents: [], scannedDirs: [] }
+      : // Without placeholders (a server living for hours), the folders made for them (`.github` for
+        // `.github/instructions`) are not there to hold either, and what appears is not looked for
+        // afterwards: the person's own edits of those hours would be taken for the server's. The
+        // server's calls that name a protected path ask instead.
+        opts.holdMissing === false
+        ? { ...layout, missing: [], heldParents: heldParents(layout.writable, layout.readOnly), scannedDirs: [] }
         : layout;
     return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network, visible: opts.visible });
   }

@@ -1,4 +1,6 @@
-import { lstat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { errorCode } from '../errorCode';
 import { isGone } from '../goneErrors';
 
 /**
@@ -11,6 +13,21 @@ export async function pathPresent(path: string): Promise<boolean> {
     return true;
   } catch (err) {
     if (isGone(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * A folder's entries; `gone` when nothing is there, `denied` when it may not be looked into
+ * (a folder a command made unreadable may hide protected paths: the callers fail closed).
+ */
+export async function readFolder(dir: string): Promise<Dirent[] | 'gone' | 'denied'> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    const code = errorCode(err);
+    if (code === 'EACCES' || code === 'EPERM') return 'denied';
+    if (isGone(err)) return 'gone';
     throw err;
   }
 }

@@ -131,6 +131,9 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
       if (started) {
         const removed = await started.release();
         if (removed.length > 0) notice.push(`The sandbox removed ${removed.map((p) => ctx.workspace.display(p)).join(', ')}, which the command created (it would redirect git).`);
+        // How it was confined (read-only parts) and what of the protected paths it changed, undone.
+        for (const line of started.report) ctx.host.log('warn', `bash: ${line}`);
+        notice.push(...started.report);
       }
     } finally {
       await bracket?.end();
@@ -170,7 +173,10 @@ function releaseOnce(started: SandboxedStart, ctx: ToolContext): () => void {
     if (done) return;
     done = true;
     started.release().then(
-      (removed) => removed.forEach((p) => ctx.host.log('warn', `bash: removed ${p}, which a background command created in the sandbox`)),
+      (removed) => {
+        removed.forEach((p) => ctx.host.log('warn', `bash: removed ${p}, which a background command created in the sandbox`));
+        started.report.forEach((line) => ctx.host.log('warn', `bash (background command): ${line}`));
+      },
       (err: unknown) => ctx.host.log('error', `bash: sandbox cleanup failed: ${err instanceof Error ? err.message : String(err)}`),
     );
   };
