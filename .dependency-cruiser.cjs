@@ -10,7 +10,7 @@ module.exports = {
       comment: 'src/core runs headless (the CLI): no editor, no bus, no view, no host layer.',
       severity: 'error',
       from: { path: '^src/core/' },
-      to: { path: ['^src/(vscode|protocol|cli|chat)/', '^webview/', '^vscode$', '(^|/)node_modules/@types/vscode/'] },
+      to: { path: ['^src/(vscode|protocol|conversation|cli|chat)/', '^webview/', '^vscode$', '(^|/)node_modules/@types/vscode/'] },
     },
     {
       name: 'chat-is-editor-free',
@@ -21,10 +21,10 @@ module.exports = {
     },
     {
       name: 'webview-speaks-protocol',
-      comment: 'The webview knows the host only through src/protocol.',
+      comment: 'The webview knows the host only through src/protocol, and folds the conversation with src/conversation.',
       severity: 'error',
       from: { path: '^webview/' },
-      to: { path: '^src/', pathNot: '^src/protocol/' },
+      to: { path: '^src/', pathNot: '^src/(protocol|conversation)/' },
     },
     {
       name: 'webview-no-node',
@@ -39,6 +39,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/protocol/' },
       to: { pathNot: ['^src/protocol/', '(^|/)node_modules/zod/'] },
+    },
+    {
+      name: 'conversation-folds-protocol',
+      comment: 'src/conversation (the one fold of the conversation, shared by host and webview) uses the protocol and zod only.',
+      severity: 'error',
+      from: { path: '^src/conversation/' },
+      to: { pathNot: ['^src/(conversation|protocol)/', '(^|/)node_modules/zod/'] },
     },
     {
       name: 'no-cycles',

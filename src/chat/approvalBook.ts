@@ -1,4 +1,4 @@
-import type { ApprovalAnswer, ApprovalRequest } from '../core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../core/tools/tool';
 import type { FileChange } from '../core/tools/tool';
 import { MAX_CHANGE_TEXT_CHARS } from '../protocol/limits';
 import type { ProposedChange, ToolApprovalRequest, ToolApprovalResult } from '../protocol/toolApproval';
@@ -105,21 +105,15 @@ export function toApprovalAnswer(result: ToolApprovalResult, protectedPath: bool
   }
 }
 
+/** The core's request as the page gets it: the same fields, with the host's id and the change as a diff. */
 export function toApprovalRequest(id: string, core: ApprovalRequest): ToolApprovalRequest {
-  const request: ToolApprovalRequest = {
-    id,
-    toolCallId: core.toolCallId,
-    tool: core.name,
-    category: core.category,
-    summary: core.summary,
-    input: toJsonValue(core.input),
-    paths: [...core.paths],
-    protected: core.protected,
-  };
-  if (core.change) request.change = proposedChange(core.change);
-  if (core.allowPrefixes?.length) request.allowPrefixes = [...core.allowPrefixes];
-  if (core.network) request.network = true;
-  if (core.unsandboxed) request.unsandboxed = true;
+  const { input, paths, change, allowPrefixes, network, unsandboxed, writeAccess, ...same } = core;
+  const request: ToolApprovalRequest = { id, ...same, input: toJsonValue(input), paths: [...paths] };
+  if (change) request.change = proposedChange(change);
+  if (allowPrefixes?.length) request.allowPrefixes = [...allowPrefixes];
+  if (network) request.network = true;
+  if (unsandboxed) request.unsandboxed = true;
+  if (writeAccess) request.writeAccess = true;
   return request;
 }
 

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { errorMessage } from '../core/errors';
-import type { ApprovalAnswer, ApprovalRequest } from '../core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../core/tools/tool';
 import type { FileChange } from '../core/tools/tool';
 import { isBusError } from '../protocol/busError';
 import type { LogFn } from '../protocol/log';

@@ -1,22 +1,17 @@
-import type { ApprovalAnswer, ApprovalMode } from '../core/projectTypes';
+import type { ApprovalMode } from '../core/projectTypes';
+import type { ApprovalAnswer } from '../core/tools/tool';
 import type { FileChange } from '../core/tools/tool';
-import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { ConversationActivity } from '../protocol/conversationActivity';
 import type { AgentMode, ConfigSummary } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
 import { BranchActions } from './branchActions';
-import type { TextDiff } from './changeReverts';
 import type { ChatControllerOptions } from './chatControllerOptions';
 import type { Context } from '../core/context';
 import type { CoreAccess } from './coreAccess';
 import type { Conversation } from './conversation';
 import { ConversationWindow } from './conversationWindow';
-import { listModels } from './coreQueries';
 import type { PlanControl } from './planControl';
-import type { SendParams } from './sendRun';
 import { SessionActions } from './sessionActions';
-import type { NewChatOptions } from './sessionActions';
-import type { ExportFormat } from './sessionUi';
 import type { ViewLink } from './viewSync';
 
 /**
@@ -32,8 +27,10 @@ import type { ViewLink } from './viewSync';
  */
 export class ChatController {
   private readonly window: ConversationWindow;
-  private readonly sessions: SessionActions;
-  private readonly branches: BranchActions;
+  /** New, listed, opened, renamed, deleted and exported conversations (the bus's `session.new`, `sessions.*`). */
+  readonly sessions: SessionActions;
+  /** Edit and resend, other versions, the earlier part of a long conversation. */
+  readonly branches: BranchActions;
 
   constructor(opts: ChatControllerOptions) {
     this.window = new ConversationWindow(opts);
@@ -64,8 +61,13 @@ export class ChatController {
     return this.current.plans;
   }
 
-  private get current(): Conversation {
+  /** The conversation in view: the bus's requests about runs, reverts and the project act on it (see hostHandlers.ts). */
+  get inView(): Conversation {
     return this.window.inView;
+  }
+
+  private get current(): Conversation {
+    return this.inView;
   }
 
   /** Where the conversation in view gets its Context (a worktree's core for a worktree conversation). */
@@ -100,78 +102,11 @@ export class ChatController {
     this.window.view.showPanel(panel);
   }
 
-  // ---- runs (of the conversation in view) ----
-
-  send(params: SendParams): Promise<RequestResult<'session.send'>> {
-    return this.current.send(params);
-  }
-
-  /** Stops the run of the conversation in view, drops its queue; its open approvals are answered as rejected. */
-  cancel(): RequestResult<'session.cancel'> {
-    return { cancelled: this.current.cancel() };
-  }
-
-  /** `/compact`: summarizes the conversation in view; Stop cancels it (nothing is written then). */
-  async compact(): Promise<RequestResult<'session.compact'>> {
-    return this.current.compact();
-  }
-
   // ---- the conversations ----
-
-  /** A new, empty conversation in view; the one before keeps running in the background if it runs. */
-  newSession(options?: NewChatOptions): Promise<RequestResult<'session.new'>> {
-    return this.sessions.newSession(options);
-  }
-
-  /** Opens a conversation in view: the open one with that id, or its log. */
-  resumeSession(id: string): Promise<RequestResult<'sessions.resume'>> {
-    return this.sessions.resume(id);
-  }
-
-  listSessions(params: RequestParams<'sessions.list'>): Promise<RequestResult<'sessions.list'>> {
-    return this.sessions.list(params);
-  }
 
   /** Every conversation of the window that runs, waits or ended unseen, by session id. */
   sessionActivities(): Record<string, ConversationActivity> {
     return this.window.activities();
-  }
-
-  renameSession(id: string, title: string): Promise<RequestResult<'sessions.rename'>> {
-    return this.sessions.rename(id, title);
-  }
-
-  /** Asks first; a running conversation is stopped, the one in view replaced by a new one, before its log goes. */
-  deleteSession(id: string): Promise<RequestResult<'sessions.delete'>> {
-    return this.sessions.delete(id);
-  }
-
-  exportSession(id: string, format: ExportFormat): Promise<RequestResult<'sessions.export'>> {
-    return this.sessions.export(id, format);
-  }
-
-  /** "Edit and resend": the branch goes back to before that prompt and the edited text is sent from there. */
-  editAndResend(params: RequestParams<'session.editAndResend'>): Promise<RequestResult<'session.editAndResend'>> {
-    return this.branches.editAndResend(params);
-  }
-
-  switchBranch(params: RequestParams<'session.switchBranch'>): Promise<RequestResult<'session.switchBranch'>> {
-    return this.branches.switchBranch(params);
-  }
-
-  /** The whole of a long conversation the view got the end of. */
-  loadEarlier(): Promise<RequestResult<'session.loadEarlier'>> {
-    return this.branches.loadEarlier();
-  }
-
-  /** Makes a workspace folder the current project: of the conversation in view (recorded in its log), or of its first run. */
-  selectWorkspaceProject(name: string): Promise<RequestResult<'workspaceProject.select'>> {
-    return this.current.selectWorkspaceProject(name);
-  }
-
-  async listModels(): Promise<RequestResult<'models.list'>> {
-    const { ctx } = await this.current.core.get();
-    return listModels(ctx);
   }
 
   // ---- approvals (of any conversation: the diff editor shows background ones too) ----
@@ -193,32 +128,9 @@ export class ChatController {
 
   // ---- plan mode ----
 
-  /** The mode for the next messages (the composer's Plan/Act switch, "Toggle Plan Mode"). */
-  setMode(mode: AgentMode): RequestResult<'mode.set'> {
-    this.current.setMode(mode);
-    return { mode };
-  }
-
+  /** The mode for the next messages of the conversation in view. */
   get mode(): AgentMode {
     return this.current.state.run.mode;
-  }
-
-  // ---- the change journal (of the conversation in view) ----
-
-  undoChange(params: RequestParams<'change.undo'>): Promise<RequestResult<'change.undo'>> {
-    return this.current.reverts.undo(params);
-  }
-
-  restoreFiles(params: RequestParams<'changes.restore'>): Promise<RequestResult<'changes.restore'>> {
-    return this.current.reverts.restore(params);
-  }
-
-  undoCommand(params: RequestParams<'command.undo'>): Promise<RequestResult<'command.undo'>> {
-    return this.current.reverts.undoCommand(params);
-  }
-
-  commandDiff(changeId: string): Promise<TextDiff | undefined> {
-    return this.current.reverts.commandDiff(changeId);
   }
 
   // ---- settings ----

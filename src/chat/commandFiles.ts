@@ -1,5 +1,5 @@
 import type { CommandChange, SnapshotRecord } from '../core/session/sessionRecords';
-import { MAX_COMMAND_FILES, type CommandFile, type UiMessage, type UiPart } from '../protocol/uiMessage';
+import { MAX_COMMAND_FILES, type CommandFile, type ToolCallPart } from '../protocol/uiMessage';
 
 /** A command's changes as its card lists them. */
 export function commandFilesOf(changes: readonly CommandChange[], isReverted: (id: string) => boolean): CommandFile[] {
@@ -11,29 +11,18 @@ export function commandFilesOf(changes: readonly CommandChange[], isReverted: (i
   });
 }
 
-/** The message with these files added to the card of the call that changed them (a background job may add more later). */
-export function withCommandFiles(message: UiMessage, toolCallId: string, files: readonly CommandFile[]): UiMessage {
-  return {
-    ...message,
-    parts: message.parts.map((p): UiPart => {
-      if (p.type !== 'toolCall' || p.toolCallId !== toolCallId) return p;
-      const all = [...(p.files ?? []), ...files];
-      const more = (p.moreFiles ?? 0) + Math.max(0, all.length - MAX_COMMAND_FILES);
-      const next = { ...p, files: all.slice(0, MAX_COMMAND_FILES) };
-      return more > 0 ? { ...next, moreFiles: more } : next;
-    }),
-  };
+/** A card's file list with these files added (a background job may add more later); past the cap, how many more. */
+export function commandFilesPatch(part: ToolCallPart, files: readonly CommandFile[]): { files: CommandFile[]; moreFiles?: number } {
+  const all = [...(part.files ?? []), ...files];
+  const more = (part.moreFiles ?? 0) + Math.max(0, all.length - MAX_COMMAND_FILES);
+  const next = { files: all.slice(0, MAX_COMMAND_FILES) };
+  return more > 0 ? { ...next, moreFiles: more } : next;
 }
 
-/** The message with these changes marked as put back; the same object when none is on it. */
-export function withFilesReverted(message: UiMessage, ids: ReadonlySet<string>): UiMessage {
-  let changed = false;
-  const parts = message.parts.map((p): UiPart => {
-    if (p.type !== 'toolCall' || !p.files?.some((f) => ids.has(f.id) && !f.reverted)) return p;
-    changed = true;
-    return { ...p, files: p.files.map((f) => (ids.has(f.id) ? { ...f, reverted: true } : f)) };
-  });
-  return changed ? { ...message, parts } : message;
+/** A card's file list with these changes marked as put back; undefined when none is on it. */
+export function filesReverted(part: ToolCallPart, ids: ReadonlySet<string>): CommandFile[] | undefined {
+  if (!part.files?.some((f) => ids.has(f.id) && !f.reverted)) return undefined;
+  return part.files.map((f) => (ids.has(f.id) ? { ...f, reverted: true } : f));
 }
 
 /** Command snapshots of a resumed conversation, by tool call. */

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { RequestResult } from '../protocol/catalogue';
-import type { QueuedRun } from './runQueue';
+import type { HeldCore } from './coreLoader';
+import type { QueuedRun } from '../core/runQueue';
 import { uiErrorOf } from './runContext';
 import type { RunContext } from './runContext';
 import { showCompacted } from './sendRun';
@@ -25,8 +26,10 @@ export class CompactionRun implements QueuedRun {
     const { rc } = this;
     rc.state.setRun({ running: true });
     rc.activity();
+    let held: HeldCore | undefined;
     try {
-      const project = rc.slot.for((await rc.core.get()).ctx);
+      held = await rc.core.hold();
+      const project = rc.slot.for(held.built.ctx);
       let failure = l10n.t('The conversation was not compacted; nothing was changed.');
       const outcome = await project.compact({
         signal,
@@ -43,6 +46,8 @@ export class CompactionRun implements QueuedRun {
       const error = uiErrorOf(rc.core, err);
       rc.state.error(error);
       this.settle({ status: 'failed', message: error.message });
+    } finally {
+      held?.release();
     }
   }
 }

@@ -26,7 +26,7 @@ export class ConfigSync {
 
   async summary(): Promise<ConfigSummary> {
     try {
-      return configSummaryOf(await this.deps.core.get());
+      return await configSummaryOf(await this.deps.core.get());
     } catch (err) {
       const problem = uiErrorOf(this.deps.core, err).message;
       this.deps.log('warn', `core: cannot start: ${problem}`);

@@ -22,7 +22,7 @@ import { ProjectSlot } from './projectSlot';
 import { readOnlyMessage } from './readOnlyMessage';
 import { uiErrorOf } from './runContext';
 import type { RunLimiter } from './runLimiter';
-import { RunQueue } from './runQueue';
+import { RunQueue } from '../core/runQueue';
 import { SendRun } from './sendRun';
 import type { ModelForRun, SendParams, SendRunContext } from './sendRun';
 import { SessionTitler } from './sessionTitler';

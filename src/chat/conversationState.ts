@@ -5,9 +5,9 @@ import type { RulesRecord } from '../core/session/sessionRecords';
 import type { PlanInfo } from '../protocol/planState';
 import type { ConfigSummary, WorkspaceProjects, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';
-import type { CommandFile, MessageStatus, UiMessage, UiPart } from '../protocol/uiMessage';
-import { withChange } from './appliedChange';
-import { withCommandFiles, withFilesReverted } from './commandFiles';
+import type { CommandFile, MessageStatus, UiMessage } from '../protocol/uiMessage';
+import { appliedChange } from './appliedChange';
+import { commandFilesPatch, filesReverted } from './commandFiles';
 import type { EventSink } from './eventSink';
 import { firedRuleInfos, ruleAnchor, withRules } from './firedRules';
 import { MessageList } from './messageList';
@@ -106,12 +106,8 @@ export class ConversationState {
   }
 
   setStatus(id: string, status: MessageStatus, error?: { code: string; message: string }): void {
-    const message = this.list.get(id);
-    if (!message) return;
-    const next: UiMessage = { ...message, status };
-    if (error) next.error = error;
-    else delete next.error;
-    this.list.put(next);
+    if (!this.list.has(id)) return;
+    this.list.emit({ type: 'messagePatch', data: { messageId: id, status, error: error ?? null } });
   }
 
   /** Moves a queued message to just before the remaining queue (it is about to run). */
@@ -172,22 +168,14 @@ export class ConversationState {
 
   /** Journal entries of a resumed conversation onto their tool cards; the caller sends a snapshot. */
   attachChanges(changes: readonly JournalEntry[]): void {
-    for (const change of changes) {
-      for (const id of this.list.ids()) {
-        const message = this.list.get(id)!;
-        if (!message.parts.some((p) => p.type === 'toolCall' && p.toolCallId === change.toolCallId)) continue;
-        this.list.set(id, withChange(message, change));
-        break;
-      }
-    }
+    for (const change of changes) this.list.fold({ type: 'toolPatch', data: { toolCallId: change.toolCallId, change: appliedChange(change) } });
   }
 
   /** Files commands of a resumed conversation changed, onto their cards; the caller sends a snapshot. */
   attachCommandFiles(byCall: ReadonlyMap<string, CommandFile[]>): void {
-    for (const id of this.list.ids()) {
-      let message = this.list.get(id)!;
-      for (const p of message.parts) if (p.type === 'toolCall' && byCall.has(p.toolCallId)) message = withCommandFiles(message, p.toolCallId, byCall.get(p.toolCallId)!);
-      if (message !== this.list.get(id)) this.list.set(id, message);
+    for (const [toolCallId, files] of byCall) {
+      const part = this.list.toolCall(toolCallId);
+      if (part) this.list.fold({ type: 'toolPatch', data: { toolCallId, ...commandFilesPatch(part, files) } });
     }
   }
 
@@ -196,24 +184,24 @@ export class ConversationState {
     const messages = this.messages();
     for (const record of records) {
       const id = ruleAnchor(record, messages);
-      if (id !== undefined) this.list.set(id, withRules(this.list.get(id)!, firedRuleInfos(record.event, record.fired)));
+      if (id !== undefined) this.list.fold({ type: 'messagePatch', data: { messageId: id, rules: withRules(this.list.get(id)!, firedRuleInfos(record.event, record.fired)).rules! } });
     }
   }
 
   /** Changes were put back: their cards say so. */
   markReverted(changeIds: ReadonlySet<string>): void {
     for (const message of this.list.all()) {
-      const files = withFilesReverted(message, changeIds);
-      if (files !== message) this.list.put(files);
+      for (const part of message.parts) {
+        if (part.type !== 'toolCall') continue;
+        const files = filesReverted(part, changeIds);
+        if (files) this.list.emit({ type: 'toolPatch', data: { toolCallId: part.toolCallId, files } });
+      }
     }
     for (const message of this.list.all()) {
-      let changed = false;
-      const parts = message.parts.map((p): UiPart => {
-        if (p.type !== 'toolCall' || !p.change || !changeIds.has(p.change.id) || p.change.reverted) return p;
-        changed = true;
-        return { ...p, change: { ...p.change, reverted: true } };
-      });
-      if (changed) this.list.put({ ...message, parts });
+      for (const part of message.parts) {
+        if (part.type !== 'toolCall' || !part.change || !changeIds.has(part.change.id) || part.change.reverted) continue;
+        this.list.emit({ type: 'toolPatch', data: { toolCallId: part.toolCallId, change: { ...part.change, reverted: true } } });
+      }
     }
   }
 

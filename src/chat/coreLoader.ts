@@ -50,13 +50,21 @@ export interface BuiltCore {
   provider?: string;
 }
 
+/** A core a run works with: it is neither replaced nor shut down until `release()`. */
+export interface HeldCore {
+  built: BuiltCore;
+  release(): void;
+}
+
 /**
  * Builds the core (Context) on first use and again after the settings, keys, trust or
- * folders changed, but never while a run is using it: until the run ends, callers get the
- * Context the run started with.
+ * folders changed, but never while a run holds it (`hold()`): until the run ends, callers get
+ * the Context the run started with, and a Context is shut down only when no run holds it.
  */
 export class CoreLoader {
   private current: BuiltCore | undefined;
+  /** Runs holding each core, by core. */
+  private readonly holds = new Map<BuiltCore, number>();
   /** The build in flight, and the invalidation count it started from. */
   private building: { promise: Promise<BuiltCore>; generation: number } | undefined;
   private stale = false;
@@ -65,12 +73,11 @@ export class CoreLoader {
 
   constructor(
     private readonly inputs: CoreInputs,
-    private readonly busy: () => boolean,
     private readonly log: LogFn,
   ) {}
 
   get(): Promise<BuiltCore> {
-    if (this.current && (!this.stale || this.busy())) return Promise.resolve(this.current);
+    if (this.current && (!this.stale || this.holds.has(this.current))) return Promise.resolve(this.current);
     if (this.building?.generation === this.generation) return this.building.promise;
     // A build that started before the latest change read the old settings: build again after it.
     const previous = this.building?.promise.then(
@@ -83,6 +90,30 @@ export class CoreLoader {
     });
     this.building = { promise, generation };
     return promise;
+  }
+
+  /** The core for a run, kept as it is until the run releases it. */
+  async hold(): Promise<HeldCore> {
+    for (;;) {
+      const built = await this.get();
+      // A newer core took its place meanwhile (the old one is being shut down): take that one.
+      if (built !== this.current) continue;
+      this.holds.set(built, (this.holds.get(built) ?? 0) + 1);
+      let released = false;
+      return {
+        built,
+        release: () => {
+          if (released) return;
+          released = true;
+          const left = (this.holds.get(built) ?? 1) - 1;
+          if (left > 0) this.holds.set(built, left);
+          else {
+            this.holds.delete(built);
+            if (built !== this.current) this.shutDown(built);
+          }
+        },
+      };
+    }
   }
 
   /** The core as last built, without building. */
@@ -120,10 +151,13 @@ export class CoreLoader {
       this.current = undefined;
       throw err;
     } finally {
-      if (old) {
-        old.ctx.destroy().catch((err: unknown) => this.log('warn', `core: shutting down the previous context failed: ${errorMessage(err)}`));
-      }
+      // One a run still holds is shut down when the run releases it.
+      if (old && !this.holds.has(old)) this.shutDown(old);
     }
+  }
+
+  private shutDown(old: BuiltCore): void {
+    old.ctx.destroy().catch((err: unknown) => this.log('warn', `core: shutting down the previous context failed: ${errorMessage(err)}`));
   }
 
   private async create(): Promise<BuiltCore> {

@@ -1,6 +1,7 @@
 import type { Context } from '../core/context';
 import { CUSTOM_PROVIDER } from '../core/config/endpointLayer';
 import { KeelError, errorMessage } from '../core/errors';
+import { describeShortfall } from '../core/sandbox/missingProtections';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { ConfigSummary } from '../protocol/sessionState';
 import type { ModelInfo } from '../protocol/uiConfig';
@@ -9,8 +10,8 @@ import { chosenEndpoint } from './chosenEndpoint';
 import { thrownError } from './runErrors';
 import { toUiSummary } from './uiSessions';
 
-/** What the view's first-run panel and problem banner need, from a built core (one problem a line). */
-export function configSummaryOf(built: BuiltCore): ConfigSummary {
+/** What the view's first-run panel and banners need, from a built core (one problem a line). */
+export async function configSummaryOf(built: BuiltCore): Promise<ConfigSummary> {
   const problems = [...built.problems];
   let modelConfigured = false;
   try {
@@ -20,12 +21,16 @@ export function configSummaryOf(built: BuiltCore): ConfigSummary {
     // "No model" is what the first-run panel explains; other reasons are problems to name.
     if (!(err instanceof KeelError && err.code === 'model_not_configured')) problems.unshift(thrownError(err, built.secrets).message);
   }
-  return {
+  const summary: ConfigSummary = {
     modelConfigured,
     workspaceTrusted: built.ctx.workspaceTrusted,
     problem: problems.length > 0 ? problems.join('\n') : null,
     endpoint: chosenEndpoint(built.ctx.config, built.provider),
   };
+  // Commands are off in an untrusted workspace: no sandbox to speak of then.
+  const sandbox = built.ctx.workspaceTrusted ? describeShortfall(await built.ctx.sandbox.shortfall()) : undefined;
+  if (sandbox) summary.sandbox = sandbox;
+  return summary;
 }
 
 /** One page of this workspace's conversations; sessions that never got a message are left out unless `keep` says. */

@@ -1,10 +1,10 @@
-/** What `z.json()` accepts. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue } from '../core/jsonValue';
 
 /**
  * A tool call's input as plain JSON for the bus (whose schema is `z.json()`): what the
  * model sent already is JSON, but an SDK may hand over `undefined` fields or odd numbers.
- * Anything that cannot be serialised is shown as its string form rather than dropped.
+ * Anything that cannot be serialised is shown as its string form rather than dropped (the
+ * log's `toLoggedJson` throws instead).
  */
 export function toJsonValue(value: unknown): JsonValue {
   if (value === undefined) return null;

@@ -1,73 +1,68 @@
-import { insertionIndex } from '../protocol/messageOrder';
-import type { UiMessage } from '../protocol/uiMessage';
+import type { ConversationEvent } from '../conversation/conversationEvent';
+import { ConversationMirror } from '../conversation/conversationMirror';
+import { toolCallOf } from '../conversation/foldEvent';
+import type { ToolCallPart, UiMessage } from '../protocol/uiMessage';
 import type { EventSink } from './eventSink';
 
 /**
- * The conversation's messages in view order. Messages waiting in the queue stay at the end;
- * anything new goes before them, so the order is the order in which things will have happened.
+ * The host's copy of the conversation's messages in view order. It changes only by the shared
+ * fold (src/conversation/foldEvent.ts): each change is folded here and sent as the same event,
+ * so the view, folding it too, holds what the host holds.
  */
 export class MessageList {
-  private order: string[] = [];
-  private readonly byId = new Map<string, UiMessage>();
+  private readonly mirror = new ConversationMirror();
 
   constructor(private readonly sink: EventSink) {}
 
   all(): UiMessage[] {
-    return this.order.map((id) => this.byId.get(id)!);
+    return this.mirror.messages();
   }
 
   ids(): readonly string[] {
-    return this.order;
+    return this.mirror.conversation.ids;
   }
 
   get(id: string): UiMessage | undefined {
-    return this.byId.get(id);
+    return this.mirror.get(id);
   }
 
   has(id: string): boolean {
-    return this.byId.has(id);
+    return this.mirror.get(id) !== undefined;
   }
 
-  /** Changes the host's copy only: the caller sends the event that says what changed, or a snapshot. */
-  set(id: string, message: UiMessage): void {
-    this.byId.set(id, message);
+  toolCall(toolCallId: string): ToolCallPart | undefined {
+    return toolCallOf(this.mirror.conversation, toolCallId);
+  }
+
+  /** The message holding a tool call's card. */
+  ownerOf(toolCallId: string): string | undefined {
+    return this.mirror.conversation.owners.get(toolCallId);
   }
 
   /** The whole list is replaced (new or resumed session); the caller sends a snapshot. */
   replace(messages: readonly UiMessage[]): void {
-    this.order = messages.map((m) => m.id);
-    this.byId.clear();
-    for (const m of messages) this.byId.set(m.id, m);
+    this.mirror.reset(messages);
   }
 
-  /** Adds a message (queued ones go last, others before the queue) and sends it. */
+  /** Folds the change into the host's copy and sends it. */
+  emit(event: ConversationEvent): void {
+    this.mirror.apply(event);
+    (this.sink.emit as (name: string, data: unknown) => void)(event.type, event.data);
+  }
+
+  /** Folds the change into the host's copy only (a resumed conversation; the caller sends a snapshot). */
+  fold(event: ConversationEvent): void {
+    this.mirror.apply(event);
+  }
+
+  /** Adds a message (queued ones go last, others before the queue), or replaces the one with its id, and sends it. */
   add(message: UiMessage): void {
-    if (this.byId.has(message.id)) {
-      this.put(message);
-      return;
-    }
-    const at = insertionIndex(this.order.length, (i) => this.byId.get(this.order[i]!)?.status, message.status);
-    this.order.splice(at, 0, message.id);
-    this.byId.set(message.id, message);
-    this.sink.emit('message', { message });
-  }
-
-  /** Replaces a message in place and sends it. */
-  put(message: UiMessage): void {
-    if (!this.byId.has(message.id)) {
-      this.add(message);
-      return;
-    }
-    this.byId.set(message.id, message);
-    this.sink.emit('message', { message });
+    this.emit({ type: 'message', data: { message } });
   }
 
   /** Moves a queued message to just before the remaining queue (it is about to run). */
   dequeue(id: string): void {
-    const message = this.byId.get(id);
-    if (!message) return;
-    this.order = this.order.filter((m) => m !== id);
-    this.byId.delete(id);
-    this.add({ ...message, status: 'done' });
+    const message = this.get(id);
+    if (message) this.add({ ...message, status: 'done' });
   }
 }

@@ -7,7 +7,7 @@ import { WorkspaceProjectChoice } from './workspaceProjectChoice';
 
 /**
  * The conversation in view (one Project at a time): made when the first message needs it,
- * remade on the same session when the settings change, closed when another takes its place.
+ * given the new configuration when the settings change, closed when another takes its place.
  */
 export class ProjectSlot {
   private project: Project | undefined;
@@ -26,17 +26,13 @@ export class ProjectSlot {
     return this.project;
   }
 
-  /** The conversation to run in with this core: the current one, rebuilt on a new configuration, or a new one. */
+  /** The conversation to run in with this core: the current one (on this core from now on), or a new one. */
   for(ctx: Context): Project {
     const current = this.project;
-    if (current && current.ctx === ctx) return current;
     if (current && current.ctx.sessions.key === ctx.sessions.key) {
-      // The settings changed between runs: same conversation, new configuration.
-      // Background commands started in this conversation stay reachable under the new Project.
-      const next = new Project(ctx, current.session, { jobs: current.jobs, queuedByHost: true });
-      next.todos.set(current.todos.get());
-      this.set(next);
-      return next;
+      // The settings changed between runs: same conversation, new configuration; what it holds stays.
+      current.useContext(ctx);
+      return current;
     }
     if (current) {
       this.log('info', 'The workspace changed; the next message starts a new conversation.');

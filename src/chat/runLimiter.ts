@@ -1,4 +1,4 @@
-import type { Admission } from './runQueue';
+import type { Admission } from '../core/runQueue';
 
 /**
  * The window's cap on runs going at once (keel.maxConcurrentRuns): a run past the cap waits

@@ -1,11 +1,11 @@
 import { mentionNotesOf } from '../core/mentions/mentionTypes';
 import type { ProjectEvent } from '../core/projectTypes';
+import type { ToolPresentation } from '../core/tools/toolPresentation';
 import { capToolOutput } from '../protocol/limits';
 import type { UiError } from '../protocol/sessionState';
-import { appendDelta } from '../protocol/uiMessage';
 import type { FiredRuleInfo, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';
-import { withChange } from './appliedChange';
-import { commandFilesOf, withCommandFiles } from './commandFiles';
+import { appliedChange } from './appliedChange';
+import { commandFilesOf, commandFilesPatch } from './commandFiles';
 import type { EventSink } from './eventSink';
 import { firedRuleInfos, withRules } from './firedRules';
 import { LiveToolOutput } from './liveToolOutput';
@@ -25,6 +25,8 @@ export type ProjectedEvent = Exclude<ProjectEvent, { type: 'context' | 'usage' }
  */
 export class RunProjection {
   private turnMessageId: string | undefined;
+  /** The log id of the turn's answer, from core, so live and resumed conversations share ids. */
+  private nextTurnId: string | undefined;
   private runModel: string | undefined;
   private readonly callOwner = new Map<string, string>();
   private readonly announced = new Map<string, { name: string; input: unknown }>();
@@ -61,22 +63,21 @@ export class RunProjection {
     switch (event.type) {
       case 'turn_start':
         this.turnMessageId = undefined;
+        this.nextTurnId = event.messageId;
         return;
       case 'text_delta':
       case 'reasoning_delta': {
         if (event.text === '') return;
         const kind = event.type === 'text_delta' ? 'text' : 'reasoning';
-        const id = this.turnMessageId ?? this.createTurnMessage();
-        const message = this.list.get(id)!;
-        this.list.set(id, { ...message, parts: appendDelta(message.parts, kind, event.text) });
-        this.sink.emit(event.type === 'text_delta' ? 'textDelta' : 'reasoningDelta', { messageId: id, delta: event.text });
+        const messageId = this.turnMessageId ?? this.createTurnMessage();
+        this.list.emit({ type: kind === 'text' ? 'textDelta' : 'reasoningDelta', data: { messageId, delta: event.text } });
         return;
       }
       case 'retry': {
         // The loop discards what the failed attempt streamed; so does the view.
         const id = this.turnMessageId;
         const message = id === undefined ? undefined : this.list.get(id);
-        if (message && message.parts.length > 0) this.list.put({ ...message, parts: [] });
+        if (message && message.parts.length > 0) this.list.emit({ type: 'messagePatch', data: { messageId: message.id, parts: [] } });
         this.sink.emit('retry', {
           attempt: event.attempt,
           maxAttempts: event.maxAttempts,
@@ -89,19 +90,18 @@ export class RunProjection {
         this.applyMessage(event);
         return;
       case 'tool_use':
-        this.showCall(event.toolCallId, event.name, event.input, 'running');
+        this.showCall(event.toolCallId, event.name, event.input, 'running', event.display);
         return;
       case 'file_change': {
-        const owner = this.callOwner.get(event.change.toolCallId);
-        const message = owner === undefined ? undefined : this.list.get(owner);
-        if (message) this.list.put(withChange(message, event.change));
+        if (this.list.toolCall(event.change.toolCallId)) {
+          this.list.emit({ type: 'toolPatch', data: { toolCallId: event.change.toolCallId, change: appliedChange(event.change) } });
+        }
         if (event.warning) this.error({ code: 'internal', message: event.warning, retryable: false });
         return;
       }
       case 'command_changes': {
-        const owner = this.callOwner.get(event.toolCallId);
-        const message = owner === undefined ? undefined : this.list.get(owner);
-        if (message) this.list.put(withCommandFiles(message, event.toolCallId, commandFilesOf(event.changes, () => false)));
+        const part = this.list.toolCall(event.toolCallId);
+        if (part) this.list.emit({ type: 'toolPatch', data: { toolCallId: event.toolCallId, ...commandFilesPatch(part, commandFilesOf(event.changes, () => false)) } });
         if (event.warning) this.error({ code: 'internal', message: event.warning, retryable: false });
         return;
       }
@@ -125,8 +125,7 @@ export class RunProjection {
               : 'done';
         const { output, truncated } = capToolOutput(event.output);
         this.live.end(event.toolCallId);
-        this.updateToolPart(event.toolCallId, ({ liveOutput: _live, ...part }) => ({ ...part, state, result: { output, isError: event.isError, truncated } }));
-        this.sink.emit('toolResult', { toolCallId: event.toolCallId, name: event.name, state, isError: event.isError, output, truncated });
+        this.list.emit({ type: 'toolResult', data: { toolCallId: event.toolCallId, name: event.name, state, isError: event.isError, output, truncated } });
         return;
       }
       case 'context_trimmed':
@@ -146,7 +145,7 @@ export class RunProjection {
         const onPrompt = event.event === 'prompt_submit' || event.event === 'session_start';
         const owner = event.toolCallId !== undefined ? this.callOwner.get(event.toolCallId) : onPrompt ? undefined : this.turnMessageId;
         const message = owner === undefined ? undefined : this.list.get(owner);
-        if (message) this.list.put(withRules(message, infos));
+        if (message) this.list.emit({ type: 'messagePatch', data: { messageId: message.id, rules: withRules(message, infos).rules! } });
         else this.pendingRules.push(...infos);
         return;
       }
@@ -164,7 +163,9 @@ export class RunProjection {
         const running = runningId === undefined ? undefined : this.list.get(runningId);
         if (running) {
           const noted = withMentionNotes(running, mentionNotesOf(event.outcomes));
-          if (noted !== running) this.list.put(noted);
+          noted.parts.forEach((part, index) => {
+            if (part !== running.parts[index]) this.list.emit({ type: 'partPatch', data: { messageId: running.id, index, part } });
+          });
         }
         return;
       }
@@ -183,24 +184,13 @@ export class RunProjection {
     for (const id of this.touched) {
       const message = this.list.get(id);
       if (!message) continue;
-      let changed = false;
-      const parts = message.parts.map((part): UiPart => {
-        if (part.type !== 'toolCall' || FINAL_TOOL_STATES.has(part.state)) return part;
-        changed = true;
-        return { ...part, state: finalState };
-      });
-      let status = message.status;
-      let error = message.error;
-      if (status === 'streaming') {
-        changed = true;
-        status = outcome.cancelled ? 'cancelled' : outcome.error ? 'error' : 'done';
-        if (status === 'error' && outcome.error) error = { code: outcome.error.code, message: outcome.error.message };
+      for (const part of message.parts) {
+        if (part.type === 'toolCall' && !FINAL_TOOL_STATES.has(part.state)) this.list.emit({ type: 'toolState', data: { toolCallId: part.toolCallId, state: finalState } });
       }
-      if (changed) {
-        const next: UiMessage = { ...message, parts, status };
-        if (error) next.error = error;
-        this.list.put(next);
-      }
+      if (message.status !== 'streaming') continue;
+      const status = outcome.cancelled ? 'cancelled' : outcome.error ? 'error' : 'done';
+      const error = status === 'error' && outcome.error ? { code: outcome.error.code, message: outcome.error.message } : undefined;
+      this.list.emit({ type: 'messagePatch', data: { messageId: id, status, ...(error ? { error } : {}) } });
     }
     this.reset();
   }
@@ -208,6 +198,7 @@ export class RunProjection {
   reset(): void {
     this.live.clear();
     this.turnMessageId = undefined;
+    this.nextTurnId = undefined;
     this.runModel = undefined;
     this.callOwner.clear();
     this.announced.clear();
@@ -232,7 +223,10 @@ export class RunProjection {
         this.announced.set(p.toolCallId, { name: p.name, input: p.input });
         return false;
       });
-      this.list.put({ ...current, parts: [...content, ...calls], status: event.partial ? 'cancelled' : 'done' });
+      // The streamed parts are sent again only when the final message differs from them.
+      const parts = [...content, ...calls];
+      const same = JSON.stringify(parts) === JSON.stringify(current.parts);
+      this.list.emit({ type: 'messagePatch', data: { messageId: id, status: event.partial ? 'cancelled' : 'done', ...(same ? {} : { parts }) } });
       return;
     }
     if (message.role === 'tool') {
@@ -254,7 +248,7 @@ export class RunProjection {
   /** A divider appears when the summary is being written, fills in when it is done, and says why it failed. */
   private applyCompaction(event: Extract<ProjectEvent, { type: 'compaction' }>): void {
     if (event.phase === 'start') {
-      this.compactionId = this.newId('tool').replace(/^tool/, 'compaction');
+      this.compactionId = event.id ?? this.newId('tool').replace(/^tool/, 'compaction');
       this.list.add(compactionUiMessage(this.compactionId, this.now(), { summary: '', compactedMessages: 0, reason: event.reason }, 'streaming'));
       return;
     }
@@ -263,64 +257,39 @@ export class RunProjection {
     const current = id === undefined ? undefined : this.list.get(id);
     if (event.phase === 'done') {
       const part = { summary: event.summary, compactedMessages: event.compactedMessages, reason: event.reason };
-      this.list.put(compactionUiMessage(current?.id ?? event.id, current?.createdAt ?? this.now(), part, 'done'));
+      this.list.add(compactionUiMessage(current?.id ?? event.id, current?.createdAt ?? this.now(), part, 'done'));
       return;
     }
     // The divider says why in place; a banner only when there is none.
-    if (current) this.list.put({ ...current, status: 'error', error: { code: 'compaction_failed', message: event.error } });
+    if (current) this.list.emit({ type: 'messagePatch', data: { messageId: current.id, status: 'error', error: { code: 'compaction_failed', message: event.error } } });
     else this.error({ code: 'internal', message: event.error, retryable: true });
   }
 
-  private showCall(toolCallId: string, name: string, input: unknown, state: ToolCallState): void {
+  private showCall(toolCallId: string, name: string, input: unknown, state: ToolCallState, display?: ToolPresentation): void {
     const messageId = this.turnMessageId ?? this.createTurnMessage();
-    const part = toolCallPart(toolCallId, name, input, this.awaiting.has(toolCallId) ? 'awaitingApproval' : state);
-    const message = this.list.get(messageId)!;
-    this.list.set(messageId, { ...message, parts: [...message.parts, part] });
+    const part = toolCallPart(toolCallId, name, input, this.awaiting.has(toolCallId) ? 'awaitingApproval' : state, display);
     this.callOwner.set(toolCallId, messageId);
-    this.sink.emit('toolUse', {
-      messageId,
-      toolCallId,
-      name: part.name,
-      input: part.input,
-      summary: part.summary,
-      state: part.state,
-    });
+    this.list.emit({ type: 'toolUse', data: { messageId, toolCallId, name: part.name, input: part.input, display: part.display, state: part.state } });
   }
 
   private setToolState(toolCallId: string, state: 'awaitingApproval' | 'running'): void {
-    if (!this.updateToolPart(toolCallId, (part) => ({ ...part, state }))) return;
-    this.sink.emit('toolState', { toolCallId, state });
+    if (!this.toolPart(toolCallId)) return;
+    this.list.emit({ type: 'toolState', data: { toolCallId, state } });
   }
 
   private toolPart(toolCallId: string): ToolCallPart | undefined {
-    const owner = this.callOwner.get(toolCallId);
-    const message = owner === undefined ? undefined : this.list.get(owner);
-    return message?.parts.find((p): p is ToolCallPart => p.type === 'toolCall' && p.toolCallId === toolCallId);
+    return this.callOwner.has(toolCallId) ? this.list.toolCall(toolCallId) : undefined;
   }
 
-  /** Changes a card in the host's copy only; the caller sends the matching event. */
   private showLiveOutput(toolCallId: string, output: string): void {
     // Kept on the part too, so a view that reloads mid-command shows what came so far.
-    if (!this.updateToolPart(toolCallId, (part) => (part.state === 'running' ? { ...part, liveOutput: output } : part))) return;
-    this.sink.emit('toolOutput', { toolCallId, output });
-  }
-
-  private updateToolPart(toolCallId: string, change: (part: ToolCallPart) => ToolCallPart): boolean {
-    const owner = this.callOwner.get(toolCallId);
-    const message = owner === undefined ? undefined : this.list.get(owner);
-    if (!message || owner === undefined) return false;
-    let found = false;
-    const parts = message.parts.map((p) => {
-      if (p.type !== 'toolCall' || p.toolCallId !== toolCallId) return p;
-      found = true;
-      return change(p);
-    });
-    if (found) this.list.set(owner, { ...message, parts });
-    return found;
+    if (this.toolPart(toolCallId)?.state !== 'running') return;
+    this.list.emit({ type: 'toolOutput', data: { toolCallId, output } });
   }
 
   private createTurnMessage(): string {
-    const id = this.newId('assistant');
+    const id = this.nextTurnId ?? this.newId('assistant');
+    this.nextTurnId = undefined;
     let message: UiMessage = { id, role: 'assistant', parts: [], status: 'streaming', createdAt: this.now() };
     if (this.runModel) message.model = this.runModel;
     if (this.pendingRules.length > 0) message = withRules(message, this.pendingRules.splice(0));

@@ -5,9 +5,10 @@ import type { Project } from '../core/project';
 import type { ProjectEvent, RunOptions, RunResult } from '../core/projectTypes';
 import type { RequestParams } from '../protocol/catalogue';
 import type { AgentMode } from '../protocol/sessionState';
+import type { HeldCore } from './coreLoader';
 import type { PlanAction } from './planRuns';
 import { latestPlanInfo, runPlanAction } from './planRuns';
-import type { QueuedRun } from './runQueue';
+import type { QueuedRun } from '../core/runQueue';
 import { uiErrorOf } from './runContext';
 import type { RunContext } from './runContext';
 import { runFailure } from './runErrors';
@@ -69,8 +70,11 @@ export class SendRun implements QueuedRun {
     rc.activity();
     let recorded = false;
     let secrets: string[] = [];
+    let held: HeldCore | undefined;
     try {
-      const built = await rc.core.get();
+      // The run keeps the core it starts with; a settings change applies to the next one.
+      held = await rc.core.hold();
+      const { built } = held;
       secrets = built.secrets;
       const project = rc.slot.for(built.ctx);
       // Resolved again only when the core was rebuilt (new settings) while the message waited.
@@ -113,6 +117,8 @@ export class SendRun implements QueuedRun {
       state.finishRun({ cancelled: false, error });
       // The session never got the message: say so on it, so nothing is silently lost.
       if (!recorded) state.setStatus(this.id, 'error', { code: error.code, message: error.message });
+    } finally {
+      held?.release();
     }
   }
 

@@ -1,8 +1,14 @@
 import * as l10n from '@vscode/l10n';
-import type { AssistantModelMessage, ModelMessage, ToolResultPart, UserContent } from 'ai';
+import type { AssistantModelMessage, ToolResultPart, UserContent } from 'ai';
+import { isKeelNote } from '../core/session/keelNotes';
 import { isMentionExpansion } from '../core/mentions/mentionBlock';
+import type { ConversationEvent } from '../conversation/conversationEvent';
+import { EMPTY_CONVERSATION, foldEvents, messagesOf } from '../conversation/foldEvent';
 import type { SessionEntry } from '../core/session/session';
+import { presentByName } from '../core/tools/builtinTools';
+import type { ToolPresentation } from '../core/tools/toolPresentation';
 import { capToolOutput } from '../protocol/limits';
+import { toolDisplaySchema } from '../protocol/toolDisplay';
 import { mentionSchema } from '../protocol/uiMessage';
 import type {
   ImageAttachment,
@@ -19,7 +25,6 @@ import { toJsonValue } from './jsonValue';
 import { parseMentions } from './mentionText';
 import { withMentionNotes } from './mentionNotes';
 import { personTextPart } from './personText';
-import { toolSummary } from './toolSummary';
 
 /**
  * Converts what the session keeps (the model's messages) into what the chat view shows
@@ -37,6 +42,8 @@ export interface ConversionOptions {
 }
 
 export const DEFAULT_MAX_SNAPSHOT_IMAGE_CHARS = 350_000;
+
+const NONE_DECLINED: ReadonlySet<string> = new Set();
 
 /**
  * What the person typed, as the model receives it: text, then images. Mentions are not part
@@ -72,8 +79,8 @@ export function userParts(content: UserContent, opts: ConversionOptions = {}): U
   const parts: UiPart[] = [];
   for (const part of content) {
     if (part.type === 'text') {
-      // The expansion is what the model saw; the view shows the mentions as chips instead.
-      if (isMentionExpansion(part.text)) continue;
+      // The expansion and the workspace context are what the model saw; the view shows the mentions as chips instead.
+      if (isMentionExpansion(part.text) || isKeelNote(part.text)) continue;
       const mentions = parseMentions(part.text);
       if (mentions) for (const mention of mentions) parts.push({ type: 'mention', mention });
       else parts.push({ type: 'text', text: part.text });
@@ -89,6 +96,7 @@ export function userParts(content: UserContent, opts: ConversionOptions = {}): U
 export function assistantParts(
   content: AssistantModelMessage['content'],
   stateOf: (toolCallId: string) => ToolCallState,
+  displays?: Readonly<Record<string, unknown>>,
 ): UiPart[] {
   if (typeof content === 'string') return content === '' ? [] : [personTextPart(content)];
   const parts: UiPart[] = [];
@@ -101,7 +109,7 @@ export function assistantParts(
         if (part.text !== '') parts.push({ type: 'reasoning', text: part.text });
         break;
       case 'tool-call':
-        parts.push(toolCallPart(part.toolCallId, part.toolName, part.input, stateOf(part.toolCallId)));
+        parts.push(toolCallPart(part.toolCallId, part.toolName, part.input, stateOf(part.toolCallId), loggedDisplay(displays?.[part.toolCallId])));
         break;
       default:
         // Provider-specific parts (files the model generated, custom parts) are not shown.
@@ -111,8 +119,16 @@ export function assistantParts(
   return parts;
 }
 
-export function toolCallPart(toolCallId: string, name: string, input: unknown, state: ToolCallState): ToolCallPart {
-  return { type: 'toolCall', toolCallId, name, input: toJsonValue(input), summary: toolSummary(name, input), state };
+/** A card the log kept for a call to a tool that is not built in; one that does not fit the schema is drawn again by name. */
+function loggedDisplay(value: unknown): ToolPresentation | undefined {
+  if (value === undefined) return undefined;
+  const parsed = toolDisplaySchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** A call's part; `display` is the card its tool drew (a resumed built-in call's is drawn again by its name). */
+export function toolCallPart(toolCallId: string, name: string, input: unknown, state: ToolCallState, display?: ToolPresentation): ToolCallPart {
+  return { type: 'toolCall', toolCallId, name, input: toJsonValue(input), display: display ?? presentByName(name, input), state };
 }
 
 /** A tool result as the card shows it: text, capped, with whether it was an error. */
@@ -146,53 +162,73 @@ export function toolOutputOf(output: ToolResultPart['output']): ToolOutput {
   return { output: capped.output, isError, truncated: capped.truncated };
 }
 
-export function finalToolState(output: ToolResultPart['output']): ToolCallState {
+export function finalToolState(output: ToolResultPart['output']): 'done' | 'error' | 'rejected' {
   if (output.type === 'execution-denied') return 'rejected';
   return output.type === 'error-text' || output.type === 'error-json' ? 'error' : 'done';
 }
 
 /**
  * The active branch of a session as the view shows it. Ids are the session's message ids.
- * A call without a result (the window closed mid-run) shows as cancelled.
+ * The log is replayed as the events a live run sends, through the same fold. A call without a
+ * result (the window closed mid-run) shows as cancelled.
  */
 export function entriesToUiMessages(entries: readonly SessionEntry[], opts: ConversionOptions = {}): UiMessage[] {
-  const messages: UiMessage[] = [];
-  const calls = new Map<string, ToolCallPart>();
+  return messagesOf(foldEvents(EMPTY_CONVERSATION, entryEvents(entries, opts)));
+}
+
+function entryEvents(entries: readonly SessionEntry[], opts: ConversionOptions): ConversationEvent[] {
+  const events: ConversationEvent[] = [];
+  const emit = (event: ConversationEvent): void => void events.push(event);
+  const shown = new Set<string>();
   for (const entry of entries) {
     const createdAt = epochMs(entry.ts);
     if (entry.kind === 'compaction') {
-      messages.push(compactionUiMessage(entry.id, createdAt, { summary: entry.summary, compactedMessages: entry.messages ?? 0 }, 'done'));
+      const part = { summary: entry.summary, compactedMessages: entry.messages ?? 0, ...(entry.reason ? { reason: entry.reason } : {}) };
+      emit({ type: 'message', data: { message: compactionUiMessage(entry.id, createdAt, part, 'done') } });
       continue;
     }
     const { message } = entry;
     const base = { id: entry.id, createdAt };
     switch (message.role) {
       case 'system':
-        messages.push({ ...base, role: 'system', parts: [{ type: 'text', text: message.content }], status: 'done' });
+        emit({ type: 'message', data: { message: { ...base, role: 'system', parts: [{ type: 'text', text: message.content }], status: 'done' } } });
         break;
       case 'user': {
+        // Event rules' reminders are for the model; the view marks the rules that fired instead.
+        if (entry.meta?.rules) break;
         const chips = mentionParts(entry.meta?.mentions ?? []);
         const user: UiMessage = { ...base, role: 'user', parts: [...userParts(message.content, opts), ...chips], status: 'done' };
-        messages.push(withMentionNotes(user, entry.meta?.mentionNotes ?? []));
+        emit({ type: 'message', data: { message: withMentionNotes(user, entry.meta?.mentionNotes ?? []) } });
         break;
       }
       case 'assistant': {
-        const parts = assistantParts(message.content, () => 'cancelled');
-        for (const part of parts) if (part.type === 'toolCall') calls.set(part.toolCallId, part);
+        const parts = assistantParts(message.content, () => 'cancelled', entry.meta?.displays);
+        for (const part of parts) if (part.type === 'toolCall') shown.add(part.toolCallId);
         const ui: UiMessage = { ...base, role: 'assistant', parts, status: entry.meta?.partial ? 'cancelled' : 'done' };
         if (entry.meta?.model) ui.model = entry.meta.model;
-        messages.push(ui);
+        emit({ type: 'message', data: { message: ui } });
         break;
       }
       case 'tool': {
-        const orphans = foldToolResults(message, calls);
-        if (orphans.length > 0) messages.push({ ...base, role: 'tool', parts: orphans, status: 'done' });
+        const declined: ReadonlySet<string> = entry.meta?.declined ? new Set(entry.meta.declined) : NONE_DECLINED;
+        const orphans: UiPart[] = [];
+        for (const part of message.content) {
+          if (part.type !== 'tool-result') continue;
+          const result = toolOutputOf(part.output);
+          if (!shown.has(part.toolCallId)) {
+            orphans.push({ type: 'toolResult', toolCallId: part.toolCallId, name: part.toolName, ...result });
+            continue;
+          }
+          const state = declined.has(part.toolCallId) ? 'rejected' : finalToolState(part.output);
+          emit({ type: 'toolResult', data: { toolCallId: part.toolCallId, name: part.toolName, state, ...result } });
+        }
+        if (orphans.length > 0) emit({ type: 'message', data: { message: { ...base, role: 'tool', parts: orphans, status: 'done' } } });
         break;
       }
     }
-    if (entry.interruption) messages.push(interruptionUiMessage(`${entry.id}-cut`, epochMs(entry.interruption.ts), entry.interruption.note));
+    if (entry.interruption) emit({ type: 'message', data: { message: interruptionUiMessage(`${entry.id}-cut`, epochMs(entry.interruption.ts), entry.interruption.note) } });
   }
-  return messages;
+  return events;
 }
 
 /** The divider that marks a compaction; `summary` is empty while it is being written. */
@@ -220,23 +256,6 @@ export function mentionParts(mentions: readonly unknown[]): MentionPart[] {
     if (parsed.success) parts.push({ type: 'mention', mention: parsed.data });
   }
   return parts;
-}
-
-/** Puts results on their calls' cards (mutating them); returns results whose call is not in view. */
-function foldToolResults(message: Extract<ModelMessage, { role: 'tool' }>, calls: Map<string, ToolCallPart>): UiPart[] {
-  const orphans: UiPart[] = [];
-  for (const part of message.content) {
-    if (part.type !== 'tool-result') continue;
-    const result = toolOutputOf(part.output);
-    const call = calls.get(part.toolCallId);
-    if (call) {
-      call.result = result;
-      call.state = finalToolState(part.output);
-    } else {
-      orphans.push({ type: 'toolResult', toolCallId: part.toolCallId, name: part.toolName, ...result });
-    }
-  }
-  return orphans;
 }
 
 function imagePart(mediaType: string | undefined, data: unknown, opts: ConversionOptions): ImagePart | undefined {

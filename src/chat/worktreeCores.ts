@@ -21,8 +21,6 @@ export interface WorktreeCoresOptions {
   workspace: CoreAccess;
   /** What building a core needs, as the window's core got it. */
   inputs: CoreInputs;
-  /** A run goes on: no core is rebuilt under it. */
-  busy(): boolean;
   log: LogFn;
 }
 
@@ -53,7 +51,6 @@ export class WorktreeCores {
         workspaceFile: () => undefined,
         worktree: () => ({ tree: worktree, sessionsOf }),
       },
-      this.opts.busy,
       this.opts.log,
     );
     this.loaders.set(worktree.path, { worktree, loader });

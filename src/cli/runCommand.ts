@@ -7,6 +7,7 @@ import { providerOrigin } from '../core/model/keyOrigin';
 import type { PairedKey } from '../core/model/keyOrigin';
 import { errorMessage } from '../core/errors';
 import { createFsHost } from '../core/fsHost';
+import { describeShortfall } from '../core/sandbox/missingProtections';
 import { statedLanguage } from './cliLocale';
 import { Project } from '../core/project';
 import type { RunArgs } from './cliArgs';
@@ -63,6 +64,11 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
     for (const message of ctx.warnings) printer.warning(message);
     // Resolve the model before opening a session so a configuration error leaves no empty log behind.
     ctx.models.resolve(a.plan ? 'planModel' : 'model', layer.model);
+    // A run that may run commands says first which of the sandbox's protections they lack here.
+    if (!a.plan && ctx.workspaceTrusted) {
+      const missing = describeShortfall(await ctx.sandbox.shortfall());
+      if (missing) io.stderr(`keel: ${missing}\n`);
+    }
   } catch (err) {
     // Nothing ran in it yet: a worktree made for a run that cannot start is taken back.
     if (made) await removeWorktree(made, { deleteBranch: true });

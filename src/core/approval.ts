@@ -18,9 +18,15 @@ export interface ApprovalFacts {
   sandboxed?: boolean;
   /** The tool allows the call, but it writes files (a command's redirections): a write's rule applies to them. */
   writesFiles?: boolean;
+  /** Why the tool asks (its own words for the rule). */
+  why?: string;
 }
 
-export type ApprovalVerdict = { decision: 'allow'; rule: string } | { decision: 'ask'; rule: string };
+/**
+ * `readOnlyWorkspace`: a command allowed only by a rule the tool matched, in manual mode: an
+ * allow rule allows reading, so it runs with the workspace read-only.
+ */
+export type ApprovalVerdict = { decision: 'allow'; rule: string; readOnlyWorkspace?: boolean } | { decision: 'ask'; rule: string };
 
 /**
  * The approval order. Protected paths come first so that no mode, tool verdict or
@@ -35,10 +41,13 @@ export function decideApproval(f: ApprovalFacts): ApprovalVerdict {
   if (f.insist !== undefined) return { decision: 'ask', rule: f.insist };
   // An allow rule allows the command, not every file it writes: in manual mode a write asks.
   if (f.toolNeedsApproval === false && f.writesFiles && f.mode === 'manual') return { decision: 'ask', rule: 'the command writes files' };
-  if (f.toolNeedsApproval === false) return { decision: 'allow', rule: 'tool says no approval needed' };
+  if (f.toolNeedsApproval === false) {
+    if (f.category === 'command' && f.mode === 'manual') return { decision: 'allow', rule: 'tool says no approval needed', readOnlyWorkspace: true };
+    return { decision: 'allow', rule: 'tool says no approval needed' };
+  }
   if (f.category === 'write' && f.mode === 'autoEdit') return { decision: 'allow', rule: 'autoEdit mode' };
   // The OS holds its writes to what autoEdit allows for edits anyway, and it has no network.
   if (f.category === 'command' && f.sandboxed && f.mode === 'autoEdit') return { decision: 'allow', rule: 'sandboxed command in autoEdit mode' };
   if (f.allowedForSession) return { decision: 'allow', rule: 'allowed for this session' };
-  return { decision: 'ask', rule: 'needs approval' };
+  return { decision: 'ask', rule: f.why ?? 'needs approval' };
 }

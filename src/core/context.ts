@@ -15,6 +15,7 @@ import { ModelRegistry } from './model/modelRegistry';
 import type { ProviderFactory } from './model/modelRegistry';
 import { PluginManager } from './plugins/pluginManager';
 import { CommandSandbox } from './sandbox/commandSandbox';
+import { noteWritableFolder } from './git/gitProgram';
 import { sweepPlaceholders } from './sandbox/placeholders';
 import type { SandboxDetection } from './sandbox/sandboxTypes';
 import type { KeelPlugin } from './plugins/pluginTypes';
@@ -159,6 +160,8 @@ export class Context {
       workspace: sessionsOf,
       onWarning: (message) => opts.host.log('warn', message),
     });
+    // Commands write here: Keel's own git never runs a `git` found in these folders.
+    for (const f of workspace.folders) noteWritableFolder(f.path);
     const sandbox = new CommandSandbox({
       mode: config.sandbox,
       folders: workspace.folders.map((f) => f.path),

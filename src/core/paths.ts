@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, extname, isAbsolute, join, resolve } from 'node:path';
+import { sha256 } from './sha256';
 
 /** Where Keel keeps its own data: `$KEEL_HOME`, else `~/.keel`. Always absolute. */
 export function keelHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -39,7 +39,7 @@ export function workspaceKey(workspace: WorkspaceIdentity): string {
   const anchor = workspace.workspaceFile ?? workspace.root;
   const real = canonicalPath(anchor);
   const name = workspace.workspaceFile ? basename(real, extname(real)) : basename(real);
-  const hash = createHash('sha256').update(real).digest('hex').slice(0, 10);
+  const hash = sha256(real).slice(0, 10);
   return `${slug(name)}-${hash}`;
 }
 

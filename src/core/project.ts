@@ -3,115 +3,111 @@ import type { CompactionOutcome } from './compaction/compactor';
 import { textTokens } from './compaction/tokenEstimate';
 import type { ApprovalMode } from './config/configSchema';
 import type { Context } from './context';
-import { KeelError, errorMessage } from './errors';
-import { sessionHistoryOf } from './history/sessionHistoryOf';
-import type { SessionHistory } from './history/sessionHistory';
-import { ConversationContext } from './llmsContext/conversationContext';
+import { ConversationRuntime } from './conversationRuntime';
+import type { ConversationRuntimeOptions } from './conversationRuntime';
+import { errorMessage } from './errors';
+import type { ChangeJournal } from './journal/changeJournal';
+import type { ConversationContext } from './llmsContext/conversationContext';
 import { runLoop } from './loop/loop';
 import type { ResolvedModel } from './model/modelRegistry';
+import type { PlanBook } from './plan/planBook';
+import { executionPrompt, planTodos, refinePrompt } from './plan/planDocument';
 import type { RunMode } from './plugins/pluginTypes';
 import type { ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
-import { ChangeJournal } from './journal/changeJournal';
-import { createFileUndo, type FileUndo } from './snapshots/fileUndo';
-import { ProjectRules, promptText } from './rules/projectRules';
-import { PlanBook } from './plan/planBook';
-import { executionPrompt, planTodos, refinePrompt } from './plan/planDocument';
-import { checkImages, offeredTools, systemPromptFor, toolSpecs, userTurn } from './runRequest';
+import { promptText } from './rules/projectRules';
+import { checkImages, offeredTools, requestPrompt, toolSpecs, userTurn } from './runRequest';
 import type { Session } from './session/session';
-import type { MessageMeta } from './session/sessionRecords';
 import { SessionReadOnlyError } from './session/sessionErrors';
-import { BackgroundJobs } from './tools/backgroundJobs';
-import { FileReadTracker } from './tools/fileReadTracker';
-import { TodoStore } from './tools/todoStore';
+import type { MessageMeta } from './session/sessionRecords';
+import type { FileUndo } from './snapshots/fileUndo';
+import type { BackgroundJobs } from './tools/backgroundJobs';
+import type { TodoStore } from './tools/todoStore';
 import { ToolCalls } from './toolCalls';
 import type { ToolCallHost } from './toolCalls';
-import { recordedProject } from './workspace/currentProject';
 import type { Workspace, WorkspaceFolder } from './workspace/workspace';
+import { newMessageId } from './session/sessionIds';
 
 /**
- * One conversation: `send()` runs with all tools and the approval rules, `plan()` with the
- * read-only tools, the plan prompt and the plan model. Runs of one Project never overlap: they
- * are queued here, or by the host when it keeps the queue itself (`queuedByHost`).
+ * One conversation's runs: `send()` runs with all tools and the approval rules, `plan()` with
+ * the read-only tools, the plan prompt and the plan model. What the conversation holds lives in
+ * its `runtime`, which outlasts a settings change (`useContext()`); each run takes the Context
+ * current when it starts. Runs of one Project never overlap: they are queued by the runtime, or
+ * by the host when it keeps the queue itself (`queuedByHost`).
  */
 export class Project {
-  readonly ctx: Context;
-  readonly session: Session;
-  readonly todos = new TodoStore();
-  /** The plans made in plan mode, each a record in the log and an editable file. */
-  readonly plans: PlanBook;
-  private readonly reads = new FileReadTracker();
-  /** Every file change this conversation applies, for undo and restore; absent on a read-only session. */
-  readonly journal: ChangeJournal | undefined;
-  /** Snapshots around commands, and the restore over them and the journal; absent on a read-only session. */
-  readonly fileUndo: FileUndo | undefined;
-  /** What the model is told about the workspace, and the folders this conversation touched. */
-  readonly context: ConversationContext;
-  private readonly history: SessionHistory;
-  private queue: Promise<unknown> = Promise.resolve();
-  /** The host runs one message at a time itself (the chat's run queue): no second queue here. */
-  private readonly queuedByHost: boolean;
-  private running = false;
-  /** Commands started with run_in_background: they outlive a run and stop with dispose(). */
-  readonly jobs: BackgroundJobs;
-  /** Event rules: reminders, context and notices on the conversation's events. */
-  private readonly rules: ProjectRules;
-  /** The workspace with this conversation's current project (multi-root): relative tool paths start there. */
-  private scoped: Workspace;
+  readonly runtime: ConversationRuntime;
   /** What its runs' tool calls work with. */
   private readonly toolHost: ToolCallHost;
 
   /**
-   * `jobs`: the background commands of the Project this one replaces for the same session
-   * (a host rebuilding its core after a settings change), so they stay reachable.
-   * `queuedByHost`: the host queues the person's messages itself, so this Project runs each at
-   * once and refuses one that would overlap the run in progress instead of queueing it.
+   * `jobs`: the background commands of the Project this one continues for the same session,
+   * so they stay reachable. `queuedByHost`: the host queues the person's messages itself, so
+   * this Project runs each at once and refuses one that would overlap the run in progress.
    */
-  constructor(ctx: Context, session: Session, opts: { jobs?: BackgroundJobs; queuedByHost?: boolean } = {}) {
-    this.ctx = ctx;
-    this.session = session;
-    this.queuedByHost = opts.queuedByHost ?? false;
-    this.jobs =
-      opts.jobs ?? new BackgroundJobs({ onError: (err) => ctx.host.log('error', `Could not stop a background command: ${err.message}`) });
-    const recorded = recordedProject(ctx.workspace, session.config().currentProject);
-    if (recorded.warning) ctx.host.log('warn', `session ${session.id}: ${recorded.warning}`);
-    this.scoped = ctx.workspace.withCurrent(recorded.folder.path);
-    this.context = new ConversationContext({
-      llmsContext: ctx.llmsContext,
-      plugins: ctx.plugins,
-      host: ctx.host,
-      sessionId: session.id,
-      // Earlier tool calls' relative paths are read as relative to the project the session was left in.
-      workspace: this.scoped,
-      entries: () => session.entries(),
-    });
-    this.history = sessionHistoryOf(session);
-    this.rules = new ProjectRules({
-      workspace: ctx.workspace,
-      home: ctx.paths.home,
-      host: ctx.host,
-      session,
-      trusted: ctx.workspaceTrusted,
-      approvalMode: () => this.approvalMode,
-    });
-    this.plans = new PlanBook(session);
-    this.journal = session.readOnly
-      ? undefined
-      : new ChangeJournal({ session, host: ctx.host, display: (p) => ctx.workspace.display(p) });
-    this.fileUndo = this.journal ? createFileUndo(ctx, session, this.journal) : undefined;
+  constructor(ctx: Context, session: Session, opts: ConversationRuntimeOptions = {}) {
+    const runtime = new ConversationRuntime(ctx, session, opts);
+    this.runtime = runtime;
     this.toolHost = {
-      ctx,
+      get ctx() {
+        return runtime.ctx;
+      },
       session,
-      journal: this.journal,
-      fileUndo: this.fileUndo,
-      reads: this.reads,
-      todos: this.todos,
-      history: this.history,
-      jobs: this.jobs,
-      rules: this.rules,
-      context: this.context,
-      workspace: () => this.scoped,
-      approvalMode: () => this.approvalMode,
+      journal: runtime.journal,
+      get fileUndo() {
+        return runtime.fileUndo;
+      },
+      reads: runtime.reads,
+      todos: runtime.todos,
+      history: runtime.history,
+      jobs: runtime.jobs,
+      rules: runtime.rules,
+      context: runtime.context,
+      workspace: () => runtime.workspace,
+      approvalMode: () => runtime.approvalMode,
     };
+  }
+
+  /** The Context the next run starts with. */
+  get ctx(): Context {
+    return this.runtime.ctx;
+  }
+
+  get session(): Session {
+    return this.runtime.session;
+  }
+
+  get todos(): TodoStore {
+    return this.runtime.todos;
+  }
+
+  /** The plans made in plan mode, each a record in the log and an editable file. */
+  get plans(): PlanBook {
+    return this.runtime.plans;
+  }
+
+  /** Every file change this conversation applies, for undo and restore; absent on a read-only session. */
+  get journal(): ChangeJournal | undefined {
+    return this.runtime.journal;
+  }
+
+  /** Snapshots around commands, and the restore over them and the journal; absent on a read-only session. */
+  get fileUndo(): FileUndo | undefined {
+    return this.runtime.fileUndo;
+  }
+
+  /** What the model is told about the workspace, and the folders this conversation touched. */
+  get context(): ConversationContext {
+    return this.runtime.context;
+  }
+
+  /** Commands started with run_in_background: they outlive a run and stop with dispose(). */
+  get jobs(): BackgroundJobs {
+    return this.runtime.jobs;
+  }
+
+  /** The settings changed: the next run works with `ctx`; the conversation keeps what it holds. */
+  useContext(ctx: Context): void {
+    this.runtime.useContext(ctx);
   }
 
   /**
@@ -119,13 +115,12 @@ export class Project {
    * process they started. The host calls it when it drops the Project (another conversation,
    * the view closing, shutdown); the session log stays as it is.
    */
-  async dispose(): Promise<void> {
-    await this.jobs.stopAll();
-    await this.fileUndo?.snapshots.settle();
+  dispose(): Promise<void> {
+    return this.runtime.dispose();
   }
 
   get approvalMode(): ApprovalMode {
-    return this.session.config().approvalMode ?? this.ctx.config.approvalMode;
+    return this.runtime.approvalMode;
   }
 
   setApprovalMode(mode: ApprovalMode): void {
@@ -134,12 +129,12 @@ export class Project {
 
   /** The conversation's current project: relative tool paths, ls/glob/grep, git and README context start there. */
   get currentWorkspaceProject(): WorkspaceFolder {
-    return this.scoped.current;
+    return this.runtime.workspace.current;
   }
 
   /** The workspace as this conversation's tools see it (its current project set). */
   get workspace(): Workspace {
-    return this.scoped;
+    return this.runtime.workspace;
   }
 
   /**
@@ -148,9 +143,9 @@ export class Project {
    */
   selectWorkspaceProject(nameOrPath: string): WorkspaceFolder {
     const next = this.ctx.workspace.withCurrent(nameOrPath);
-    if (next.current === this.scoped.current) return next.current;
+    if (next.current === this.runtime.workspace.current) return next.current;
     if (!this.session.readOnly) this.session.appendConfig('currentProject', next.current.path);
-    this.scoped = next;
+    this.runtime.setWorkspace(next);
     return next.current;
   }
 
@@ -211,51 +206,45 @@ export class Project {
   }
 
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
-    if (this.queuedByHost) return this.exclusive(job);
-    const next = this.queue.then(job, job);
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  private async exclusive<T>(job: () => Promise<T>): Promise<T> {
-    if (this.running) throw new KeelError('session', 'A run is going on in this conversation already; the host queues the next one.');
-    this.running = true;
-    try {
-      return await job();
-    } finally {
-      this.running = false;
-    }
+    return this.runtime.enqueue(job);
   }
 
   private async run(mode: RunMode, input: UserInput, opts: RunOptions): Promise<RunResult> {
+    // The Context current as the run starts serves the whole run (a settings change applies to the next).
+    const ctx = this.ctx;
+    const { reads, journal, rules, context } = this.runtime;
+    const scoped = this.runtime.workspace;
     const signal = opts.signal ?? new AbortController().signal;
     const emit = (e: ProjectEvent) => opts.onEvent?.(e);
-    const model: ResolvedModel = opts.resolvedModel ?? this.ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
+    const model: ResolvedModel = opts.resolvedModel ?? ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
     checkImages(model, input);
-    const offered = new Map((await offeredTools(this.ctx, mode)).map((t) => [t.name, t]));
+    const offered = new Map((await offeredTools(ctx, mode)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
-    const system = await systemPromptFor(this.ctx, this.context, mode, [...offered.keys()], this.scoped.current.path, emit);
+    const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, [...offered.keys()], scoped.current.path, emit);
+    const system = prompt.system;
+    const userId = opts.messageId ?? newMessageId();
+    rules.beginRun(mode, promptText(input), emit, userId);
     const user = await userTurn(
-      { ctx: this.ctx, sessionId: this.session.id, workspace: this.scoped, reads: this.reads, journal: this.journal, tools, signal, emit },
+      { ctx, sessionId: this.session.id, workspace: scoped, reads, journal, tools, signal, emit },
       input,
       model,
-      opts,
+      { ...opts, context: prompt.context, ruleText: rules.takeText() },
     );
     // A start without an end tells the next opening that Keel stopped mid-run.
     this.session.startRun();
-    const multiRoot = this.ctx.workspace.folders.length > 1;
-    if (multiRoot) user.meta.projectName = this.scoped.current.name;
-    const userId = this.session.appendMessage(user.message, user.meta, opts.messageId);
+    const multiRoot = ctx.workspace.folders.length > 1;
+    if (multiRoot) user.meta.projectName = scoped.current.name;
+    this.session.appendMessage(user.message, user.meta, userId);
     emit({ type: 'message', id: userId, message: user.message });
-    this.rules.beginRun(mode, promptText(input), emit);
 
     const specs = toolSpecs([...offered.values()]);
     let turn = 0;
+    let turnMessageId: string | undefined;
     const compaction = autoCompaction({
       session: this.session,
       model,
-      enabled: this.ctx.config.autoCompact,
-      compactAt: this.ctx.config.compactAt,
+      enabled: ctx.config.autoCompact,
+      compactAt: ctx.config.compactAt,
       fixedTokens: textTokens(system) + textTokens(JSON.stringify(specs)),
       signal,
       emit,
@@ -265,22 +254,32 @@ export class Project {
       system,
       messages: this.session.history(),
       tools: specs,
-      maxTurns: opts.maxTurns ?? this.ctx.config.maxTurns,
+      maxTurns: opts.maxTurns ?? ctx.config.maxTurns,
       signal,
-      prepareTurn: (messages, n) => this.rules.prepareTurn(messages, n),
+      prepareTurn: (n) => rules.prepareTurn(n),
       executeTool: (call) => tools.execute(call),
       beforeTurn: (messages, info) => compaction.beforeTurn(messages, info),
       onOverflow: (messages, err) => compaction.onOverflow(messages, err),
       onToolInputStart: (name) => {
-        if (name === 'bash') this.fileUndo?.snapshots.prefetch();
+        if (offered.get(name)?.category === 'command') this.fileUndo?.snapshots.prefetch();
       },
       onEvent: (e) => {
-        if (e.type === 'turn_start') turn = e.turn;
+        if (e.type === 'turn_start') {
+          // The turn's answer gets its log id now, so a view shows it under that id while it streams.
+          turn = e.turn;
+          turnMessageId = newMessageId();
+          emit({ ...e, messageId: turnMessageId });
+          return;
+        }
         if (e.type === 'message') {
           if (!e.partial) tools.startTurn(e.message);
-          const meta: MessageMeta = e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
+          // The only user messages a run adds are the event rules' (prepareTurn).
+          const meta: MessageMeta = e.message.role === 'user' ? { rules: true } : e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
           if (multiRoot) Object.assign(meta, tools.messageProjects(e.message));
-          const id = this.session.appendMessage(e.message, meta);
+          Object.assign(meta, tools.messageDeclined(e.message), tools.messageDisplays(e.message));
+          const turnId = e.message.role === 'assistant' ? turnMessageId : undefined;
+          if (turnId !== undefined) turnMessageId = undefined;
+          const id = this.session.appendMessage(e.message, meta, turnId);
           emit({ type: 'message', id, message: e.message, partial: e.partial });
           return;
         }
@@ -298,8 +297,8 @@ export class Project {
       },
     );
     tools.end();
-    this.rules.endRun(result.status, emit);
-    await this.ctx.plugins.apply({
+    rules.endRun(result.status, emit);
+    await ctx.plugins.apply({
       hook: 'conversation',
       memo: undefined,
       args: [{ sessionId: this.session.id, mode, status: result.status, turns: result.turns }],

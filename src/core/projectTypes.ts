@@ -10,48 +10,13 @@ import type { RuleEventName } from './rules/ruleSchema';
 import type { FiredRule } from './rules/ruleTypes';
 import type { RunMode } from './plugins/pluginTypes';
 import type { PlanRecord } from './session/sessionRecords';
-import type { FileChange, ToolCategory } from './tools/tool';
+import type { ApprovalAnswer, ApprovalRequest, ToolCategory } from './tools/tool';
 import type { CompactionReason } from './compaction/compactor';
 
-/** What the host is asked when a call needs the person's decision. */
-export interface ApprovalRequest {
-  toolCallId: string;
-  name: string;
-  category: ToolCategory;
-  input: unknown;
-  /** One line: the command, path or URL. */
-  summary: string;
-  /** Paths the call touches, relative to their workspace folder. */
-  paths: string[];
-  /** The call touches a protected path: shown as sensitive, never auto-approved. */
-  protected: boolean;
-  change?: FileChange;
-  /** Which approval rule sent this to the person. */
-  rule: string;
-  /**
-   * What "always allow" would remember instead of the whole tool: command prefixes such as
-   * `npm test` (bash). Absent for bash when no prefix could allow the call: approve once only.
-   */
-  allowPrefixes?: string[];
-  /** A command asks for network access in the OS sandbox. */
-  network?: boolean;
-  /** A command asks to run outside the OS sandbox: never remembered by "always allow". */
-  unsandboxed?: boolean;
-}
-
-export interface ApprovalAnswer {
-  approved: boolean;
-  reason?: string;
-  /** 'session' allows this tool without asking for the rest of the session. */
-  scope?: 'once' | 'session';
-  /** Content the person settled on for a file change (edited proposal, accepted hunks). */
-  content?: string;
-  /** What the model should know about the person's changes to the proposal. */
-  note?: string;
-}
-
 export type ProjectEvent =
-  | Exclude<LoopEvent, { type: 'message' }>
+  | Exclude<LoopEvent, { type: 'message' | 'turn_start' }>
+  /** `messageId`: the log id the turn's answer will be written under. */
+  | { type: 'turn_start'; turn: number; messageId?: string }
   | { type: 'message'; id: string; message: ModelMessage; partial?: boolean }
   | {
       type: 'approval';
@@ -82,7 +47,8 @@ export type ProjectEvent =
   | CompactionEvent;
 
 export type CompactionEvent =
-  | { type: 'compaction'; phase: 'start'; reason: CompactionReason }
+  /** `id`: the id the compaction record will have. */
+  | { type: 'compaction'; phase: 'start'; reason: CompactionReason; id?: string }
   | {
       type: 'compaction';
       phase: 'done';

@@ -6,6 +6,7 @@ import type { Context } from './context';
 import { KeelError } from './errors';
 import type { ChangeJournal } from './journal/changeJournal';
 import type { ConversationContext } from './llmsContext/conversationContext';
+import { contextUpdate, shownContext, type ContextUpdate } from './llmsContext/sentContext';
 import type { LoopToolSpec } from './loop/loopTypes';
 import { toDisplayText } from './loop/toolOutput';
 import { attachMentions } from './mentions/attachMentions';
@@ -17,9 +18,10 @@ import { acceptPluginTools } from './plugins/pluginTools';
 import type { ProjectEvent, RunOptions, UserInput } from './projectTypes';
 import type { MessageMeta } from './session/sessionRecords';
 import { buildSystemPrompt } from './systemPrompt';
-import { builtinTools, readOnlyToolNames } from './tools/builtinTools';
+import { allowedInPlanMode, builtinTools } from './tools/builtinTools';
 import type { FileReadTracker } from './tools/fileReadTracker';
 import type { AnyTool } from './tools/tool';
+import { presentCall } from './tools/toolPresentation';
 import type { ToolCalls } from './toolCalls';
 import type { Workspace } from './workspace/workspace';
 
@@ -37,7 +39,7 @@ export async function offeredTools(ctx: Context, mode: RunMode): Promise<AnyTool
     byName.set(t.name, t);
   }
   let tools = [...byName.values()];
-  if (mode === 'plan') tools = tools.filter((t) => t.category === 'read' || readOnlyToolNames.includes(t.name));
+  if (mode === 'plan') tools = tools.filter(allowedInPlanMode);
   if (!ctx.workspaceTrusted) tools = tools.filter((t) => t.category === 'read' || t.category === 'network');
   return tools;
 }
@@ -55,26 +57,42 @@ export function checkImages(model: ResolvedModel, input: UserInput): void {
   );
 }
 
-/** The system prompt: the mode's prompt with the gathered workspace context, after the plugins' hook. */
-export async function systemPromptFor(
+export interface RequestPrompt {
+  /** The mode's prompt after the plugins' hook: the same for every message of a conversation. */
+  system: string;
+  /** The workspace context the new user message carries (what changed since it was last shown). */
+  context: ContextUpdate;
+}
+
+/**
+ * The system prompt and the workspace context for a new user message. `history`: the messages
+ * the request will carry, whose meta says what context they showed.
+ */
+export async function requestPrompt(
   ctx: Context,
   context: ConversationContext,
+  history: readonly { meta?: MessageMeta }[],
   mode: RunMode,
   toolNames: string[],
   currentPath: string,
   emit: (e: ProjectEvent) => void,
-): Promise<string> {
+): Promise<RequestPrompt> {
   const gathered = await context.gather(mode, currentPath);
-  if (gathered.gathered) {
+  let update: ContextUpdate;
+  if ('gathered' in gathered) {
     const { sections, rules } = gathered.gathered;
     emit({ type: 'context', sections: sections.map(({ id, title, tokens, budget, cut }) => ({ id, title, tokens, budget, cut })), rules });
+    update = contextUpdate(gathered.gathered, shownContext(history));
+  } else {
+    update = { text: gathered.note, shown: {} };
   }
-  return ctx.plugins.apply<string>({
+  const system = await ctx.plugins.apply<string>({
     hook: 'systemPrompt',
-    memo: buildSystemPrompt({ mode, toolNames, context: gathered.text, displayLanguage: ctx.host.displayLanguage }),
+    memo: buildSystemPrompt({ mode, toolNames, displayLanguage: ctx.host.displayLanguage }),
     args: [{ mode }],
     type: 'SeriesLast',
   });
+  return { system, context: update };
 }
 
 export interface UserTurnParts {
@@ -93,13 +111,15 @@ export async function userTurn(
   parts: UserTurnParts,
   input: UserInput,
   model: ResolvedModel,
-  opts: Pick<RunOptions, 'mentions'>,
+  opts: Pick<RunOptions, 'mentions'> & { context?: ContextUpdate; ruleText?: string },
 ): Promise<{ message: ModelMessage; meta: MessageMeta }> {
   const { ctx, emit } = parts;
   let content: UserContent =
     typeof input !== 'string'
       ? input
       : await ctx.plugins.apply<string>({ hook: 'userPrompt', memo: input, args: [{ sessionId: parts.sessionId }], type: 'SeriesLast' });
+  // What event rules fired on the prompt comes first: Keel's notes, then the person's words.
+  if (opts.ruleText) content = typeof content === 'string' ? [{ type: 'text', text: opts.ruleText }, { type: 'text', text: content }] : [{ type: 'text', text: opts.ruleText }, ...content];
   const mentions = opts.mentions ?? [];
   let mentionNotes: MentionNote[] = [];
   if (mentions.length > 0) {
@@ -124,6 +144,11 @@ export async function userTurn(
   const meta: MessageMeta = mentions.length
     ? { model: model.id, mentions: [...mentions], ...(mentionNotes.length ? { mentionNotes } : {}) }
     : { model: model.id };
+  if (opts.context) {
+    // After the person's words and their mentions, as one more part Keel attached.
+    if (opts.context.text !== '') content = attachMentions(content, opts.context.text);
+    if (Object.keys(opts.context.shown).length > 0) meta.context = opts.context.shown;
+  }
   return { message: { role: 'user', content }, meta };
 }
 
@@ -131,7 +156,7 @@ export async function userTurn(
 export function toolSpecs(tools: readonly AnyTool[]): Record<string, LoopToolSpec> {
   const specs: Record<string, LoopToolSpec> = {};
   for (const t of tools) {
-    specs[t.name] = { description: t.description, parameters: toolParameters(t), readOnly: t.category === 'read' };
+    specs[t.name] = { description: t.description, parameters: toolParameters(t), readOnly: t.category === 'read', present: (input) => presentCall(t, t.name, input) };
   }
   return specs;
 }

@@ -3,8 +3,6 @@ import type { RunMode } from './plugins/pluginTypes';
 export interface PromptFacts {
   mode: RunMode;
   toolNames: string[];
-  /** The gathered workspace context (environment, git, structure, rules, README, editor), rendered. */
-  context: string;
   /** BCP 47 tag of the person's display language, when the host knows it. */
   displayLanguage?: string;
 }
@@ -16,7 +14,7 @@ How you work:
 - Make the smallest change that does the job, in the style of the surrounding code. Use "edit" for changes to existing files and "write" only for new files or full rewrites.
 - The person approves edits and commands. If a call is declined, respect it: ask or take another way, do not retry the same call.
 - After changing code, run the project's tests or build when there is a command for it, and report what you ran and what happened.
-- Paths are relative to the workspace root, which in a multi-root workspace is the current project's folder; start a path with another project's name (listed below) to reach that project. Nothing outside the workspace folders can be touched.
+- Paths are relative to the workspace root, which in a multi-root workspace is the current project's folder; start a path with another project's name (listed in the workspace context) to reach that project. Nothing outside the workspace folders can be touched.
 - Answer in concise Markdown. When you are done, say what changed and anything the person should check.`;
 
 const planPrompt = `You are Keel in plan mode: you investigate the workspace with read-only tools and produce a plan; you cannot edit files or run commands.
@@ -29,11 +27,18 @@ Produce the plan as a Markdown document with these sections:
 
 Read what you need to make the steps concrete. Then present the plan and stop: the person reviews it and decides whether to execute it.`;
 
+/**
+ * The workspace context is not in here: it rides with the person's messages (what changed
+ * since the last one), so the system prompt stays the same across a conversation.
+ */
+const contextNote =
+  'Each message of the person may carry what Keel gathered about the workspace (environment, git, directory structure, rules, README, editor), or what changed in it since it was last shown: the latest shown of each section is in force.';
+
 export function buildSystemPrompt(f: PromptFacts): string {
   const parts = [f.mode === 'plan' ? planPrompt : actPrompt, `Tools available: ${f.toolNames.join(', ')}`];
   const language = f.displayLanguage ? languageLine(f.displayLanguage) : undefined;
   if (language) parts.push(language);
-  if (f.context.trim() !== '') parts.push(f.context);
+  parts.push(contextNote);
   return parts.join('\n\n');
 }
 

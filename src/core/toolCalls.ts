@@ -12,19 +12,24 @@ import { snapshotsFor, type FileUndo } from './snapshots/fileUndo';
 import type { ConversationContext } from './llmsContext/conversationContext';
 import type { LoopToolCall } from './loop/loopTypes';
 import type { RunMode, ToolUse } from './plugins/pluginTypes';
-import type { ApprovalAnswer, ApprovalRequest, ProjectEvent, RunOptions } from './projectTypes';
+import type { ProjectEvent, RunOptions } from './projectTypes';
+import { noteApprovedChanges } from './sandbox/approvedChanges';
+import type { ApprovalAnswer, ApprovalRequest } from './tools/tool';
 import type { ProjectRules } from './rules/projectRules';
 import type { Session } from './session/session';
 import type { MessageMeta } from './session/sessionRecords';
 import { commandRulesFor, readApprovalHint } from './toolApprovalHint';
 import type { BackgroundJobs } from './tools/backgroundJobs';
-import { readOnlyToolNames } from './tools/builtinTools';
+import { allowedInPlanMode } from './tools/builtinTools';
 import type { FileReadTracker } from './tools/fileReadTracker';
 import type { TodoStore } from './tools/todoStore';
 import type { AnyTool, ApprovalHint, ToolContext, ToolPreview, ToolResult } from './tools/tool';
 import { TurnPrefetch } from './turnPrefetch';
 import { projectsOf, toolResultIds } from './workspace/currentProject';
 import type { Workspace } from './workspace/workspace';
+import { isBuiltinTool } from './tools/builtinTools';
+import { presentCall } from './tools/toolPresentation';
+import type { ToolPresentation } from './tools/toolPresentation';
 
 /** What of the conversation (the Project) its tool calls work with. */
 export interface ToolCallHost {
@@ -78,6 +83,8 @@ export class ToolCalls {
   private readonly prefetch = new TurnPrefetch<ResolvedCall, PreviewedCall, ApprovalAnswer>();
   /** Workspace folders each tool call touched, until its result is logged. */
   private readonly callProjects = new Map<string, string[]>();
+  /** Calls the person declined whose results are not logged yet. */
+  private readonly declined = new Set<string>();
 
   constructor(
     private readonly host: ToolCallHost,
@@ -149,6 +156,27 @@ export class ToolCalls {
     return names.length ? { ...out, projects: names } : out;
   }
 
+  /**
+   * The cards of a model message's calls to tools that are not built in (MCP, plugins), for its
+   * log record: a reopened conversation may not have those tools, and shows the card they drew.
+   */
+  messageDisplays(message: ModelMessage): Pick<MessageMeta, 'displays'> {
+    if (message.role !== 'assistant' || typeof message.content === 'string') return {};
+    const displays: Record<string, ToolPresentation> = {};
+    for (const part of message.content) {
+      if (part.type !== 'tool-call' || isBuiltinTool(part.toolName)) continue;
+      const tool = this.run.offered.get(part.toolName);
+      if (tool) displays[part.toolCallId] = presentCall(tool, part.toolName, part.input);
+    }
+    return Object.keys(displays).length ? { displays } : {};
+  }
+
+  /** A tool message's declined calls, for its log record (a reopened conversation shows them as declined). */
+  messageDeclined(message: ModelMessage): Pick<MessageMeta, 'declined'> {
+    const ids = toolResultIds(message).filter((id) => this.declined.delete(id));
+    return ids.length ? { declined: ids } : {};
+  }
+
   /** The tool, after the toolUse hook, with its input checked; or the error the model gets. */
   private async resolve(call: LoopToolCall): Promise<ResolvedCall> {
     const { mode, offered } = this.run;
@@ -162,7 +190,7 @@ export class ToolCalls {
       }
       return done(`Unknown tool "${call.toolName}". Available tools: ${[...offered.keys()].join(', ')}.`);
     }
-    if (mode === 'plan' && tool.category !== 'read' && !readOnlyToolNames.includes(tool.name)) {
+    if (mode === 'plan' && !allowedInPlanMode(tool)) {
       return done(`Plan mode is read-only: "${tool.name}" cannot run.`);
     }
     const use = await this.host.ctx.plugins.apply<ToolUse>({
@@ -228,6 +256,7 @@ export class ToolCalls {
       alwaysAsk: own.hint?.alwaysAsk,
       sandboxed: own.hint?.sandboxed,
       writesFiles: own.hint?.writesFiles,
+      why: own.hint?.why,
     });
     return { kind: 'ok', previewed: { ...resolved, tctx, preview, touchesProtected, verdict, hint: own.hint } };
   }
@@ -244,7 +273,7 @@ export class ToolCalls {
     const workspace = this.host.workspace();
     const request: ApprovalRequest = {
       toolCallId: call.toolCallId,
-      name: tool.name,
+      tool: tool.name,
       category: tool.category,
       input: p.input,
       summary: preview?.summary ?? tool.name,
@@ -256,6 +285,7 @@ export class ToolCalls {
     if (p.hint?.allowPrefixes && !touchesProtected) request.allowPrefixes = p.hint.allowPrefixes;
     if (p.hint?.network) request.network = true;
     if (p.hint?.unsandboxed) request.unsandboxed = true;
+    if (p.hint?.writeAccess) request.writeAccess = true;
     try {
       answer = await onToolApprove(request);
     } catch (err) {
@@ -283,12 +313,15 @@ export class ToolCalls {
       reason: answer.reason,
     });
     if (!answer.approved) {
+      this.declined.add(call.toolCallId);
       const why = answer.reason ? ` Reason: ${answer.reason}` : '';
       return fail(`The user declined this ${tool.name} call; nothing was done.${why} Do not retry the same call; adjust or ask.`);
     }
     if (this.run.signal.aborted) return fail('Cancelled by the user before this tool ran.');
     host.rules.notePaths(call.toolCallId, p.preview?.paths ?? []);
-    tctx.approval = { approved: true, reason: answer.reason, content: answer.content, note: answer.note };
+    tctx.approval = verdict.decision === 'allow' && verdict.readOnlyWorkspace ? { ...answer, readOnlyWorkspace: true } : answer;
+    // A sandboxed run going on meanwhile must not undo a protected path the person approved changing.
+    if (p.touchesProtected) noteApprovedChanges(p.preview?.paths ?? []);
     tctx.preview = p.preview;
     let result: ToolResult;
     try {

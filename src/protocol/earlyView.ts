@@ -4,12 +4,14 @@ import type { UiMessage } from './uiMessage';
  * What the chat page showed last, kept small: the newest messages as text. The page saves
  * it as its VS Code webview state, which VS Code hands back to the next page of the view (a
  * new window, the view shown again); that page draws it before its UI script has loaded
- * (earlyViewDraw.ts). It is a picture of the last screen, never a source of truth: the
+ * (src/vscode/earlyViewDraw.ts). It is a picture of the last screen, never a source of truth: the
  * snapshot the host sends on `ready` replaces it.
  */
 export interface EarlyView {
   v: typeof EARLY_VIEW_VERSION;
   messages: EarlyMessage[];
+  /** The conversation's title, for the header (kept with messages only: a new conversation has none). */
+  title?: string;
 }
 
 export interface EarlyMessage {
@@ -28,8 +30,8 @@ export const EARLY_TEXT_CHARS = 1500;
 const EARLY_ITEMS = 8;
 const EARLY_LABEL_CHARS = 120;
 
-/** The newest messages of a conversation, as the early view keeps them. */
-export function earlyViewOf(messages: readonly UiMessage[]): EarlyView {
+/** The newest messages of a conversation, as the early view keeps them, with its title if it has one. */
+export function earlyViewOf(messages: readonly UiMessage[], title?: string): EarlyView {
   const kept: EarlyMessage[] = [];
   for (let i = messages.length - 1; i >= 0 && kept.length < EARLY_MESSAGES; i--) {
     const message = messages[i]!;
@@ -44,10 +46,10 @@ export function earlyViewOf(messages: readonly UiMessage[]): EarlyView {
         budget -= text.length;
         items.unshift({ kind: 'text', text });
       } else if (part.type === 'toolCall') {
-        items.unshift({ kind: 'tool', label: `${part.name} ${part.summary}`.trim().slice(0, EARLY_LABEL_CHARS) });
+        items.unshift({ kind: 'tool', label: `${part.display.title} ${part.display.summary}`.trim().slice(0, EARLY_LABEL_CHARS) });
       }
     }
     if (items.length > 0) kept.unshift({ role: message.role, items });
   }
-  return { v: EARLY_VIEW_VERSION, messages: kept };
+  return title && kept.length > 0 ? { v: EARLY_VIEW_VERSION, messages: kept, title: title.slice(0, EARLY_LABEL_CHARS) } : { v: EARLY_VIEW_VERSION, messages: kept };
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
+import { MAX_FIRED_RULES, MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 import { mcpStatusSchema } from './mcpStatus';
+import { toolDisplaySchema } from './toolDisplay';
 import {
   agentModeSchema,
   configSummarySchema,
@@ -16,14 +17,25 @@ import {
 } from './sessionState';
 import { planInfoSchema } from './planState';
 import { sessionActivitySchema } from './conversationActivity';
-import { mentionSchema, toolCallStateSchema, uiMessageSchema } from './uiMessage';
+import {
+  appliedChangeSchema,
+  commandFileSchema,
+  firedRuleSchema,
+  MAX_COMMAND_FILES,
+  mentionSchema,
+  messageStatusSchema,
+  toolCallStateSchema,
+  uiMessageSchema,
+  uiPartSchema,
+} from './uiMessage';
 
 const messageId = z.string().min(1);
 const toolCallId = z.string().min(1);
 
 /**
  * Events the host emits (host → webview). Small, targeted updates: only `snapshot`
- * carries the whole conversation.
+ * carries the whole conversation. The conversation's own events (`message`, the patches, the
+ * deltas and the tool events) are folded by src/conversation/foldEvent.ts on both sides.
  */
 export const hostEvents = {
   /** The whole state: on every `ready`, and when the conversation is replaced (new / resumed). */
@@ -34,19 +46,36 @@ export const hostEvents = {
   textDelta: z.strictObject({ messageId, delta: z.string() }),
   /** Streamed reasoning; same rule with reasoning parts. */
   reasoningDelta: z.strictObject({ messageId, delta: z.string() }),
-  /** Add or replace one message by id (new, finished, or status changed). */
+  /** Add or replace one message by id (a new message; one leaving the queue moves before the rest of it). */
   message: z.strictObject({ message: uiMessageSchema }),
+  /** Change one message's own fields: status (and its error; null clears it), fired rules, or its parts replaced outright. */
+  messagePatch: z.strictObject({
+    messageId,
+    status: messageStatusSchema.optional(),
+    error: z.strictObject({ code: z.string(), message: z.string() }).nullable().optional(),
+    rules: z.array(firedRuleSchema).max(MAX_FIRED_RULES).optional(),
+    parts: z.array(uiPartSchema).optional(),
+  }),
+  /** Replace one part of a message, by position (a mention chip gets its note). */
+  partPatch: z.strictObject({ messageId, index: z.number().int().nonnegative(), part: uiPartSchema }),
+  /** A tool card's file change or the files its command changed (the lists given replace the card's). */
+  toolPatch: z.strictObject({
+    toolCallId,
+    change: appliedChangeSchema.optional(),
+    files: z.array(commandFileSchema).max(MAX_COMMAND_FILES).optional(),
+    moreFiles: z.number().int().positive().optional(),
+  }),
   /** The model called a tool: append a toolCall part to the message. */
   toolUse: z.strictObject({
     messageId,
     toolCallId,
     name: z.string().min(1),
     input: z.json(),
-    summary: z.string(),
+    display: toolDisplaySchema,
     state: toolCallStateSchema,
   }),
-  /** A tool call moved on before finishing (waiting for approval, now running). */
-  toolState: z.strictObject({ toolCallId, state: z.enum(['awaitingApproval', 'running']) }),
+  /** A tool call moved on (waiting for approval, now running), or was closed without a result (run cancelled or failed). */
+  toolState: z.strictObject({ toolCallId, state: toolCallStateSchema }),
   /** A tool call finished: its final state and capped output. */
   toolResult: z.strictObject({
     toolCallId,

@@ -50,6 +50,11 @@ export const configSummarySchema = z.strictObject({
   problem: z.string().nullable(),
   /** Absent when the core could not start (the problem says why). */
   endpoint: endpointSummarySchema.optional(),
+  /**
+   * Which of the OS sandbox's protections commands run without here (no bubblewrap, the
+   * setting off, macOS Seatbelt untested, no seccomp filter), in words; absent when all hold.
+   */
+  sandbox: z.string().max(4000).optional(),
 });
 
 /** The conversation in view; id null before the first message of a new session. */

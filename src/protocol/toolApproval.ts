@@ -22,7 +22,8 @@ export const proposedChangeSchema = z.strictObject({
 /**
  * Host → webview request: ask the person about one tool call. Also listed in snapshots
  * as pending approvals; the host re-sends the request after each snapshot and the UI
- * matches it to the card by `id`.
+ * matches it to the card by `id`. The core's ApprovalRequest, field for field, plus the
+ * host's `id`; `change` comes as the diff the card shows.
  */
 export const toolApprovalRequestSchema = z.strictObject({
   /** Approval id (one per request, stable across re-sends). */
@@ -49,6 +50,10 @@ export const toolApprovalRequestSchema = z.strictObject({
   network: z.boolean().optional(),
   /** A command asks to run outside the OS sandbox: approve once only, never always-allow. */
   unsandboxed: z.boolean().optional(),
+  /** Which approval rule sent this to the person (left out by callers that ask without one). */
+  rule: z.string().max(200).optional(),
+  /** A command asks to write the workspace, which an allow rule alone never lets it do: approve once. */
+  writeAccess: z.boolean().optional(),
 });
 
 /**

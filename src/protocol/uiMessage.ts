@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { toolDisplaySchema } from './toolDisplay';
 import { MAX_FIRED_RULES, MAX_IMAGE_BASE64_CHARS, MAX_LIVE_OUTPUT_CHARS, MAX_RULE_TEXT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 
 /**
@@ -127,8 +128,8 @@ export const toolCallPartSchema = z.strictObject({
   toolCallId: z.string().min(1),
   name: z.string().min(1),
   input: z.json(),
-  /** One line for the card header: the command, the path, the URL. */
-  summary: z.string(),
+  /** How the card looks, as the tool described it: title, one line, icon, details. */
+  display: toolDisplaySchema,
   state: toolCallStateSchema,
   result: toolOutputSchema.optional(),
   /** The file change it applied, once applied. */
@@ -228,18 +229,6 @@ export type PlanExecutionPart = z.infer<typeof planExecutionPartSchema>;
 export type UiPart = z.infer<typeof uiPartSchema>;
 export type UiMessage = z.infer<typeof uiMessageSchema>;
 export type FiredRuleInfo = z.infer<typeof firedRuleSchema>;
-
-/**
- * Applies a text or reasoning delta the way both sides agree on: extend the last part if
- * it has that type, else start a new part (e.g. text after a tool call). Returns new parts.
- */
-export function appendDelta(parts: readonly UiPart[], type: 'text' | 'reasoning', delta: string): UiPart[] {
-  const last = parts.at(-1);
-  if (last && last.type === type) {
-    return [...parts.slice(0, -1), { type, text: last.text + delta }];
-  }
-  return [...parts, { type, text: delta }];
-}
 
 /** The visible text of a message (text parts only), e.g. for copy or search. */
 export function messageText(message: UiMessage): string {

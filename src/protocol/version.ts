@@ -2,4 +2,4 @@
  * Version of the frames and message schemas. Host and webview ship together, so a
  * mismatch means a stale webview (or a bug); bump it on any incompatible change.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;

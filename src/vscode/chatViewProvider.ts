@@ -20,7 +20,7 @@ export type ConnectView = (view: vscode.WebviewView, webview: HostWebview) => Pr
 /**
  * The `keel.chat` webview view. Every page VS Code creates (first show, re-show after the
  * view was disposed, a reload) gets fresh HTML with a new nonce and a fresh bus; the host
- * side behind it is loaded on first use, while the page is already loading.
+ * side behind it is loaded on first use, once the page is on screen (it says so).
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider {
   constructor(
@@ -48,7 +48,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       connection?.dispose();
       early.dispose();
     });
-    this.connect(view, early).then(
+    // The host side (a megabyte of script to load, the core to build) waits until the page has
+    // posted: loading it at once would hold up the page's own first paint on a busy machine.
+    early.onPageSpoke(() => void this.connect(view, early).then(
       (connected) => {
         if (disposed) {
           connected.dispose();
@@ -64,7 +66,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
           if (choice === showLog) this.log.show();
         });
       },
-    );
+    ));
   }
 
   private html(webview: vscode.Webview): string {

@@ -31,7 +31,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.newChat', async () => {
       const runtime = await deps.runtime();
       await vscode.commands.executeCommand(FOCUS_VIEW);
-      await runtime.controller.newSession();
+      await runtime.controller.sessions.newSession();
       runtime.controller.showPanel('chat');
     }),
     command('keel.showSessions', async () => {
@@ -43,8 +43,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await (await deps.runtime()).openSessionPicker();
     }),
     command('keel.stop', () => {
-      const result = deps.loadedRuntime()?.controller.cancel();
-      if (!result?.cancelled) void vscode.window.setStatusBarMessage(vscode.l10n.t('Keel: nothing is running'), 3000);
+      const cancelled = deps.loadedRuntime()?.controller.inView.cancel();
+      if (!cancelled) void vscode.window.setStatusBarMessage(vscode.l10n.t('Keel: nothing is running'), 3000);
     }),
     command('keel.setApiKey', async () => (await deps.runtime()).setApiKey()),
     command('keel.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.context.extension.id}`)),

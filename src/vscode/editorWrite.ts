@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { WriteReport } from '../core/host';
+import { expectNoRedirect, writeFileNoFollow } from '../core/workspace/noFollowFiles';
 import { DiagnosticsWatch } from './diagnosticsWatch';
 import { saveWithRetries } from './documentSave';
 
@@ -20,6 +21,8 @@ export async function writeThroughEditor(
   log: (message: string) => void,
 ): Promise<WriteReport> {
   const uri = vscode.Uri.file(absPath);
+  // A command may swap a folder on the way for a link: the edit and save below go by name.
+  await expectNoRedirect(absPath);
   const edit = new vscode.WorkspaceEdit();
   if (content === null) {
     edit.deleteFile(uri, { ignoreIfNotExists: true, recursive: false });
@@ -49,13 +52,15 @@ export async function writeThroughEditor(
   const watch = new DiagnosticsWatch(uri);
   try {
     if (direct) {
-      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
+      // Through a descriptor of the checked folder: no link on the way is followed.
+      await writeFileNoFollow(absPath, new TextEncoder().encode(content));
     } else {
       await apply(edit, absPath);
       const document = await vscode.workspace.openTextDocument(uri);
       if (!(await saveWithRetries(document, 5, 300))) {
         throw new Error(`VS Code did not save ${displayPath}; the change is in its editor but not on disk.`);
       }
+      await expectNoRedirect(absPath);
     }
     const diagnostics = await watch.newErrors(await vscode.workspace.openTextDocument(uri), displayPath, log);
     const report: WriteReport = {};

@@ -112,27 +112,35 @@ export class KeelRuntime {
       env: process.env,
       mcp: () => mcp.manager,
     };
-    this.loader = new CoreLoader(inputs, () => this.controller.isRunning, log);
+    this.loader = new CoreLoader(inputs, log);
     const loader = this.loader;
     let attached: BuiltCore | undefined;
+    const attach = (built: BuiltCore): void => {
+      // Plugins registered from now on go straight into this core's manager.
+      if (built === attached) return;
+      attached = built;
+      plugins.attach(built.ctx.plugins, built.plugins);
+      // The workspace watcher below invalidates its context on every change.
+      built.ctx.llmsContext.markWatched();
+    };
     const core: CoreAccess = {
       get: async () => {
         await languageModels.checkForChanges();
         const built = await loader.get();
-        // Plugins registered from now on go straight into this core's manager.
-        if (built !== attached) {
-          attached = built;
-          plugins.attach(built.ctx.plugins, built.plugins);
-          // The workspace watcher below invalidates its context on every change.
-          built.ctx.llmsContext.markWatched();
-        }
+        attach(built);
         return built;
+      },
+      hold: async () => {
+        await languageModels.checkForChanges();
+        const held = await loader.hold();
+        attach(held.built);
+        return held;
       },
       peek: () => loader.peek(),
     };
     this.core = core;
     contextKeys.worktree(false);
-    const worktrees = new WorktreeCores({ workspace: core, inputs, busy: () => this.controller.isRunning, log });
+    const worktrees = new WorktreeCores({ workspace: core, inputs, log });
     this.worktrees = worktrees;
     const changes = new ChangeReview({
       log,
@@ -252,7 +260,7 @@ export class KeelRuntime {
     const id = this.windowState.get<unknown>(OPEN_SESSION_KEY);
     if (typeof id !== 'string' || id === '') return;
     try {
-      await this.controller.resumeSession(id);
+      await this.controller.sessions.resume(id);
       this.log('info', `reopened the conversation ${id} this window showed before`);
     } catch (err) {
       this.log('warn', `could not reopen the conversation ${id} this window showed before: ${errorMessage(err)}`);
@@ -290,7 +298,7 @@ export class KeelRuntime {
   /** Brings a conversation into view (a notice's "Open"), the chat panel shown. */
   async openConversation(id: string): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
-    await this.controller.resumeSession(id);
+    await this.controller.sessions.resume(id);
     this.controller.showPanel('chat');
   }
 

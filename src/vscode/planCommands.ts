@@ -33,12 +33,12 @@ export async function runPlanCommand(runtime: PlanCommandHost, id: PlanCommandId
       await runtime.revealView();
       // The selection goes along as a mention when the person kept the words that name it.
       const mentions: Mention[] = selection && typed.includes(selection.path) ? [selection.mention] : [];
-      await controller.send({ text: typed.trim(), mode: 'plan', ...(mentions.length ? { mentions } : {}) });
+      await controller.inView.send({ text: typed.trim(), mode: 'plan', ...(mentions.length ? { mentions } : {}) });
       return;
     }
     case 'keel.togglePlanMode': {
       const next = controller.mode === 'plan' ? 'act' : 'plan';
-      controller.setMode(next);
+      controller.inView.setMode(next);
       void vscode.window.setStatusBarMessage(next === 'plan' ? vscode.l10n.t('Keel: plan mode (read-only)') : vscode.l10n.t('Keel: act mode'), 3000);
       return;
     }

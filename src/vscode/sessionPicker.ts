@@ -53,7 +53,7 @@ export function pickSession(controller: ChatController, showView: () => Thenable
     const mine = ++generation;
     pick.busy = true;
     try {
-      const page = await controller.listSessions({ limit: PAGE, offset: append ? shown.length : 0, ...(query ? { query } : {}) });
+      const page = await controller.sessions.list({ limit: PAGE, offset: append ? shown.length : 0, ...(query ? { query } : {}) });
       if (mine !== generation) return;
       shown = append ? [...shown, ...page.sessions] : page.sessions;
       total = page.total;
@@ -89,11 +89,11 @@ export function pickSession(controller: ChatController, showView: () => Thenable
       if (button === RENAME) {
         void act(async () => {
           const title = await vscode.window.showInputBox({ title: vscode.l10n.t('Rename conversation'), value: s.title, prompt: vscode.l10n.t('Empty: the first prompt is the title again') });
-          if (title !== undefined) await controller.renameSession(s.id, title);
+          if (title !== undefined) await controller.sessions.rename(s.id, title);
         });
-      } else if (button === EXPORT_MD) void act(() => controller.exportSession(s.id, 'markdown'));
-      else if (button === EXPORT_JSON) void act(() => controller.exportSession(s.id, 'json'));
-      else if (button === DELETE) void act(() => controller.deleteSession(s.id));
+      } else if (button === EXPORT_MD) void act(() => controller.sessions.export(s.id, 'markdown'));
+      else if (button === EXPORT_JSON) void act(() => controller.sessions.export(s.id, 'json'));
+      else if (button === DELETE) void act(() => controller.sessions.delete(s.id));
     });
     pick.onDidAccept(() => {
       const item = pick.selectedItems[0];
@@ -106,7 +106,7 @@ export function pickSession(controller: ChatController, showView: () => Thenable
       pick.hide();
       void (async () => {
         await showView();
-        await controller.resumeSession(s.id);
+        await controller.sessions.resume(s.id);
         controller.showPanel('chat');
       })().catch((err: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Keel: {0}', errorMessage(err))));
     });

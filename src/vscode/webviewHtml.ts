@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { drawEarlyView } from '../protocol/earlyViewDraw';
+import { PAGE_SHOWN } from '../chat/earlyMessageBuffer';
+import { drawEarlyView } from './earlyViewDraw';
 import { earlyViewHtml, earlyViewText } from './earlyViewHtml';
 import { LOCALE_ELEMENT_ID } from '../protocol/localeElement';
 import type { PageLocale } from '../protocol/locale';
@@ -65,8 +66,8 @@ ${earlyViewHtml(assets.locale)}
 }
 
 /**
- * Draws the early view's messages from the page's saved state, then adds the UI script after
- * the page's load event. The page's VS Code API may be acquired once only: it is left on
+ * Draws the early view's messages from the page's saved state, then, after the page's load
+ * event (when VS Code shows it), tells the host the page is on screen and adds the UI script. The page's VS Code API may be acquired once only: it is left on
  * `window.keelVsCodeApi` for the UI (webview/bridge/vscodeApi.ts). Until the UI takes over,
  * Enter in the early composer keeps the text (nothing can be sent yet).
  */
@@ -80,6 +81,7 @@ function startScript(src: string, nonce: string, you: string): string {
     console.error('[keel webview] the early view could not be drawn', err);
   }
   const start = () => {
+    api.postMessage(${JSON.stringify(PAGE_SHOWN)});
     const script = document.createElement('script');
     script.nonce = ${scriptString(nonce)};
     script.src = ${scriptString(src)};

@@ -57,7 +57,7 @@ export class WorktreeChats {
     const worktree = await createWorktree({ dir, root: this.folderFor(repo), name: chosen || defaultWorktreeName() });
     this.deps.log('info', `worktree ${worktree.branch} made at ${worktree.path} from ${worktree.base.slice(0, 12)}`);
     await this.deps.reveal();
-    await this.deps.controller.newSession({ core: this.deps.cores.sourceFor(worktree), branch: worktree.branch });
+    await this.deps.controller.sessions.newSession({ core: this.deps.cores.sourceFor(worktree), branch: worktree.branch });
     this.deps.controller.showPanel('chat');
     return worktree;
   }
@@ -114,7 +114,7 @@ export class WorktreeChats {
     if (outcome === 'kept') return outcome;
     this.deps.log('info', `worktree ${worktree.branch} removed${deleteBranch ? ' with its branch' : ''}`);
     // The conversation can no longer run there: the chat starts a new one in the workspace.
-    if (inView) await this.deps.controller.newSession();
+    if (inView) await this.deps.controller.sessions.newSession();
     await this.deps.cores.forget(worktree);
     return outcome;
   }

@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ApprovalAnswer, ApprovalRequest } from '../core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../core/tools/tool';
 import { errorMessage } from '../core/errors';
 import type { Worktree } from '../core/worktrees/gitWorktree';
 import { checkoutAtBase, checkoutBytes, checkoutPath, writeToCheckout } from '../core/worktrees/checkoutWrite';
@@ -119,7 +119,7 @@ export class WorktreeReview implements ApprovalDecider {
     const { before, after } = reviewTexts(change);
     const request: ApprovalRequest = {
       toolCallId: id,
-      name: 'worktree',
+      tool: 'worktree',
       category: 'write',
       input: { path: change.path },
       summary: change.path,

@@ -28,7 +28,13 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function benchWorkspace(): Promise<State> {
+/**
+ * What the sandbox adds to one command: `sh -c true` run 50 times plain and 50 times the
+ * way the bash tool runs it sandboxed (layout, placeholders, bwrap, cleanup); the
+ * difference of the medians.
+ */
+/** A workspace of 200 source files and a `.git`; with `packages`, that many nested `pkg-N/sub/.vscode` folders too (each held with its parents). */
+async function workspace(packages: number): Promise<State> {
   const found = await detectSandbox();
   if (!found.available) throw new Error(`no OS sandbox here: ${found.reason}`);
   const dir = await realpath(await mkdtemp(join('/var/tmp', 'keel-sandbox-bench-')));
@@ -36,36 +42,53 @@ async function benchWorkspace(): Promise<State> {
   await writeFile(join(dir, '.git', 'config'), '[core]\n');
   await mkdir(join(dir, 'src'), { recursive: true });
   for (let i = 0; i < 200; i++) await writeFile(join(dir, 'src', `f${i}.ts`), 'export {};\n');
+  for (let i = 0; i < packages; i++) {
+    await mkdir(join(dir, `pkg-${i}`, 'sub', '.vscode'), { recursive: true });
+    await writeFile(join(dir, `pkg-${i}`, 'sub', '.vscode', 'settings.json'), '{}\n');
+    await writeFile(join(dir, `pkg-${i}`, 'sub', 'AGENTS.md'), '# rules\n');
+  }
   const sandbox = new CommandSandbox({ mode: 'auto', folders: [dir], home: homedir(), keelHome: join(homedir(), '.keel') });
   return { dir, sandbox };
 }
 
-/**
- * What the sandbox adds to one command: `sh -c true` run 50 times plain and 50 times the
- * way the bash tool runs it sandboxed (layout, placeholders, bwrap, cleanup); the
- * difference of the medians.
- */
 const perCommand: Bench<State> = {
   name: 'added time per command (median of `true` x50, bubblewrap vs plain)',
   target: '< 30 ms',
   limit: 30,
   runs: 3,
-  setup: benchWorkspace,
-  async run({ dir, sandbox }) {
-    const plain: number[] = [];
-    const boxed: number[] = [];
-    for (let i = 0; i < commands; i++) {
-      plain.push(await runOnce(['/bin/sh', '-c', 'true'], dir));
-      const started = performance.now();
-      const start = await sandbox.start({ cwd: dir, network: false });
-      await runOnce([...start.prefix, '/bin/sh', '-c', 'true'], dir);
-      await start.release();
-      boxed.push(performance.now() - started);
-    }
-    return median(boxed) - median(plain);
-  },
-  teardown: ({ dir }) => rm(dir, { recursive: true, force: true }),
+  setup: () => workspace(0),
+  run: addedTime,
+  teardown: removeWorkspace,
 };
+
+/** The same with 20 nested packages holding protected paths: 40 protected paths and 40 folders held around them. */
+const perCommandNested: Bench<State> = {
+  name: 'added time per command, 20 nested packages with .vscode and AGENTS.md (median of `true` x50)',
+  target: '< 30 ms',
+  limit: 30,
+  runs: 3,
+  setup: () => workspace(20),
+  run: addedTime,
+  teardown: removeWorkspace,
+};
+
+async function removeWorkspace({ dir }: State): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+async function addedTime({ dir, sandbox }: State): Promise<number> {
+  const plain: number[] = [];
+  const boxed: number[] = [];
+  for (let i = 0; i < commands; i++) {
+    plain.push(await runOnce(['/bin/sh', '-c', 'true'], dir));
+    const started = performance.now();
+    const start = await sandbox.start({ cwd: dir, network: false });
+    await runOnce([...start.prefix, '/bin/sh', '-c', 'true'], dir);
+    await start.release();
+    boxed.push(performance.now() - started);
+  }
+  return median(boxed) - median(plain);
+}
 
 /**
  * The seccomp filter's own share: the same sandboxed `true` with the detected backend (filter
@@ -77,7 +100,7 @@ const seccompCost: Bench<State & { plain: CommandSandbox }> = {
   limit: 5,
   runs: 3,
   async setup() {
-    const state = await benchWorkspace();
+    const state = await workspace(0);
     const bwrap = await findBwrap(process.env.PATH);
     if (!bwrap) throw new Error('bwrap is not on PATH');
     const backend = bubblewrapBackend(bwrap, undefined);
@@ -96,7 +119,7 @@ const seccompCost: Bench<State & { plain: CommandSandbox }> = {
     }
     return median(withFilter) - median(without);
   },
-  teardown: ({ dir }) => rm(dir, { recursive: true, force: true }),
+  teardown: removeWorkspace,
 };
 
-export const suite: BenchSuite = { name: 'sandbox', benches: [perCommand, seccompCost] };
+export const suite: BenchSuite = { name: 'sandbox', benches: [perCommand, perCommandNested, seccompCost] };

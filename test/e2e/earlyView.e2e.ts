@@ -10,6 +10,7 @@ import { startScriptedServer } from '../fixtures/scriptedServer/scriptedServer.t
 import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
 import { e2eEnv } from './harness/e2eEnv.ts';
 import { useWorkbench } from './harness/useWorkbench.ts';
+import { openKeelView } from './harness/keelView.ts';
 import { runCommand } from './harness/workbench.ts';
 import { ChatView } from './support/chatView.ts';
 import { removeStoredConversations, setModelSettings } from './support/workspaceSettings.ts';
@@ -17,6 +18,9 @@ import { removeStoredConversations, setModelSettings } from './support/workspace
 interface EarlySighting {
   /** Text of the early view's messages the first time it was on screen. */
   messages?: string[];
+  /** The header's title and whether the empty state was shown. */
+  title?: string;
+  empty?: boolean;
   composer?: boolean;
   /** The chat's own root was hidden meanwhile (no "Connecting…", never both at once). */
   rootHidden?: boolean;
@@ -39,6 +43,8 @@ async function watchForEarlyView(page: Page, extensionId: string): Promise<void>
       const early = doc?.querySelector('[data-testid="early-view"]');
       if (doc && early) {
         seen.messages = [...early.querySelectorAll('[data-testid="early-message"]')].map((m) => m.textContent ?? '');
+        seen.title = early.querySelector('[data-testid="early-title"]')?.textContent ?? undefined;
+        seen.empty = early.querySelector('[data-testid="early-empty"]:not([hidden])') !== null;
         seen.composer = early.querySelector('[data-testid="early-composer"]') !== null;
         seen.rootHidden = doc.getElementById('root')?.hidden === true;
       }
@@ -47,6 +53,33 @@ async function watchForEarlyView(page: Page, extensionId: string): Promise<void>
     requestAnimationFrame(look);
   }, extensionId);
 }
+
+describe('the chat in a fresh window', () => {
+  const { extensionId } = e2eEnv();
+  // A new browser profile: nothing saved for the view, and this window's Keel not yet activated.
+  const wb = useWorkbench();
+
+  it('reads as the chat before its script loads, and keeps what was typed through the hand-off', async function () {
+    this.timeout(120_000);
+    await watchForEarlyView(wb.page, extensionId);
+    await openKeelView(wb.page);
+    const chat = new ChatView(wb.page);
+    const early = chat.frame.getByTestId('early-composer');
+    // One step: the early composer may give way to the chat's any moment now.
+    await early.fill('draft', { timeout: 30_000 });
+    await wb.page.keyboard.type(' more');
+
+    await chat.composer().waitFor({ timeout: 30_000 });
+    const seen = await wb.page.evaluate(() => (window as unknown as { __keelEarly: EarlySighting }).__keelEarly);
+    assert.strictEqual(seen.title, 'New chat');
+    assert.ok(seen.empty, 'the early view showed the empty state');
+    assert.deepStrictEqual(seen.messages, []);
+    assert.ok(seen.composer, 'the early view had a composer');
+    assert.ok(seen.rootHidden, 'the chat stayed hidden behind the early view');
+    await chat.frame.getByTestId('early-view').waitFor({ state: 'detached', timeout: 30_000 });
+    assert.strictEqual(await chat.composer().inputValue(), 'draft more');
+  });
+});
 
 describe('the chat shown again', () => {
   const { workspace, extensionId } = e2eEnv();

@@ -12,18 +12,20 @@ import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
 import type { ScriptedServer } from '../fixtures/scriptedServer/scriptedServer.ts';
 import { reloadWindow } from './harness/workbench.ts';
 import { useChatRig } from './support/useChatRig.ts';
+import { isKeelNote } from '../../src/core/session/keelNotes';
 
 const TIMEOUT = 30_000;
 
+/** What a message said, without the workspace context and rule reminders Keel attached for the model. */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p: { type?: string; text?: string }) => (p.type === 'text' ? (p.text ?? '') : '')).join('');
+  return content.map((p: { type?: string; text?: string }) => (p.type === 'text' && !isKeelNote(p.text ?? '') ? (p.text ?? '') : '')).join('');
 }
 
 function userTexts(server: ScriptedServer, index: number): string[] {
   const messages = server.requests[index]?.body.messages ?? [];
-  return messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+  return messages.filter((m) => m.role === 'user').map((m) => contentText(m.content));
 }
 
 describe('Keel sessions in code-server', () => {

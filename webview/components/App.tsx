@@ -19,6 +19,7 @@ import { UntrustedBanner } from './panels/UntrustedBanner';
 import { PlanActions } from './plan/PlanActions';
 import { PlanBanner } from './plan/PlanBanner';
 import { ReadOnlyBanner } from './panels/ReadOnlyBanner';
+import { SandboxNotice } from './panels/SandboxNotice';
 
 /** The whole view. Until the first snapshot it only says it is connecting. */
 export function App() {
@@ -41,6 +42,7 @@ export function App() {
       <Header />
       {trusted ? null : <UntrustedBanner />}
       <ConfigNotice />
+      {trusted ? <SandboxNotice /> : null}
       <PlanBanner />
       <ReadOnlyBanner />
       {panel === 'sessions' ? (

@@ -23,9 +23,9 @@ export function Header() {
         <span className="header-spacer" />
         {branch ? (
           <>
-            <IconButton icon="diff" label={l10n.t('Review changes')} testId="worktree-review" onClick={() => void bridge.runCommand('keel.reviewWorktreeChanges')} />
-            <IconButton icon="git-merge" label={l10n.t('Keep branch')} testId="worktree-keep" onClick={() => void bridge.runCommand('keel.keepWorktreeBranch')} />
-            <IconButton icon="trash" label={l10n.t('Discard worktree')} testId="worktree-discard" onClick={() => void bridge.runCommand('keel.discardWorktree')} />
+            <IconButton icon="diff" label={l10n.t('Review changes')} testId="worktree-review" onClick={() => void bridge.call('command.run', { command: 'keel.reviewWorktreeChanges' })} />
+            <IconButton icon="git-merge" label={l10n.t('Keep branch')} testId="worktree-keep" onClick={() => void bridge.call('command.run', { command: 'keel.keepWorktreeBranch' })} />
+            <IconButton icon="trash" label={l10n.t('Discard worktree')} testId="worktree-discard" onClick={() => void bridge.call('command.run', { command: 'keel.discardWorktree' })} />
           </>
         ) : null}
         <IconButton icon="add" label={l10n.t('New chat')} testId="new-chat" onClick={() => void bridge.newChat()} />

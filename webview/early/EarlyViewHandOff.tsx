@@ -12,17 +12,19 @@ export interface EarlyViewHandOffProps {
 /**
  * Swaps the early view for the UI in the commit that first draws the host's snapshot, before
  * that frame is painted: the view never shows "Connecting…" nor both at once. What was typed
- * into the early composer moves to the real one.
+ * into the early composer moves to the real one, the caret where it was.
  */
 export function EarlyViewHandOff({ early, root }: EarlyViewHandOffProps) {
   const store = useStore();
   const ready = useMeta((meta) => meta.ready);
   useLayoutEffect(() => {
     if (!ready || !early.isConnected) return;
-    const typed = early.querySelector('textarea')?.value ?? '';
+    const input = early.querySelector('textarea');
+    const typed = input?.value ?? '';
+    const caret = input?.selectionStart ?? typed.length;
     early.remove();
     root.hidden = false;
-    if (typed.trim() !== '') store.prefillComposer({ text: typed });
+    if (typed.trim() !== '') store.prefillComposer({ text: typed, caret });
   }, [ready, early, root, store]);
   return null;
 }

@@ -29,7 +29,7 @@ export function startEarlyViewSaver(store: ChatStore, save: (view: EarlyView) =>
       .slice(-TAIL)
       .map((id) => store.getMessage(id))
       .filter((message): message is UiMessage => message !== undefined);
-    save(earlyViewOf(messages));
+    save(earlyViewOf(messages, store.getMeta().session.title ?? undefined));
   };
   const saveSoon = (): void => {
     if (queued) return;

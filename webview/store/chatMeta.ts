@@ -35,6 +35,8 @@ export interface ComposerPrefill {
   text?: string;
   mentions?: Mention[];
   mode?: AgentMode;
+  /** Where the caret goes (the end of the text when absent). */
+  caret?: number;
 }
 
 export type Panel = 'chat' | 'sessions';

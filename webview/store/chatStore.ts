@@ -2,13 +2,13 @@ import * as l10n from '@vscode/l10n';
 import type { EventData } from '../../src/protocol/catalogue';
 import type { ContextTrimmed, WorkspaceProjects, RuleInEffectInfo, RunState, Snapshot, UiError } from '../../src/protocol/sessionState';
 import type { ToolApprovalRequest, ToolApprovalResult } from '../../src/protocol/toolApproval';
-import { appendDelta } from '../../src/protocol/uiMessage';
-import type { ToolCallPart, UiMessage, UiPart } from '../../src/protocol/uiMessage';
+import type { UiMessage } from '../../src/protocol/uiMessage';
+import type { ConversationEvent } from '../../src/conversation/conversationEvent';
+import { ConversationMirror } from '../../src/conversation/conversationMirror';
 import { ApprovalWaiters } from './approvalWaiters';
 import { initialMeta } from './chatMeta';
 import type { ChatMeta, ComposerPrefill, Panel, RetryNote } from './chatMeta';
 import { ListenerSet } from './listenerSet';
-import { insertionIndex } from '../../src/protocol/messageOrder';
 
 const MAX_SHOWN_ERRORS = 5;
 
@@ -19,10 +19,8 @@ const MAX_SHOWN_ERRORS = 5;
  */
 export class ChatStore {
   private meta: ChatMeta = initialMeta();
-  private ids: readonly string[] = [];
-  private readonly messages = new Map<string, UiMessage>();
-  /** toolCallId → id of the message holding that toolCall part. */
-  private readonly toolOwners = new Map<string, string>();
+  /** The messages, changed only by the shared fold (src/conversation/foldEvent.ts). */
+  private readonly mirror = new ConversationMirror();
   private readonly waiters = new ApprovalWaiters();
   private readonly metaListeners = new ListenerSet();
   private readonly idListeners = new ListenerSet();
@@ -33,8 +31,8 @@ export class ChatStore {
   // ---- reading (stable references, for useSyncExternalStore) ----
 
   readonly getMeta = (): ChatMeta => this.meta;
-  readonly getIds = (): readonly string[] => this.ids;
-  readonly getMessage = (id: string): UiMessage | undefined => this.messages.get(id);
+  readonly getIds = (): readonly string[] => this.mirror.conversation.ids;
+  readonly getMessage = (id: string): UiMessage | undefined => this.mirror.get(id);
   readonly subscribeMeta = this.metaListeners.subscribe;
   readonly subscribeIds = this.idListeners.subscribe;
 
@@ -53,8 +51,9 @@ export class ChatStore {
 
   /** The newest user message, for "Retry". */
   lastUserMessage(): UiMessage | undefined {
-    for (let i = this.ids.length - 1; i >= 0; i--) {
-      const message = this.messages.get(this.ids[i] ?? '');
+    const ids = this.getIds();
+    for (let i = ids.length - 1; i >= 0; i--) {
+      const message = this.mirror.get(ids[i] ?? '');
       if (message?.role === 'user') return message;
     }
     return undefined;
@@ -64,14 +63,8 @@ export class ChatStore {
 
   /** Replaces the whole conversation; answers waiting for re-sent approval requests survive. */
   replace(snapshot: Snapshot): void {
-    const before = new Map(this.messages);
-    this.messages.clear();
-    this.toolOwners.clear();
-    for (const message of snapshot.messages) {
-      this.messages.set(message.id, message);
-      this.indexToolCalls(message);
-    }
-    this.ids = snapshot.messages.map((message) => message.id);
+    const before = this.mirror.conversation.messages;
+    this.mirror.reset(snapshot.messages);
     const listed = new Set(snapshot.pendingApprovals.map((request) => request.id));
     const stillOpen = this.meta.approvals.filter((request) => !listed.has(request.id) && this.waiters.isOpen(request.id));
     this.meta = {
@@ -94,77 +87,56 @@ export class ChatStore {
     this.idListeners.notify();
     this.metaListeners.notify();
     for (const [id, set] of this.messageListeners) {
-      if (before.get(id) !== this.messages.get(id)) set.notify();
+      if (before.get(id) !== this.mirror.get(id)) set.notify();
     }
+  }
+
+  /** One change to the conversation from the host, folded as the host folded it; only the messages it changed are told. */
+  apply(event: ConversationEvent): void {
+    if (event.type === 'textDelta' || event.type === 'reasoningDelta' || event.type === 'toolUse') {
+      if (!this.mirror.get(event.data.messageId)) this.startAssistantMessage(event.data.messageId);
+    }
+    if (event.type === 'toolResult' && !this.mirror.conversation.owners.has(event.data.toolCallId)) {
+      this.showOrphanResult(event.data);
+      return;
+    }
+    const { idsChanged, changed } = this.mirror.apply(event);
+    if (idsChanged) this.idListeners.notify();
+    for (const id of changed) this.messageListeners.get(id)?.notify();
+    if (event.type === 'textDelta' || event.type === 'reasoningDelta' || event.type === 'toolUse') this.clearRetry();
   }
 
   /** Adds a message, or replaces the one with the same id. */
   upsertMessage(message: UiMessage): void {
-    const isNew = !this.messages.has(message.id);
-    this.messages.set(message.id, message);
-    this.indexToolCalls(message);
-    if (isNew) {
-      const at = insertionIndex(this.ids.length, (i) => this.messages.get(this.ids[i]!)?.status, message.status);
-      this.ids = [...this.ids.slice(0, at), message.id, ...this.ids.slice(at)];
-      this.idListeners.notify();
-    }
-    this.messageListeners.get(message.id)?.notify();
+    this.apply({ type: 'message', data: { message } });
   }
 
   /** The bus's `textDelta`: extends the streaming message only (its own subscribers are the only ones told). */
   textDelta(messageId: string, delta: string): void {
-    this.extend(messageId, 'text', delta);
+    this.apply({ type: 'textDelta', data: { messageId, delta } });
   }
 
   /** The bus's `reasoningDelta`, as `textDelta`. */
   reasoningDelta(messageId: string, delta: string): void {
-    this.extend(messageId, 'reasoning', delta);
-  }
-
-  private extend(messageId: string, type: 'text' | 'reasoning', delta: string): void {
-    const message = this.messages.get(messageId) ?? this.startAssistantMessage(messageId);
-    this.putMessage({ ...message, parts: appendDelta(message.parts, type, delta) });
-    this.clearRetry();
+    this.apply({ type: 'reasoningDelta', data: { messageId, delta } });
   }
 
   addToolUse(event: EventData<'toolUse'>): void {
-    const message = this.messages.get(event.messageId) ?? this.startAssistantMessage(event.messageId);
-    const part: ToolCallPart = {
-      type: 'toolCall',
-      toolCallId: event.toolCallId,
-      name: event.name,
-      input: event.input,
-      summary: event.summary,
-      state: event.state,
-    };
-    const exists = message.parts.some((p) => p.type === 'toolCall' && p.toolCallId === event.toolCallId);
-    const parts = exists ? replaceToolCall(message.parts, event.toolCallId, () => part) : [...message.parts, part];
-    this.toolOwners.set(event.toolCallId, message.id);
-    this.putMessage({ ...message, parts });
-    this.clearRetry();
+    this.apply({ type: 'toolUse', data: event });
   }
 
   setToolState(event: EventData<'toolState'>): void {
-    this.updateToolCall(event.toolCallId, (part) => ({ ...part, state: event.state }));
+    this.apply({ type: 'toolState', data: event });
   }
 
   /** A running tool's output so far (its tail); the result replaces it. */
   setToolOutput(event: EventData<'toolOutput'>): void {
-    this.updateToolCall(event.toolCallId, (part) => (part.state === 'running' ? { ...part, liveOutput: event.output } : part));
+    this.apply({ type: 'toolOutput', data: event });
   }
 
   /** A result whose call is not in view is shown as a tool message of its own. */
   setToolResult(event: EventData<'toolResult'>): void {
-    const result = { output: event.output, isError: event.isError, truncated: event.truncated };
-    const updated = this.updateToolCall(event.toolCallId, ({ liveOutput: _live, ...part }) => ({ ...part, state: event.state, result }));
-    if (updated) return;
-    this.upsertMessage({
-      id: `tool-result-${event.toolCallId}`,
-      role: 'tool',
-      parts: [{ type: 'toolResult', toolCallId: event.toolCallId, name: event.name, ...result }],
-      status: event.state === 'done' ? 'done' : 'error',
-      createdAt: Date.now(),
-    });
+    this.apply({ type: 'toolResult', data: event });
   }
 
   setRunState(run: RunState): void {
@@ -287,38 +259,18 @@ export class ChatStore {
     this.setMeta({ approvals: this.meta.approvals.filter((request) => request.id !== id) });
   }
 
-  /** Replaces an existing message and tells only its subscribers. */
-  private putMessage(message: UiMessage): void {
-    this.messages.set(message.id, message);
-    this.messageListeners.get(message.id)?.notify();
-  }
-
   /** A delta for a message the host has not announced yet: show it rather than drop text. */
-  private startAssistantMessage(id: string): UiMessage {
-    const message: UiMessage = { id, role: 'assistant', parts: [], status: 'streaming', createdAt: Date.now() };
-    this.upsertMessage(message);
-    return message;
+  private startAssistantMessage(id: string): void {
+    this.upsertMessage({ id, role: 'assistant', parts: [], status: 'streaming', createdAt: Date.now() });
   }
 
-  private indexToolCalls(message: UiMessage): void {
-    for (const part of message.parts) {
-      if (part.type === 'toolCall') this.toolOwners.set(part.toolCallId, message.id);
-    }
+  private showOrphanResult(event: EventData<'toolResult'>): void {
+    this.upsertMessage({
+      id: `tool-result-${event.toolCallId}`,
+      role: 'tool',
+      parts: [{ type: 'toolResult', toolCallId: event.toolCallId, name: event.name, output: event.output, isError: event.isError, truncated: event.truncated }],
+      status: event.state === 'done' ? 'done' : 'error',
+      createdAt: Date.now(),
+    });
   }
-
-  private updateToolCall(toolCallId: string, change: (part: ToolCallPart) => ToolCallPart): boolean {
-    const owner = this.toolOwners.get(toolCallId);
-    const message = owner === undefined ? undefined : this.messages.get(owner);
-    if (!message) return false;
-    this.putMessage({ ...message, parts: replaceToolCall(message.parts, toolCallId, change) });
-    return true;
-  }
-}
-
-function replaceToolCall(
-  parts: readonly UiPart[],
-  toolCallId: string,
-  change: (part: ToolCallPart) => ToolCallPart,
-): UiPart[] {
-  return parts.map((part) => (part.type === 'toolCall' && part.toolCallId === toolCallId ? change(part) : part));
 }

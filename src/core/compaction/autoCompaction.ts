@@ -4,6 +4,7 @@ import { overflowSize } from '../history/contextOverflow';
 import type { ResolvedModel } from '../model/modelRegistry';
 import type { CompactionEvent } from '../projectTypes';
 import type { Session } from '../session/session';
+import { newMessageId } from '../session/sessionIds';
 import { compactSession, prepareCompaction } from './compactor';
 import type { CompactionOutcome, CompactionReason } from './compactor';
 import { estimateTokens } from './tokenEstimate';
@@ -77,9 +78,13 @@ export async function runCompaction(
   opts: { reason: CompactionReason; keepTokens: number; signal?: AbortSignal; emit(event: CompactionEvent): void },
 ): Promise<CompactionOutcome | 'nothing' | 'failed'> {
   if (!prepareCompaction(session, { keepTokens: opts.keepTokens })) return 'nothing';
-  opts.emit({ type: 'compaction', phase: 'start', reason: opts.reason });
+  // The record's id is known from the start, so a view's divider keeps it when the summary lands.
+  const recordId = newMessageId();
+  opts.emit({ type: 'compaction', phase: 'start', reason: opts.reason, id: recordId });
   try {
     const outcome = await compactSession(session, {
+      id: recordId,
+      reason: opts.reason,
       model: model.model,
       modelId: model.id,
       keepTokens: opts.keepTokens,

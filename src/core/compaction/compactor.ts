@@ -66,8 +66,8 @@ export function prepareCompaction(session: Session, opts: { keepTokens: number; 
 }
 
 /** Records the summary; returns the outcome the caller reports. */
-export function applyCompaction(session: Session, prepared: PreparedCompaction, summary: string): CompactionOutcome {
-  const id = session.appendCompaction(summary, prepared.plan.replacesUpTo, { messages: prepared.compactedMessages });
+export function applyCompaction(session: Session, prepared: PreparedCompaction, summary: string, record: { id?: string; reason?: CompactionReason } = {}): CompactionOutcome {
+  const id = session.appendCompaction(summary, prepared.plan.replacesUpTo, { messages: prepared.compactedMessages, ...record });
   return {
     id,
     summary,
@@ -85,6 +85,9 @@ export interface CompactOptions {
   contextWindow?: number;
   keepTokens: number;
   signal?: AbortSignal;
+  /** The record's id (announced before the summary is written) and why it ran. */
+  id?: string;
+  reason?: CompactionReason;
 }
 
 /**
@@ -112,7 +115,7 @@ export async function compactSession(session: Session, opts: CompactOptions): Pr
       throw new CompactionError(errorMessage(err), err);
     }
     if (text === '') throw new CompactionError('the model returned an empty summary', undefined);
-    const outcome = applyCompaction(session, prepared, text);
+    const outcome = applyCompaction(session, prepared, text, { ...(opts.id ? { id: opts.id } : {}), ...(opts.reason ? { reason: opts.reason } : {}) });
     if (usage.inputTokens || usage.outputTokens) session.appendUsage({ ...usage, ...(opts.modelId ? { model: opts.modelId } : {}) });
     return outcome;
   }

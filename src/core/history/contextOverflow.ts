@@ -1,4 +1,5 @@
 import { APICallError } from 'ai';
+import { causeChain } from '../causeChain';
 
 /**
  * How providers say "the request is longer than the model's context window". Each entry
@@ -26,16 +27,6 @@ export const contextOverflowPatterns: readonly { source: string; pattern: RegExp
 
 /** Rate and quota limits also talk about tokens; shortening the history is no answer to them. */
 const notOverflow = /rate.?limit|per min|\bTPM\b|\bRPM\b|quota|per day/i;
-
-function causeChain(err: unknown): unknown[] {
-  const out: unknown[] = [];
-  let cur = err;
-  for (let i = 0; i < 6 && cur; i++) {
-    out.push(cur);
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return out;
-}
 
 /** Every text an error carries: message, the raw response body, a provider's error object. */
 function texts(err: unknown): string[] {

@@ -9,8 +9,8 @@ import type { ToolCategory, ToolResult } from '../tools/tool';
 import type { Workspace } from '../workspace/workspace';
 import type { GatheredContext, PluginContextSection, RuleInEffect } from './contextTypes';
 import type { LlmsContext } from './llmsContext';
-import { renderContext } from './renderContext';
 import { touchedPathsIn } from './touchedPaths';
+import { errorCode } from '../errorCode';
 
 export interface ConversationContextDeps {
   llmsContext: LlmsContext;
@@ -38,9 +38,12 @@ export class ConversationContext {
     this.deps = deps;
   }
 
-  /** Gathers the context for a request; never fails the request (a failure becomes a note and a log line). */
-  /** `current`: the conversation's current project (a folder path), for the project list, git and README. */
-  async gather(mode: RunMode, current?: string): Promise<{ text: string; gathered?: GatheredContext }> {
+  /**
+   * Gathers the context for a request; never fails the request (a failure becomes `note`, for
+   * the model, and a log line). `current`: the conversation's current project (a folder path),
+   * for the project list, git and README.
+   */
+  async gather(mode: RunMode, current?: string): Promise<{ gathered: GatheredContext } | { note: string }> {
     const { llmsContext, plugins, host, sessionId } = this.deps;
     const extra = await plugins.apply<unknown[]>({ hook: 'context', memo: [], args: [{ mode, sessionId }], type: 'SeriesMerge' });
     let gathered: GatheredContext;
@@ -49,11 +52,11 @@ export class ConversationContext {
       gathered = await llmsContext.gather({ touched: this.touched, extra: this.validSections(extra), ...(current ? { current } : {}) });
     } catch (err) {
       host.log('error', `Gathering the workspace context failed: ${errorMessage(err)}`);
-      return { text: `(Keel could not gather the workspace context: ${errorMessage(err)}. Look around with the tools.)` };
+      return { note: `(Keel could not gather the workspace context: ${errorMessage(err)}. Look around with the tools.)` };
     }
     this.shown.clear();
     for (const r of gathered.rules) if (r.status !== 'omitted') this.shown.add(r.path);
-    return { text: renderContext(gathered), gathered };
+    return { gathered };
   }
 
   /** The rules files in effect for this conversation now, for a view that shows them outside a run. */
@@ -119,7 +122,7 @@ async function folderOf(path: string): Promise<string> {
   try {
     return (await stat(path)).isDirectory() ? path : dirname(path);
   } catch (err) {
-    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    const code = errorCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return dirname(path);
     throw err;
   }

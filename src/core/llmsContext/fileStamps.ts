@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { errorCode } from '../errorCode';
 
 /** mtime and size of a path, or 'missing'; what a cache compares to know it is still true. */
 export type Stamp = string;
@@ -8,7 +9,7 @@ export async function stampOf(path: string): Promise<Stamp> {
     const info = await stat(path);
     return `${info.mtimeMs}:${info.size}:${info.isDirectory() ? 'd' : 'f'}`;
   } catch (err) {
-    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    const code = errorCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
     throw err;
   }

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { errorCode } from '../errorCode';
 
 /** Where a working tree's git data lives, found without running git. */
 export interface GitRepo {
@@ -9,10 +10,6 @@ export interface GitRepo {
   gitDir: string;
   /** Shared refs and objects: gitDir itself, or the main repository's for a linked worktree. */
   commonDir: string;
-}
-
-function errorCode(err: unknown): string | undefined {
-  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
 }
 
 async function readIfExists(path: string): Promise<string | undefined> {

@@ -4,6 +4,7 @@ import { gitignoreVerdict, parseGitignore } from '../tools/search/gitignore';
 import type { IgnoreRule } from '../tools/search/gitignore';
 import { stampOf } from './fileStamps';
 import type { Stamp } from './fileStamps';
+import { errorCode } from '../errorCode';
 
 /** The .gitignore rules of one folder on the way down from the repository top. */
 export interface IgnoreLevel {
@@ -32,7 +33,7 @@ export async function loadIgnoreFile(path: string, stamps: Map<string, Stamp>, p
   try {
     return parseGitignore(await readFile(path, 'utf8'));
   } catch (err) {
-    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    const code = errorCode(err);
     if (code === 'ENOENT' || code === 'EISDIR') return undefined;
     problems.push(`${path}: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;

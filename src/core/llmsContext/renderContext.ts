@@ -1,4 +1,4 @@
-import type { ContextSection, GatheredContext } from './contextTypes';
+import type { ContextSection } from './contextTypes';
 
 const tags: Record<string, string> = {
   environment: 'environment',
@@ -9,18 +9,17 @@ const tags: Record<string, string> = {
   editor: 'editor',
 };
 
-function tagOf(section: ContextSection): string {
-  return tags[section.id] ?? 'plugin_context';
+function tagOf(id: string): string {
+  return tags[id] ?? 'plugin_context';
 }
 
-/** The gathered context as the system prompt carries it: one tagged block per section. */
-export function renderContext(ctx: GatheredContext): string {
-  const blocks = ctx.sections
+/** Each section as one tagged block. */
+export function renderSections(sections: readonly Pick<ContextSection, 'id' | 'title' | 'text'>[]): string[] {
+  return sections
     .filter((s) => s.text.trim() !== '')
     .map((s) => {
-      const tag = tagOf(s);
+      const tag = tagOf(s.id);
       const attr = tag === 'plugin_context' ? ` title="${s.title.replace(/"/g, "'")}"` : '';
       return `<${tag}${attr}>\n${s.text}\n</${tag}>`;
     });
-  return ['What Keel gathered about the workspace at the start of this request (it may have changed since; look again when it matters):', ...blocks].join('\n');
 }

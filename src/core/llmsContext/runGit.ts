@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { hostGit } from '../git/hostGit';
 
 export interface GitOutput {
   ok: boolean;
@@ -13,29 +13,13 @@ const maxBuffer = 8 * 1024 * 1024;
 
 /**
  * Runs one git command in `cwd`, never prompting and never taking the index lock (so a
- * look at the status cannot disturb the person's own git commands). Never rejects: the
- * outcome says what went wrong.
+ * look at the status cannot disturb the person's own git commands), with the repository's
+ * own programs off (see `hostGit`). Never rejects: the outcome says what went wrong.
  */
-export function runGit(cwd: string, args: string[], opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<GitOutput> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['--no-optional-locks', '-c', 'core.quotepath=off', ...args],
-      {
-        cwd,
-        maxBuffer,
-        timeout: opts.timeoutMs ?? 10_000,
-        signal: opts.signal,
-        windowsHide: true,
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
-      },
-      (err, stdout, stderr) => {
-        if (!err) return resolve({ ok: true, stdout });
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') return resolve({ ok: false, stdout: '', missing: true, error: 'git is not installed or not on PATH' });
-        const detail = stderr.trim().split('\n').slice(0, 3).join(' ') || err.message;
-        resolve({ ok: false, stdout, error: detail });
-      },
-    );
-  });
+export async function runGit(cwd: string, args: string[], opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<GitOutput> {
+  const out = await hostGit(cwd, ['-c', 'core.quotepath=off', ...args], { maxBuffer, timeoutMs: opts.timeoutMs ?? 10_000, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const stdout = out.stdout.toString('utf8');
+  if (out.ok) return { ok: true, stdout };
+  if (out.missing) return { ok: false, stdout: '', missing: true, error: out.error ?? 'git is not installed or not on PATH' };
+  return { ok: false, stdout, error: out.error ?? 'unknown error' };
 }

@@ -76,13 +76,14 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
       const replaced = await opts.beforeTurn(history, { turn: turns, contextTokens });
       if (replaced) history = replaced;
     }
+    const added = opts.prepareTurn?.(turns);
+    if (added) keep(added);
     let turn: TurnOutput | undefined;
     let triedCompaction = false;
     // A context-too-long answer: leave out older messages and try this turn again, at most maxShrinkAttempts times.
     for (let attempt = 1; turn === undefined; attempt++) {
-      const sent = opts.prepareTurn ? opts.prepareTurn(history, turns) : history;
       try {
-        turn = await streamTurnWithRetry(opts, policy, request, sent);
+        turn = await streamTurnWithRetry(opts, policy, request, history);
       } catch (err) {
         if (!isContextOverflow(err)) return finish('error', err);
         if (opts.onOverflow && !triedCompaction) {
@@ -238,7 +239,9 @@ async function runCalls(opts: LoopOptions, calls: PendingCall[], cancelled: bool
     else {
       // Calls of tools that were not offered still go to executeTool: the caller knows why
       // (plan mode, a plugin that went away) and can say so to the model.
-      opts.onEvent({ type: 'tool_use', toolCallId: call.toolCallId, name: call.toolName, input: call.input });
+      // A tool that was not offered has no card here: the host draws it by name, as it does for a resumed call.
+      const display = opts.tools[call.toolName]?.present?.(call.input);
+      opts.onEvent({ type: 'tool_use', toolCallId: call.toolCallId, name: call.toolName, input: call.input, ...(display ? { display } : {}) });
       try {
         result = await opts.executeTool(call, opts.signal);
       } catch (err) {

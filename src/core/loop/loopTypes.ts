@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { ToolResult } from '../tools/tool';
+import type { ToolPresentation } from '../tools/toolPresentation';
 
 /** What the model is offered for one tool: Loop knows nothing else about tools. */
 export interface LoopToolSpec {
@@ -8,6 +9,8 @@ export interface LoopToolSpec {
   parameters: Record<string, unknown>;
   /** Read-only calls of one turn run in parallel; the rest run in order. */
   readOnly: boolean;
+  /** How a call of it looks on its card. */
+  present?(input: unknown): ToolPresentation;
 }
 
 export interface LoopToolCall {
@@ -20,7 +23,8 @@ export type LoopEvent =
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; text: string }
   | { type: 'reasoning_delta'; text: string }
-  | { type: 'tool_use'; toolCallId: string; name: string; input: unknown }
+  /** `display` is the card the offered tool drew; absent for a tool that was not offered (the host then draws it by name). */
+  | { type: 'tool_use'; toolCallId: string; name: string; input: unknown; display?: ToolPresentation }
   | { type: 'tool_result'; toolCallId: string; name: string; isError: boolean; output: string; sandboxed?: boolean }
   /** A failed attempt that will be retried; text streamed during it is discarded. */
   | { type: 'retry'; attempt: number; maxAttempts: number; error: string; delayMs: number }
@@ -50,8 +54,11 @@ export interface LoopOptions {
   signal: AbortSignal;
   retry?: Partial<RetryPolicy>;
   onEvent(event: LoopEvent): void;
-  /** Lets the caller add to the messages sent for the next turn (e.g. reminders); not kept in history. */
-  prepareTurn?(messages: ModelMessage[], turn: number): ModelMessage[];
+  /**
+   * A message the caller adds before the next turn (e.g. event rules' reminders): kept in the
+   * history and reported as a `message` event like the turn's own, so later requests start with it.
+   */
+  prepareTurn?(turn: number): ModelMessage | undefined;
   /**
    * Before each turn's request: may return a shorter history to use from now on (compaction).
    * `contextTokens` is what the previous request measured (0 before the first).

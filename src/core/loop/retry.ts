@@ -1,20 +1,11 @@
 import { APICallError } from 'ai';
 import type { RetryPolicy } from './loopTypes';
+import { causeChain } from '../causeChain';
 
 export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000 };
 
 const retryableStatus = (s: number) => s === 408 || s === 409 || s === 429 || s >= 500;
 const networkCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
-
-function causeChain(err: unknown): unknown[] {
-  const out: unknown[] = [];
-  let cur = err;
-  for (let i = 0; i < 6 && cur; i++) {
-    out.push(cur);
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return out;
-}
 
 export function statusOf(err: unknown): number | undefined {
   for (const e of causeChain(err)) {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { childEnv, noExtraEnv } from '../env/childEnv';
 import type { ChildEnvPolicy } from '../env/childEnv';
+import { sha256 } from '../sha256';
 import type { McpServerConfig } from './mcpConfig';
 
 /**
@@ -21,7 +21,7 @@ export function serverFingerprint(s: McpServerConfig): string {
     s.type === 'stdio'
       ? { type: s.type, command: s.command, args: s.args, env: sorted(s.env), cwd: s.cwd ?? null }
       : { type: s.type, url: s.url, headers: sorted(s.headers) };
-  return createHash('sha256').update(JSON.stringify(what)).digest('hex');
+  return sha256(JSON.stringify(what));
 }
 
 function sorted(r: Record<string, string>): [string, string][] {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../sha256';
 
 /** Providers accept tool names of `[a-zA-Z0-9_-]{1,64}` (OpenAI, Anthropic, Gemini alike). */
 export const maxToolNameLength = 64;
@@ -10,7 +10,7 @@ export const maxToolNameLength = 64;
 export function mcpToolName(server: string, tool: string): string {
   const name = `mcp__${clean(server)}__${clean(tool)}`;
   if (name.length <= maxToolNameLength) return name;
-  const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, 8);
+  const hash = sha256(`${server}\0${tool}`).slice(0, 8);
   return `${name.slice(0, maxToolNameLength - hash.length - 1)}_${hash}`;
 }
 

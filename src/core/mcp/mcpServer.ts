@@ -209,7 +209,10 @@ export class McpServer {
         // The client chains its own close handler after this one.
         transport.onclose = () => {
           sandboxed.release().then(
-            (removed) => removed.forEach((p) => this.log.add(`[keel] removed ${p}, which the server created in the sandbox`)),
+            (removed) => {
+              removed.forEach((p) => this.log.add(`[keel] removed ${p}, which the server created in the sandbox`));
+              sandboxed.report.forEach((line) => this.log.add(`[keel] ${line}`));
+            },
             (err: unknown) => this.log.add(`[keel] sandbox cleanup failed: ${errorMessage(err)}`),
           );
         };

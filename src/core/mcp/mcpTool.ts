@@ -3,6 +3,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors';
 import type { AnyTool, ToolResult } from '../tools/tool';
 import { defineTool, errorResult } from '../tools/tool';
+import { keyArgument, keyValueDetails } from '../tools/toolPresentation';
 import { protectedArgumentPaths } from './mcpArgumentPaths';
 import type { ResultCaps } from './mcpResult';
 import { convertToolResult } from './mcpResult';
@@ -33,6 +34,12 @@ export function mcpTool(b: McpToolBinding): AnyTool {
     category: info.readOnly ? 'read' : 'network',
     inputSchema: z.record(z.string(), z.unknown()),
     jsonSchema: modelSchema(info.inputSchema),
+    present: (input) => ({
+      title: `${server}: ${info.title ?? info.name}`,
+      summary: keyArgument(input, info.name),
+      icon: info.readOnly ? 'plug' : 'zap',
+      details: keyValueDetails(input),
+    }),
     async preview(input, ctx) {
       const args = JSON.stringify(input);
       // A call that may change something and names a protected path asks in every mode.

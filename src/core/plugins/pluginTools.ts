@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { errorMessage } from '../errors';
 import type { AnyTool, ToolCategory, ToolContext, ToolPreview } from '../tools/tool';
+import { genericPresentation } from '../tools/toolPresentation';
 
 const categories: readonly ToolCategory[] = ['read', 'write', 'command', 'network'];
 /** What the model APIs accept as a function name. */
@@ -70,6 +71,8 @@ function withCheckedPaths(tool: AnyTool): AnyTool {
     category: tool.category,
     inputSchema: tool.inputSchema,
     execute: (input, ctx) => tool.execute(input, ctx),
+    // A plugin's own `present` is not used: what the page draws comes from Keel, the arguments as key/value.
+    present: (input) => genericPresentation(tool.name, input, { icon: 'extensions' }),
   };
   if (tool.needsApproval) checked.needsApproval = (input, ctx) => tool.needsApproval!(input, ctx);
   const preview = tool.preview;

@@ -11,7 +11,7 @@ import type { Scope, Value } from './expressionEval';
 import { RuleEngine } from './ruleEngine';
 import { RulesLoader, userRulesPath, workspaceRulesPath } from './ruleFiles';
 import type { RulesFile } from './ruleFiles';
-import { dedupeActions, ruleMessage } from './ruleMessages';
+import { dedupeActions, ruleText } from './ruleMessages';
 import type { PendingAction } from './ruleMessages';
 import type { RuleEventName } from './ruleSchema';
 import type { CompiledRule } from './ruleTypes';
@@ -61,7 +61,8 @@ export class ProjectRules {
   private started = false;
   private mode: RunMode = 'act';
   private turn = 0;
-  private sent: { turn: number; message: ModelMessage | undefined } | undefined;
+  /** The person's message of the run: what rules fired on its events are anchored to. */
+  private promptId: string | undefined;
   private task: TaskFacts = newTask(0);
   private testCommand: string | null = null;
   private announced = '';
@@ -78,15 +79,20 @@ export class ProjectRules {
     }
   }
 
-  /** A run starts: rules files are read again, and `session_start` (once) and `prompt_submit` are raised. */
-  beginRun(mode: RunMode, prompt: string, emit: (e: ProjectEvent) => void): void {
+  /**
+   * A run starts: rules files are read again, and `session_start` (once) and `prompt_submit` are
+   * raised. Called before the person's message is logged (its actions go into that message),
+   * with the id it will be logged under, which the rules that fire are anchored to.
+   */
+  beginRun(mode: RunMode, prompt: string, emit: (e: ProjectEvent) => void, promptId: string): void {
     this.mode = mode;
     this.turn = 0;
-    this.sent = undefined;
+    this.promptId = promptId;
     this.task = newTask(this.task.number + 1);
     this.paths.clear();
     this.reload(emit);
-    this.messages = this.opts.session.history().length;
+    // The person's message is not in the log yet: count it.
+    this.messages = this.opts.session.history().length + 1;
     if (!this.started) {
       this.started = true;
       const resumed = this.messages > 1;
@@ -134,15 +140,25 @@ export class ProjectRules {
     this.raise(this.mode === 'plan' ? 'plan_ready' : 'task_complete', { status }, emit);
   }
 
-  /** What the Loop sends for `turn`: the history plus the rules' message, which a retried turn gets again. */
-  prepareTurn(messages: ModelMessage[], turn: number): ModelMessage[] {
+  /**
+   * The text of the actions that fired since it was last taken, for the model ('' when none):
+   * the run's first take goes into the person's message, later ones become messages of their own.
+   */
+  takeText(): string {
+    const actions = dedupeActions(this.pending);
+    this.pending = [];
+    return ruleText(actions);
+  }
+
+  /**
+   * What the conversation gets before `turn`: a message with the rules' actions since the last
+   * turn, or nothing. The Loop keeps it in the history and the log records it, so every later
+   * request starts with what this one sent (a provider's prompt cache keeps the prefix).
+   */
+  prepareTurn(turn: number): ModelMessage | undefined {
     this.turn = turn;
-    if (this.sent?.turn !== turn) {
-      const actions = dedupeActions(this.pending);
-      this.pending = [];
-      this.sent = { turn, message: ruleMessage(actions) };
-    }
-    return this.sent.message ? withRuleMessage(messages, this.sent.message) : messages;
+    const text = this.takeText();
+    return text === '' ? undefined : { role: 'user', content: [{ type: 'text', text }] };
   }
 
   private reload(emit: (e: ProjectEvent) => void): void {
@@ -173,7 +189,8 @@ export class ProjectRules {
     }
     const fired = run.fired.map((f) => ({ ...f, actions: f.actions.map((a) => ({ ...a })) }));
     if (!this.opts.session.readOnly) {
-      const leaf = this.opts.session.leafId;
+      // Before the run's first turn the prompt (logged just after), later the conversation's last message.
+      const leaf = this.turn === 0 ? (this.promptId ?? this.opts.session.leafId) : this.opts.session.leafId;
       const anchor = toolCallId !== undefined ? { toolCallId } : leaf !== null ? { messageId: leaf } : {};
       this.opts.session.appendRules({ event: name, ...anchor, fired });
     }
@@ -245,10 +262,3 @@ export function promptText(input: string | UserContent): string {
  * templates and providers refuse two user messages in a row. After tool results it is a
  * message of its own.
  */
-function withRuleMessage(messages: ModelMessage[], rule: ModelMessage): ModelMessage[] {
-  const last = messages.at(-1);
-  if (last?.role !== 'user' || rule.role !== 'user') return [...messages, rule];
-  const own = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-  const added = typeof rule.content === 'string' ? [{ type: 'text' as const, text: rule.content }] : rule.content;
-  return [...messages.slice(0, -1), { role: 'user', content: [...added, ...own] }];
-}

@@ -1,4 +1,3 @@
-import type { ModelMessage } from 'ai';
 import type { RuleAction } from './ruleTypes';
 
 export interface PendingAction extends RuleAction {
@@ -6,10 +5,11 @@ export interface PendingAction extends RuleAction {
 }
 
 /**
- * The user message that carries rules' reminders and context to the model with one request.
- * It is sent, not kept in history: the session log has the `rules` record instead.
+ * The text that carries rules' reminders and context to the model: part of the person's
+ * message when they fired on its events, else a message of its own before the next turn.
+ * Kept in the history like any message, so later requests start with it.
  */
-export function ruleMessage(actions: readonly PendingAction[]): ModelMessage | undefined {
+export function ruleText(actions: readonly PendingAction[]): string {
   const parts: string[] = [];
   for (const a of actions) {
     if (a.type === 'inject_context') parts.push(`<context source="keel rule ${a.ruleId}">\n${a.text}\n</context>`);
@@ -19,8 +19,7 @@ export function ruleMessage(actions: readonly PendingAction[]): ModelMessage | u
     const lines = reminders.map((a) => `- ${a.text}`);
     parts.push(`<system-reminder>\nFrom Keel's event rules (not written by the person):\n${lines.join('\n')}\n</system-reminder>`);
   }
-  if (parts.length === 0) return undefined;
-  return { role: 'user', content: [{ type: 'text', text: parts.join('\n\n') }] };
+  return parts.join('\n\n');
 }
 
 /** Actions for one request without repeats (two edits of one turn remind once). */
@@ -32,4 +31,9 @@ export function dedupeActions(actions: readonly PendingAction[]): PendingAction[
     seen.add(key);
     return true;
   });
+}
+
+/** True for the text ruleText writes (a view shows the rules that fired instead, and a title skips it). */
+export function isRuleText(text: string): boolean {
+  return text.startsWith('<context source="keel rule ') || text.startsWith("<system-reminder>\nFrom Keel's event rules");
 }

@@ -4,6 +4,7 @@ import { isExecutable } from '../tools/process/isExecutable';
 import { bwrapArgs } from './bwrapArgs';
 import { removeAppeared } from './mustNotAppear';
 import { holdPlaceholders } from './placeholders';
+import { guardProtected } from './protectedGuard';
 import { seccompFilterFile, seccompLaunch } from './seccompLaunch';
 import type { SeccompLaunch } from './seccompLaunch';
 import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxWeakness, SandboxedStart } from './sandboxTypes';
@@ -60,11 +61,14 @@ export function bubblewrapBackend(bwrap: string, seccomp: SeccompLaunch | undefi
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart> {
       const release = await holdPlaceholders(layout.missing);
       const program = seccomp ? [...seccomp.launcher, bwrap, ...seccomp.bwrapArgs] : [bwrap];
+      const guard = guardProtected(layout);
       return {
         prefix: [...program, ...bwrapArgs(layout, opts), '--'],
         layout,
+        report: guard.report,
         async release() {
           await release();
+          await guard.check();
           return removeAppeared(layout.mustNotAppear);
         },
       };

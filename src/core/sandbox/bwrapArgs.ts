@@ -1,10 +1,12 @@
+import { protectedBinds } from './protectedBinds';
 import type { SandboxLayout } from './sandboxTypes';
 import { tmpRuntimePaths } from './tmpRuntime';
 
 /**
  * bubblewrap's arguments for a layout: the whole file system read-only, fresh /dev, /proc
  * and /tmp, the writable trees bound read-write, protected paths (existing, or the empty
- * placeholders made for missing ones) bound read-only over them, secrets covered last.
+ * placeholders made for missing ones) bound read-only over them with the folders that hold
+ * them held in place (protectedBinds), secrets covered last.
  * Every namespace is new, so there is no network (only a loopback of its own) unless
  * `network`, and the command cannot see or signal the person's other processes.
  * `--new-session` keeps it from typing into the person's terminal (TIOCSTI). `--cap-drop ALL`
@@ -16,8 +18,7 @@ export function bwrapArgs(layout: SandboxLayout, opts: { cwd: string; network: b
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   for (const path of tmpRuntimePaths({ extra: opts.visible })) args.push('--ro-bind', path, path);
   for (const path of layout.writable) args.push('--bind', path, path);
-  for (const path of layout.readOnly) args.push('--ro-bind', path, path);
-  for (const m of layout.missing) args.push('--ro-bind', m.path, m.path);
+  args.push(...protectedBinds(layout));
   for (const h of layout.hidden) {
     if (h.kind === 'dir') args.push('--tmpfs', h.path, '--remount-ro', h.path);
     else args.push('--ro-bind', '/dev/null', h.path);

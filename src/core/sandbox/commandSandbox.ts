@@ -1,6 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { detectSandbox } from './detectSandbox';
+import { sandboxShortfall } from './missingProtections';
+import type { SandboxShortfall } from './missingProtections';
+import { heldParents } from './heldParents';
 import { gitFolders, newRepositoriesNote } from './newRepositories';
 import { sandboxLayout } from './sandboxLayout';
 import type { SandboxDetection, SandboxMode, SandboxedStart } from './sandboxTypes';
@@ -35,6 +38,11 @@ export interface StartOptions {
   holdMissing?: boolean;
   /** Paths the program runs from that must stay readable under the sandbox's empty /tmp. */
   visible?: readonly string[];
+  /**
+   * Nothing of the workspace is writable (a command run because an allow rule matched, in
+   * manual mode): only the sandbox's private /tmp is. No placeholders are needed then.
+   */
+  readOnlyWorkspace?: boolean;
 }
 
 /**
@@ -55,6 +63,11 @@ export class CommandSandbox {
 
   detection(): Promise<SandboxDetection> {
     return (this.opts.detect ?? detectSandbox)();
+  }
+
+  /** Which protections commands run without here (setting off, no sandbox, a partial one). */
+  async shortfall(): Promise<SandboxShortfall> {
+    return sandboxShortfall(this.mode, await this.detection());
   }
 
   /** How a command runs: `unsandboxed` is the model's request to run outside (the person decides). */
@@ -103,7 +116,17 @@ export class CommandSandbox {
       uid: process.getuid?.(),
       runtimeDir: process.env.XDG_RUNTIME_DIR,
     });
-    const used = opts.holdMissing === false ? { ...layout, missing: [] } : layout;
+    const used = opts.readOnlyWorkspace
+      ? // Bound read-only rather than dropped: a workspace under /tmp would vanish behind the private /tmp.
+        // Nothing is writable, so no folder needs holding and nothing can appear.
+        { ...layout, writable: [], readOnly: [...layout.writable, ...layout.readOnly], missing: [], heldParents: [], scannedDirs: [] }
+      : // Without placeholders (a server living for hours), the folders made for them (`.github` for
+        // `.github/instructions`) are not there to hold either, and what appears is not looked for
+        // afterwards: the person's own edits of those hours would be taken for the server's. The
+        // server's calls that name a protected path ask instead.
+        opts.holdMissing === false
+        ? { ...layout, missing: [], heldParents: heldParents(layout.writable, layout.readOnly), scannedDirs: [] }
+        : layout;
     return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network, visible: opts.visible });
   }
 

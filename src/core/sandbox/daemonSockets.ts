@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isGone } from './pathPresence';
+import { isGoneOrForbidden } from '../goneErrors';
 import type { LayoutPath } from './sandboxTypes';
 
 /**
@@ -47,7 +47,7 @@ async function collectSockets(dir: string, depth: number, budget: { left: number
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
-    if (isGone(err)) return;
+    if (isGoneOrForbidden(err)) return;
     throw err;
   }
   for (const entry of entries) {
@@ -63,7 +63,7 @@ async function kindOf(path: string): Promise<'dir' | 'other' | undefined> {
     const info = await lstat(path);
     return info.isDirectory() ? 'dir' : 'other';
   } catch (err) {
-    if (isGone(err)) return undefined;
+    if (isGoneOrForbidden(err)) return undefined;
     throw err;
   }
 }

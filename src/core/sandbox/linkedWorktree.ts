@@ -1,6 +1,7 @@
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { isGone, pathPresent } from './pathPresence';
+import { isGone } from '../goneErrors';
+import { pathPresent } from './pathPresence';
 
 /** What a sandboxed command in a linked worktree may write, and what must stay read-only, beyond the folder itself. */
 export interface LinkedWorktreeLayout {

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isGone } from './pathPresence';
+import { isGone } from '../goneErrors';
 import { isPlaceholder } from './placeholders';
 import { skippedFolders } from './protectedLayout';
 

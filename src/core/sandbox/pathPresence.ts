@@ -1,4 +1,7 @@
-import { lstat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { errorCode } from '../errorCode';
+import { isGone } from '../goneErrors';
 
 /**
  * Whether something (a link counts, not its target) is at `path`. A path we may not look into
@@ -14,8 +17,17 @@ export async function pathPresent(path: string): Promise<boolean> {
   }
 }
 
-/** A file-system error that means "nothing there for us" rather than a failure. */
-export function isGone(err: unknown): boolean {
-  const code = err instanceof Error && 'code' in err ? err.code : undefined;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES';
+/**
+ * A folder's entries; `gone` when nothing is there, `denied` when it may not be looked into
+ * (a folder a command made unreadable may hide protected paths: the callers fail closed).
+ */
+export async function readFolder(dir: string): Promise<Dirent[] | 'gone' | 'denied'> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    const code = errorCode(err);
+    if (code === 'EACCES' || code === 'EPERM') return 'denied';
+    if (isGone(err)) return 'gone';
+    throw err;
+  }
 }

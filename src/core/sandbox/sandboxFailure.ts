@@ -9,13 +9,17 @@ const unixSocket = /unix:\/\/|\bunix socket|\.sock\b|AF_UNIX|docker daemon|dial 
  * The note added to a failed sandboxed command whose output shows a denied write or
  * connection, so the model knows why and what it may ask for; undefined otherwise.
  */
-export function sandboxFailureNote(output: string, network: boolean): string | undefined {
+export function sandboxFailureNote(output: string, network: boolean, readOnlyWorkspace = false): string | undefined {
   const wrote = writeDenied.test(output);
   const connected = !network && connectDenied.test(output);
   const socket = unixSocket.test(output);
   if (!wrote && !connected) return undefined;
+  const refused = readOnlyWorkspace
+    ? 'an allow rule let it run without asking, and an allow rule allows reading: the whole workspace was read-only. ' +
+      'If it must write, call bash again with writable: true (the person is asked)'
+    : 'writes outside the workspace and to protected paths (.git internals, .vscode, .keel, rules files) are refused';
   const what = [
-    wrote ? 'writes outside the workspace and to protected paths (.git internals, .vscode, .keel, rules files) are refused' : undefined,
+    wrote ? refused : undefined,
     socket ? 'Unix sockets (Docker and other programs on this machine, or one of its own) are refused, also with the network' : undefined,
     connected ? 'it has no network' : undefined,
   ].filter(Boolean);

@@ -1,6 +1,7 @@
+import { heldParents } from './heldParents';
 import { linkedWorktreeLayout } from './linkedWorktree';
-import { protectedLayout } from './protectedLayout';
 import { daemonSocketPaths } from './daemonSockets';
+import { maxScannedEntries, protectedLayout } from './protectedLayout';
 import { secretPaths } from './secretPaths';
 import type { LayoutPath, SandboxLayout } from './sandboxTypes';
 
@@ -18,6 +19,11 @@ export interface LayoutOptions {
 
 /** How long a computed layout is reused: a walk per command would cost more than the sandbox itself. */
 const reuseMs = 2_000;
+/**
+ * Most folders the walk could not reach that are held read-only one by one; past that the
+ * whole workspace folder is read-only for the run (each is a bind, and binds cost time).
+ */
+export const maxUnscannedHeld = 256;
 const cache = new Map<string, { at: number; layout: Promise<SandboxLayout> }>();
 
 /** The layout for these folders; recomputed after a short while so new protected paths are seen. */
@@ -37,6 +43,7 @@ export function forgetSandboxLayouts(): void {
 }
 
 async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
+  const scannedAt = Date.now();
   const layout: SandboxLayout = {
     writable: [...opts.folders, ...(opts.extraWritable ?? [])],
     readOnly: [],
@@ -48,6 +55,10 @@ async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
     mustNotAppear: [],
     patternRoots: [...opts.folders],
     gitDirs: [],
+    heldParents: [],
+    notes: [],
+    scannedDirs: [],
+    scannedAt,
   };
   for (const folder of opts.folders) {
     const p = await protectedLayout(folder);
@@ -55,13 +66,41 @@ async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
     layout.missing.push(...p.missing);
     layout.mustNotAppear.push(...p.mustNotAppear);
     layout.gitDirs.push(...p.gitDirs);
+    layout.scannedDirs.push(...p.scanned);
+    failClosed(layout, folder, p.unscanned);
     const linked = await linkedWorktreeLayout(folder);
     if (linked) {
       layout.writable.push(...linked.writable);
       layout.readOnly.push(...linked.readOnly);
     }
   }
+  const held = [...layout.readOnly, ...layout.missing.map((m) => m.path)];
+  layout.heldParents = heldParents(layout.writable, held);
   return layout;
+}
+
+/**
+ * Where the walk ran out of budget, protected paths may be anywhere: the folders it did not
+ * reach are read-only for the run, or, when there are too many of them to bind, the whole
+ * workspace folder is. Either way the run is told why.
+ */
+function failClosed(layout: SandboxLayout, folder: string, unscanned: string[]): void {
+  if (unscanned.length === 0) return;
+  const why =
+    `Keel looks through at most ${maxScannedEntries.toLocaleString('en-US')} entries of a workspace folder for protected paths (.git, .vscode, rules files) before each command, ` +
+    `and ${folder} has more (or folders Keel may not read)`;
+  if (unscanned.length <= maxUnscannedHeld) {
+    layout.readOnly.push(...unscanned);
+    const shown = unscanned.slice(0, 5).join(', ');
+    const more = unscanned.length > 5 ? ` and ${unscanned.length - 5} more` : '';
+    layout.notes.push(`${why}, so the ${unscanned.length} folder${unscanned.length === 1 ? '' : 's'} it could not look into (${shown}${more}) were read-only for this command.`);
+    return;
+  }
+  layout.writable = layout.writable.filter((w) => w !== folder);
+  layout.notes.push(
+    `${why}, and ${unscanned.length.toLocaleString('en-US')} folders it could not look into, so the whole folder was read-only for this command: nothing in it could be written. ` +
+      'Removing what fills it (generated files, for example) makes it writable again.',
+  );
 }
 
 /** Each hidden path once, and none inside a hidden folder (its cover already hides it). */

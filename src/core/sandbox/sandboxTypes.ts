@@ -30,6 +30,16 @@ export interface SandboxLayout {
   patternRoots: string[];
   /** The `.git` folders found in the workspace folders. */
   gitDirs: string[];
+  /**
+   * Folders inside the writable trees that hold a protected path (`.git`, `pkg/` around
+   * `pkg/.vscode`): kept writable but held in place, so they cannot be renamed or replaced.
+   */
+  heldParents: string[];
+  /** What the run must be told about how it was confined (parts of the workspace left read-only, and why). */
+  notes: string[];
+  /** The folders of the writable workspace the protected-path walk looked into, and when it started (ms since the epoch). */
+  scannedDirs: string[];
+  scannedAt: number;
 }
 
 /** How a command or server is started inside the sandbox. */
@@ -40,6 +50,11 @@ export interface SandboxedStart {
   layout: SandboxLayout;
   /** Runs after the process exits: removes placeholders and anything it must not leave. Returns what it removed. */
   release(): Promise<string[]>;
+  /**
+   * Sentences for the command's result and the person: the layout's notes, and after
+   * `release()` every protected path the run changed and how it was undone. Empty when there is nothing to say.
+   */
+  report: string[];
 }
 
 /**

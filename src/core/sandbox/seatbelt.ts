@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { removeAppeared } from './mustNotAppear';
+import { guardProtected } from './protectedGuard';
 import { seatbeltProfile } from './seatbeltProfile';
 import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart } from './sandboxTypes';
 
@@ -34,10 +35,15 @@ export function seatbeltBackend(): SandboxBackend {
     ],
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean }): Promise<SandboxedStart> {
       const profile = seatbeltProfile(layout, { network: opts.network, tmpDirs });
+      const guard = guardProtected(layout);
       return {
         prefix: [sandboxExecPath, '-p', profile],
         layout,
-        release: () => removeAppeared(layout.mustNotAppear),
+        report: guard.report,
+        async release() {
+          await guard.check();
+          return removeAppeared(layout.mustNotAppear);
+        },
       };
     },
   };

@@ -32,6 +32,8 @@ export function seatbeltProfile(layout: SandboxLayout, opts: { network: boolean;
   const notProtected = [
     ...protectedRegexes.map((r) => `(require-not (regex #"${r}"))`),
     ...layout.readOnly.map((p) => `(require-not (subpath ${str(p)}))`),
+    // A folder that holds a protected path may be written into, but not renamed or removed.
+    ...layout.heldParents.map((p) => `(require-not (literal ${str(p)}))`),
   ];
   const writable = layout.writable.map((w) => `(require-all (subpath ${str(w)}) ${notProtected.join(' ')})`);
   const hidden = layout.hidden.map((h) => (h.kind === 'dir' ? `(require-not (subpath ${str(h.path)}))` : `(require-not (literal ${str(h.path)}))`));

@@ -2,6 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hiddenAround } from './hiddenAround';
 import type { LayoutPath } from './sandboxTypes';
+import { isGoneOrForbidden } from '../goneErrors';
 
 /** Credentials in the person's home that no command needs to read. */
 const homeSecrets = [
@@ -86,7 +87,7 @@ async function kindOf(path: string): Promise<'dir' | 'file' | undefined> {
     if (info.isSymbolicLink()) return undefined;
     return info.isDirectory() ? 'dir' : 'file';
   } catch (err) {
-    if (isGone(err)) return undefined;
+    if (isGoneOrForbidden(err)) return undefined;
     throw err;
   }
 }
@@ -96,7 +97,7 @@ async function listDirs(dir: string): Promise<string[]> {
     const entries = await readdir(dir, { withFileTypes: true });
     return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => join(dir, e.name));
   } catch (err) {
-    if (isGone(err)) return [];
+    if (isGoneOrForbidden(err)) return [];
     throw err;
   }
 }
@@ -106,16 +107,11 @@ async function envFiles(dir: string): Promise<string[]> {
     const entries = await readdir(dir, { withFileTypes: true });
     return entries.filter((e) => e.isFile() && /^\.env(\..+)?$/.test(e.name)).map((e) => join(dir, e.name));
   } catch (err) {
-    if (isGone(err)) return [];
+    if (isGoneOrForbidden(err)) return [];
     throw err;
   }
 }
 
 function insideAny(path: string, folders: string[]): boolean {
   return folders.some((f) => path === f || path.startsWith(f.endsWith('/') ? f : `${f}/`));
-}
-
-function isGone(err: unknown): boolean {
-  const code = err instanceof Error && 'code' in err ? err.code : undefined;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM';
 }

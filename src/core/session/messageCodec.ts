@@ -1,14 +1,12 @@
 import type { ModelMessage } from 'ai';
-
-/** What survives JSON.stringify/parse unchanged. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue } from '../jsonValue';
 
 /**
- * Makes a value plain JSON for the log: bytes (Uint8Array, Buffer, ArrayBuffer) become base64
+ * Makes a value plain JSON for the log, or throws naming the part JSON cannot hold: bytes (Uint8Array, Buffer, ArrayBuffer) become base64
  * strings, which the AI SDK accepts wherever it accepts bytes; URLs and Dates become strings
  * through their toJSON; undefined fields disappear as they would in JSON.
  */
-export function toJsonValue(value: unknown, path = 'message'): JsonValue {
+export function toLoggedJson(value: unknown, path = 'message'): JsonValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new TypeError(`${path} is ${value}, which JSON cannot hold`);
@@ -16,13 +14,13 @@ export function toJsonValue(value: unknown, path = 'message'): JsonValue {
   }
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (value instanceof ArrayBuffer) return Buffer.from(value).toString('base64');
-  if (Array.isArray(value)) return value.map((v, i) => toJsonValue(v ?? null, `${path}[${i}]`));
+  if (Array.isArray(value)) return value.map((v, i) => toLoggedJson(v ?? null, `${path}[${i}]`));
   if (typeof value === 'object') {
     const withToJson = value as { toJSON?: () => unknown };
-    if (typeof withToJson.toJSON === 'function') return toJsonValue(withToJson.toJSON(), path);
+    if (typeof withToJson.toJSON === 'function') return toLoggedJson(withToJson.toJSON(), path);
     const out: { [key: string]: JsonValue } = {};
     for (const [k, v] of Object.entries(value)) {
-      if (v !== undefined) out[k] = toJsonValue(v, `${path}.${k}`);
+      if (v !== undefined) out[k] = toLoggedJson(v, `${path}.${k}`);
     }
     return out;
   }

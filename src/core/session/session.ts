@@ -3,14 +3,14 @@ import type { ModelMessage } from 'ai';
 import { errorMessage } from '../errors';
 import { parseRecord } from './logReader';
 import type { LogWriter } from './logWriter';
-import { toJsonValue } from './messageCodec';
+import { toLoggedJson } from './messageCodec';
 import { compactionNote, interruptionNote, unansweredCalls, withLeadingNote } from './modelNotes';
 import { SessionReadOnlyError } from './sessionErrors';
 import { branchPoints, leafThrough } from './sessionBranches';
 import type { BranchPoint } from './sessionBranches';
 import { newMessageId } from './sessionIds';
 import type { SessionLock } from './sessionLock';
-import type { ChangeRecord, ConfigKey, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SnapshotRecord } from './sessionRecords';
+import type { ChangeRecord, CompactionRecord, ConfigKey, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SnapshotRecord } from './sessionRecords';
 import type { SessionConfig, SessionState, UsageTotals } from './sessionState';
 import { summarize, summaryPath, writeSummary } from './sessionSummary';
 import type { SessionSummary } from './sessionSummary';
@@ -31,7 +31,7 @@ export type SessionEntry =
    * Stands where the compaction ran (after `at`, or after the last message it summarizes in
    * older logs); `history()` sends the summary instead of the messages up to `replacesUpTo`.
    */
-  | { kind: 'compaction'; id: string; ts: string; summary: string; replacesUpTo: string; messages?: number };
+  | { kind: 'compaction'; id: string; ts: string; summary: string; replacesUpTo: string; messages?: number; reason?: CompactionRecord['reason'] };
 
 export interface UsageInput {
   inputTokens: number;
@@ -177,12 +177,13 @@ export class Session {
    * Records that `summary` stands for the active branch up to and including `replacesUpTo`.
    * `history()` then starts with the summary (as a user message). Returns the compaction's id.
    */
-  appendCompaction(summary: string, replacesUpTo: string, opts: { messages?: number } = {}): string {
+  appendCompaction(summary: string, replacesUpTo: string, opts: { messages?: number; id?: string; reason?: CompactionRecord['reason'] } = {}): string {
     if (!this.state.nodes.has(replacesUpTo)) throw new Error(`cannot compact session ${this.id}: no message ${replacesUpTo}`);
-    const id = newMessageId();
+    const id = opts.id ?? newMessageId();
     const record: Record<string, unknown> = { type: 'compaction', ts: now(), id, summary, replacesUpTo };
     if (this.state.leafId !== null) record.at = this.state.leafId;
     if (opts.messages !== undefined) record.messages = opts.messages;
+    if (opts.reason !== undefined) record.reason = opts.reason;
     this.append(record);
     return id;
   }
@@ -333,11 +334,12 @@ export class Session {
     });
     const active = this.state.activeCompaction(branch);
     if (active) {
-      const { id, ts, summary, replacesUpTo, at, messages } = active.compaction;
+      const { id, ts, summary, replacesUpTo, at, messages, reason } = active.compaction;
       // Shown where it ran; messages kept after the summary stay above it, as they were read.
       const atIndex = at === undefined ? -1 : branch.findIndex((n) => n.id === at);
       const entry: SessionEntry = { kind: 'compaction', id, ts, summary, replacesUpTo };
       if (messages !== undefined) entry.messages = messages;
+      if (reason !== undefined) entry.reason = reason;
       out.splice((atIndex >= active.index ? atIndex : active.index) + 1, 0, entry);
     }
     return out;
@@ -370,7 +372,7 @@ export class Session {
     if (this.closed) throw new SessionReadOnlyError(this.id, 'it was closed');
     if (!this.writer) throw new SessionReadOnlyError(this.id, this.readOnlyReason ?? 'it was opened read-only');
     // Validated with the reader's own schema, so whatever is written reads back.
-    const parsed = parseRecord(toJsonValue(raw, String(raw.type)));
+    const parsed = parseRecord(toLoggedJson(raw, String(raw.type)));
     if ('problem' in parsed) throw new TypeError(`cannot append to session ${this.id}: ${parsed.problem}`);
     this.writer.append(parsed.record);
     const warning = this.state.apply(parsed.record);

@@ -1,6 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import type { ModelMessage } from 'ai';
+import { presentByName } from '../tools/builtinTools';
 import type { Session, SessionEntry } from './session';
+import { isKeelNote } from './keelNotes';
 
 /**
  * A session as files a person keeps or shares: a readable Markdown transcript (prompts,
@@ -133,7 +135,8 @@ function messageMarkdown(message: ModelMessage, results: Map<string, ResultText>
   for (const part of content as Array<Record<string, unknown>>) {
     switch (part.type) {
       case 'text':
-        if (typeof part.text === 'string' && part.text.trim()) out.push('', part.text.trim());
+        // The workspace context Keel attached is for the model; the export shows what was said.
+        if (typeof part.text === 'string' && part.text.trim() && !isKeelNote(part.text)) out.push('', part.text.trim());
         break;
       case 'reasoning':
         if (typeof part.text === 'string' && part.text.trim()) out.push('', ...part.text.trim().split('\n').map((l) => `> ${l}`));
@@ -157,13 +160,15 @@ function messageMarkdown(message: ModelMessage, results: Map<string, ResultText>
 function toolCallMarkdown(name: string, input: unknown, result: ResultText | undefined): string[] {
   const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const path = typeof args.file_path === 'string' ? args.file_path : typeof args.path === 'string' ? args.path : undefined;
+  // What the call is comes from how its tool presents it; the text of a change from its input.
+  const details = presentByName(name, input).details;
   const out: string[] = [];
-  if (name === 'edit' && path && typeof args.old_string === 'string' && typeof args.new_string === 'string') {
-    out.push(`**${toolLabel('edit')}** \`${path}\``, '', ...fenced('diff', unifiedLines(args.old_string, args.new_string)));
-  } else if (name === 'write' && path && typeof args.content === 'string') {
-    out.push(`**${toolLabel('write')}** \`${path}\``, '', ...fenced('diff', args.content.split('\n').map((l) => `+${l}`).join('\n')));
-  } else if (name === 'bash' && typeof args.command === 'string') {
-    out.push(`**${toolLabel('bash')}**`, '', ...fenced('sh', args.command));
+  if (details.kind === 'fileChange' && path && typeof args.old_string === 'string' && typeof args.new_string === 'string') {
+    out.push(`**${toolLabel(name)}** \`${path}\``, '', ...fenced('diff', unifiedLines(args.old_string, args.new_string)));
+  } else if (details.kind === 'fileChange' && path && typeof args.content === 'string') {
+    out.push(`**${toolLabel(name)}** \`${path}\``, '', ...fenced('diff', args.content.split('\n').map((l) => `+${l}`).join('\n')));
+  } else if (details.kind === 'command') {
+    out.push(`**${toolLabel(name)}**`, '', ...fenced('sh', details.command));
   } else {
     out.push(`**${toolLabel(name)}**${path ? ` \`${path}\`` : ''}`, '', ...fenced('json', JSON.stringify(input ?? {}, null, 2)));
   }

@@ -40,10 +40,24 @@ export const messageMetaSchema = z.object({
   projectName: z.string().optional(),
   /** A tool message's results: the workspace folders (names) its calls touched. */
   projects: z.array(z.string()).optional(),
+  /**
+   * A model message's cards for calls to tools that are not built in (MCP, plugins), by call id,
+   * as core's ToolPresentation: a reopened conversation draws them as they were drawn live.
+   */
+  displays: z.record(z.string(), z.unknown()).optional(),
+  /** A tool message's results for calls the person declined (they never ran). */
+  declined: z.array(z.string()).optional(),
   /** A user message's @-mentions; their expansion is a text part of the message itself. */
   mentions: z.array(mentionSchema).optional(),
   /** Mentions that were cut for the budget, left out or failed, with why. */
   mentionNotes: z.array(mentionNoteSchema).optional(),
+  /**
+   * A user message's workspace context: the sections it showed the model, by id, each as a hash
+   * of its text ('' for one no longer in effect). The next message shows only what differs.
+   */
+  context: z.record(z.string(), z.string()).optional(),
+  /** A message Keel added to carry event rules' reminders and context (not the person's words). */
+  rules: z.literal(true).optional(),
 });
 export type MessageMeta = z.output<typeof messageMetaSchema>;
 
@@ -149,6 +163,8 @@ export const compactionRecordSchema = z.object({
   at: nonEmpty.optional(),
   /** How many messages of the branch the summary stands for, for the view. */
   messages: z.number().int().nonnegative().optional(),
+  /** Why it ran (asked for, automatic, the window overflowed); absent in older logs. */
+  reason: z.enum(['manual', 'auto', 'overflow']).optional(),
 });
 export type CompactionRecord = z.output<typeof compactionRecordSchema>;
 

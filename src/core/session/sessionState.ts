@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { ApprovalMode } from '../config/configSchema';
 import type { ChangeRecord, CompactionRecord, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SessionRecord, SnapshotRecord } from './sessionRecords';
+import { isKeelNote } from './keelNotes';
 
 export interface MessageNode {
   id: string;
@@ -221,7 +222,7 @@ function promptTitle(message: ModelMessage): string | undefined {
   if (typeof message.content === 'string') text = message.content;
   else if (Array.isArray(message.content)) {
     for (const part of message.content) {
-      if (part.type === 'text') {
+      if (part.type === 'text' && !isKeelNote(part.text)) {
         text = part.text;
         break;
       }

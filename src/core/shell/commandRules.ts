@@ -7,7 +7,9 @@ import { analyzeCommand, shownCommand } from './commandAnalysis';
 import type { CommandAnalysis, CommandUse, WriteTarget } from './commandAnalysis';
 import { deniedBy, parsePattern, startsWithPattern } from './commandPatterns';
 import { suggestedPrefix } from './commandPrefix';
+import { notReadOnly } from './readOnlyCommands';
 import { ShellParseError } from './shellCursor';
+import { errorCode } from '../errorCode';
 
 /** Prefix rules for commands (`keel.commands.allow` / `deny`, config `commands`, session allowances). */
 export interface CommandRules {
@@ -28,6 +30,11 @@ export interface CommandCheck {
   suggestions?: string[];
   /** Real paths inside the workspace the line writes through redirections (for protected paths). */
   writesInside: string[];
+  /**
+   * Why the line is not known to only read (a command or option outside Keel's small table of
+   * read-only ones); absent when it is. Without an OS sandbox, an allowed line with this asks.
+   */
+  notReadOnly?: string;
 }
 
 export interface CheckEnv {
@@ -78,6 +85,8 @@ export async function checkCommand(command: string, rules: CommandRules, env: Ch
   else if (unmatched.length > 0) reason = describeUnmatched(unmatched[0]);
 
   const out: CommandCheck = { allowed: insist === undefined && reason === undefined, writesInside: writes.inside };
+  const notRead = readOnlyProblem(analysis.uses);
+  if (notRead !== undefined) out.notReadOnly = notRead;
   if (insist !== undefined) out.insist = insist;
   if (reason !== undefined) out.reason = reason;
   if (insist === undefined && unmatched.length > 0) {
@@ -85,6 +94,18 @@ export async function checkCommand(command: string, rules: CommandRules, env: Ch
     if (prefixes.every((p) => p !== undefined)) out.suggestions = [...new Set(prefixes)];
   }
   return out;
+}
+
+/** The first command of the line not known to only read; a script wrapper (`bash -c`) is judged by its own commands. */
+function readOnlyProblem(uses: CommandUse[]): string | undefined {
+  if (uses.length === 0) return 'there is no command to check';
+  for (const use of uses) {
+    if (use.blocked !== undefined) return use.blocked;
+    if (use.words === undefined) continue;
+    const problem = notReadOnly(use.words);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
 function compile(patterns: readonly string[]): string[][] {
@@ -149,7 +170,7 @@ async function folderExists(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
   } catch (err) {
-    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    const code = errorCode(err);
     // Missing, or hidden from Keel: either way nothing can be concluded about where it leads.
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'ELOOP') return false;
     throw err;

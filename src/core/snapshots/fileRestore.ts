@@ -1,15 +1,16 @@
 import { isUtf8 } from 'node:buffer';
-import { createHash } from 'node:crypto';
-import { chmod, lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { lstat, readFile, readlink } from 'node:fs/promises';
 import { errorMessage } from '../errors';
 import type { Host } from '../host';
 import { BlobStore } from '../journal/blobStore';
 import { journalBlobDir } from '../journal/changeJournal';
 import type { Session } from '../session/session';
+import { writeFileNoFollow, writeLinkNoFollow } from '../workspace/noFollowFiles';
 import type { CommandSnapshots } from './commandSnapshots';
 import { gitBlobId, type GitFileState } from './gitBlobId';
 import { fileSteps, type FileSide, type FileStep } from './fileHistory';
+import { errorCode } from '../errorCode';
+import { sha256 } from '../sha256';
 
 export type RestoreOutcome =
   /** Files were put back; `message` says which, and which could not be. */
@@ -187,7 +188,7 @@ export class FileRestore {
     }
     const before = first.before as GitFileState | null;
     if (before === null) {
-      await rm(first.path, { force: true });
+      await writeFileNoFollow(first.path, null);
       return;
     }
     const { record } = first.source;
@@ -197,27 +198,22 @@ export class FileRestore {
   }
 }
 
-/** Writes bytes exactly as recorded, with git's mode (executable bit, or a symbolic link). */
+/**
+ * Writes bytes exactly as recorded, with git's mode (executable bit, or a symbolic link),
+ * never through a link a command put on the way (noFollowFiles).
+ */
 async function writeExact(path: string, bytes: Buffer, mode: GitFileState['mode']): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const current = await lstat(path).catch((err: unknown) => {
-    if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return undefined;
-    throw err;
-  });
   if (mode === '120000') {
-    if (current) await rm(path, { force: true });
-    await symlink(bytes.toString('utf8'), path);
+    await writeLinkNoFollow(path, bytes.toString('utf8'));
     return;
   }
-  if (current && !current.isFile()) await rm(path, { force: true, recursive: false });
-  await writeFile(path, bytes);
-  const perms = current?.isFile() ? current.mode & 0o777 : 0o644;
   const exec = mode === '100755';
-  await chmod(path, exec ? perms | ((perms & 0o444) >> 2) : perms & ~0o111);
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  await writeFileNoFollow(path, bytes, {
+    mode: (current) => {
+      const perms = current !== undefined ? current & 0o777 : 0o644;
+      return exec ? perms | ((perms & 0o444) >> 2) : perms & ~0o111;
+    },
+  });
 }
 
 async function readDisk(path: string): Promise<Disk | null> {
@@ -225,7 +221,7 @@ async function readDisk(path: string): Promise<Disk | null> {
   try {
     info = await lstat(path);
   } catch (err) {
-    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return null;
+    if (errorCode(err) === 'ENOENT' || errorCode(err) === 'ENOTDIR') return null;
     throw err;
   }
   if (info.isSymbolicLink()) {

@@ -1,10 +1,11 @@
-import { appendFile, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { GitError, readPersonGit, runGit, type GitEnv } from './gitRunner';
+import { excludeGitlinks } from '../git/hostGit';
 import type { GitFileState, GitMode } from './gitBlobId';
 import { blobHeadsByFile, blobHeadsByGit, catBlobs } from './blobHeads';
 import { listLooseObjects, looseObjectPath, type BlobHead } from './looseObjects';
-import { personObjects, seedIndex } from './personRepo';
+import { initStore } from './storeInit';
 import { scanPack } from './packScan';
 import { markBusy, recoverLeftovers, type Recovery } from './crashLeftovers';
 import { listPacks, packObjectIds, repackReachable, rewritePacks } from './packFiles';
@@ -20,18 +21,12 @@ import { fileExists } from './fileExists';
  * and refs are never written: nothing here runs without Keel's own GIT_DIR and GIT_INDEX_FILE.
  */
 
-/** What is synced to disk; a first snapshot's trees are synced as one pack instead (see `packBulk`). */
-const durable = 'loose-object,pack,pack-metadata,index';
+/** What a first snapshot syncs (its trees as one pack, see `packBulk`); `storeInit` has what other snapshots sync. */
 const durableBulk = 'pack,pack-metadata,index';
 
 /** Never worth keeping in a workspace that has no .gitignore of its own to say so. */
 const defaultExcludes = ['node_modules/', '.venv/', 'venv/', '__pycache__/', '.DS_Store', '.git/'];
 
-/**
- * Content is kept as it is on disk: no end-of-line conversion, no clean filters (LFS), whatever
- * the workspace's .gitattributes ask for git (info/attributes wins over them).
- */
-const rawAttributes = '* -text -eol -filter -ident -working-tree-encoding\n';
 
 export interface SnapshotRepoOptions {
   /** Folder of Keel's private repository for this workspace folder. */
@@ -131,6 +126,8 @@ export class SnapshotRepo {
     const bulk = base === undefined;
     const packsBefore = bulk ? await listPacks(this.objectsDir) : undefined;
     const looseBefore = bulk ? await listLooseObjects(this.objectsDir) : undefined;
+    // The nested repositories the index holds are known before `add`, so it can leave them out.
+    if (bulk) await this.listNested();
     let changed = true;
     try {
       changed = (await this.add(bulk)).length > 0;
@@ -185,14 +182,20 @@ export class SnapshotRepo {
    * 2.39 cannot finish that pack when it also syncs loose objects in a batch.
    */
   private async add(bulk: boolean): Promise<Buffer> {
-    const args = ['add', '-A', '-v', '--ignore-errors', '--', '.'];
-    if (bulk) return runGit(this.env, ['-c', 'core.bigFileThreshold=1', '-c', `core.fsync=${durableBulk}`, ...args], { extraEnv: bulkMalloc() });
+    // Repositories inside are left out: `add` would run `git status` in each one, under its own
+    // config (they are recorded in stores of their own). Hence pathspec magic, for this call only.
+    // One that is no repository any more (its .git gone) is a folder of files again: added.
+    const nested: string[] = [];
+    for (const rel of this.nested) if (await fileExists(join(this.opts.workTree, ...rel.split('/'), '.git'))) nested.push(rel);
+    const args = ['add', '-A', '-v', '--ignore-errors', '--', '.', ...excludeGitlinks(nested)];
+    const extraEnv: Record<string, string> = nested.length > 0 ? { GIT_LITERAL_PATHSPECS: '0' } : {};
+    if (bulk) return runGit(this.env, ['-c', 'core.bigFileThreshold=1', '-c', `core.fsync=${durableBulk}`, ...args], { extraEnv: { ...bulkMalloc(), ...extraEnv } });
     try {
-      return await runGit(this.env, args);
+      return await runGit(this.env, args, { extraEnv });
     } catch (err) {
       // The same git limit with a file over core.bigFileThreshold (2 GB) next to smaller ones.
       if (!(err instanceof GitError) || err.exitCode !== 128) throw err;
-      return runGit(this.env, ['-c', `core.fsync=${durableBulk}`, ...args]);
+      return runGit(this.env, ['-c', `core.fsync=${durableBulk}`, ...args], { extraEnv });
     }
   }
 
@@ -283,39 +286,7 @@ export class SnapshotRepo {
     const { gitDir } = this.env;
     const fresh = !(await fileExists(join(gitDir, 'HEAD')));
     if (fresh) {
-      await mkdir(this.opts.dir, { recursive: true });
-      await runGit(this.env, ['init', '-q', '--bare', gitDir], { cwd: this.opts.dir, noWorkTree: true });
-      // Appended to what `init` wrote (which may say the file system ignores case): one file
-      // write instead of a git process per setting.
-      const config: Array<[string, string, string]> = [
-        ['core', 'bare', 'false'],
-        ['core', 'autocrlf', 'false'],
-        ['core', 'safecrlf', 'false'],
-        ['core', 'symlinks', 'true'],
-        ['core', 'filemode', 'true'],
-        ['core', 'fsmonitor', 'false'],
-        ['core', 'untrackedCache', 'true'],
-        ['core', 'splitIndex', 'false'],
-        ['core', 'bigFileThreshold', '2g'],
-        // The store holds the only copy of what a command overwrote: objects, packs and the
-        // index reach the disk before the command runs. `batch` syncs the loose objects of
-        // one `add` together (one flush per snapshot), and a first snapshot is one pack.
-        ['core', 'fsync', durable],
-        ['core', 'fsyncMethod', 'batch'],
-        ['index', 'version', '4'],
-        ['gc', 'auto', '0'],
-        ['advice', 'addEmbeddedRepo', 'false'],
-        ['advice', 'addIgnoredFile', 'false'],
-      ];
-      await appendFile(join(gitDir, 'config'), config.map(([section, key, value]) => `[${section}]\n\t${key} = ${value}\n`).join(''));
-      await mkdir(join(gitDir, 'info'), { recursive: true });
-      await writeFile(join(gitDir, 'info', 'attributes'), rawAttributes);
-      const person = await personObjects(this.opts.workTree);
-      if (person) {
-        await mkdir(join(this.objectsDir, 'info'), { recursive: true });
-        await writeFile(join(this.objectsDir, 'info', 'alternates'), `${person.objects}\n`);
-        await seedIndex(this.env, person.index);
-      }
+      await initStore(this.env, this.opts.dir, this.opts.workTree, this.objectsDir);
       return;
     }
     this.report(await recoverLeftovers(this.env, this.opts.dir, (oid) => this.droppedReason(oid)));

@@ -35,6 +35,18 @@ export async function bashApprovalHint(input: BashSandboxInput, ctx: ToolContext
     hint.network = true;
     hint.insist ??= 'the command asks for network access';
   }
+  if (check.allowed && sandbox.plan.kind === 'unsandboxed' && sandbox.plan.why !== 'asked' && check.notReadOnly !== undefined) {
+    // Nothing holds an allowed command to reading here: only one known to only read runs unasked.
+    hint.needsApproval = true;
+    hint.why = `no OS sandbox holds this command to reading, and it is not known to only read: ${check.notReadOnly}`;
+  }
+  if (input.writable === true && sandbox.plan.kind === 'sandboxed') {
+    // An allow rule gives a read-only workspace in manual mode; writing is the person's to grant.
+    hint.needsApproval = true;
+    hint.writeAccess = true;
+    hint.why = 'the command asks for write access to the workspace';
+    if (check.allowed) delete hint.allowPrefixes;
+  }
   if (sandbox.plan.kind === 'unsandboxed' && sandbox.plan.why === 'asked') {
     // Never remembered: each command outside the sandbox is the person's own decision.
     hint.unsandboxed = true;

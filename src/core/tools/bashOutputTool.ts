@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { jobStatus, shownOutput } from './jobReport';
 import { defineTool, errorResult, textResult } from './tool';
+import { keyArgument, keyValueDetails } from './toolPresentation';
 
 const inputSchema = z.object({
   id: z.string().min(1).describe('The job id bash returned for a run_in_background command, e.g. "bash_1".'),
@@ -21,6 +22,7 @@ export const bashOutputTool = defineTool<BashOutputInput>({
     'Returns the output a background command (bash with run_in_background) printed since the last read, and whether ' +
     'it is still running or how it ended. Long output keeps its beginning and end.',
   category: 'read',
+  present: (input) => ({ title: 'bash_output', summary: keyArgument(input, 'bash_output'), icon: 'output', details: keyValueDetails(input) }),
   inputSchema,
   async execute(input, ctx) {
     const job = ctx.jobs?.get(input.id);

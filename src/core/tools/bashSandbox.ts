@@ -7,6 +7,7 @@ export interface BashSandboxInput {
   cwd?: string;
   network?: boolean;
   unsandboxed?: boolean;
+  writable?: boolean;
 }
 
 /** How one bash call runs: sandboxed or not, with the network or not, and whether the network needs the person. */

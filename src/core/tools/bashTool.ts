@@ -13,6 +13,7 @@ import { commandEnvSettings, shellEnv } from './process/shellEnv';
 import { describeTerminalRun } from './process/terminalRunReport';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
+import { keyArgument } from './toolPresentation';
 
 export const bashDefaultTimeoutMs = 120_000;
 export const bashMaxTimeoutMs = 600_000;
@@ -40,6 +41,13 @@ const inputSchema = z.object({
     .boolean()
     .optional()
     .describe('The command needs the network (package installs, git fetch): inside the sandbox it has none unless the person approves this.'),
+  writable: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run with the workspace writable. In manual mode a command allowed by a rule (not by the person) gets a read-only workspace; ' +
+        'set this only after such a command failed because it needed to write: the person is asked.',
+    ),
   unsandboxed: z
     .boolean()
     .optional()
@@ -60,8 +68,10 @@ export const bashTool = defineTool<BashInput>({
     'With run_in_background the command keeps running after the call returns: read its output with bash_output and ' +
     'stop it with kill_bash. Use read, grep, glob and edit instead of cat, grep, find and sed when they fit. ' +
     "Commands run in an OS sandbox where one exists: the workspace is writable except protected paths (.git internals, .vscode, " +
-    '.keel, rules files), the rest of the file system is read-only, secrets are hidden and there is no network unless you set network.',
+    '.keel, rules files), the rest of the file system is read-only, secrets are hidden and there is no network unless you set network. ' +
+    'In manual mode a command allowed by a rule rather than by the person gets a read-only workspace (see writable).',
   category: 'command',
+  present: (input) => ({ title: 'bash', summary: keyArgument(input, 'bash'), icon: 'terminal', details: { kind: 'command', command: input.command, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.description ? { description: input.description } : {}), ...(input.run_in_background ? { background: true } : {}) } }),
   inputSchema,
   async preview(input, ctx) {
     const cwd = await ctx.workspace.resolve(input.cwd ?? '.');
@@ -75,6 +85,7 @@ export const bashTool = defineTool<BashInput>({
     const notes = [
       input.run_in_background ? 'in the background' : undefined,
       sandbox.networkNeedsApproval ? 'with network' : undefined,
+      input.writable === true && sandbox.plan.kind === 'sandboxed' ? 'with write access' : undefined,
       sandbox.plan.kind === 'unsandboxed' && sandbox.plan.why === 'asked' ? 'outside the sandbox' : undefined,
     ].filter(Boolean);
     return { summary: notes.length > 0 ? `${summary} (${notes.join(', ')})` : summary, paths: [cwd, ...check.writesInside] };
@@ -100,7 +111,10 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
   const sandbox = await bashSandboxFacts(input, ctx);
   if (sandbox.plan.kind === 'refused') return errorResult(sandbox.plan.reason);
   const notice = unsandboxedNotice(sandbox, ctx);
-  const started = sandbox.plan.kind === 'sandboxed' && ctx.sandbox ? await ctx.sandbox.start({ cwd, network: sandbox.network }) : undefined;
+  // Allowed by a rule alone (manual mode): an allow rule allows reading.
+  const readOnlyWorkspace = ctx.approval?.readOnlyWorkspace === true;
+  const started =
+    sandbox.plan.kind === 'sandboxed' && ctx.sandbox ? await ctx.sandbox.start({ cwd, network: sandbox.network, readOnlyWorkspace }) : undefined;
   const sandboxed = started !== undefined;
   if (input.run_in_background) {
     const release = started ? releaseOnce(started, ctx) : undefined;
@@ -118,13 +132,16 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
       if (started) {
         const removed = await started.release();
         if (removed.length > 0) notice.push(`The sandbox removed ${removed.map((p) => ctx.workspace.display(p)).join(', ')}, which the command created (it would redirect git).`);
+        // How it was confined (read-only parts) and what of the protected paths it changed, undone.
+        for (const line of started.report) ctx.host.log('warn', `bash: ${line}`);
+        notice.push(...started.report);
       }
     } finally {
       await bracket?.end();
     }
   }
   if (sandboxed && result.isError !== true && typeof result.output === 'string' && !/\nExit code: 0$/.test(result.output)) {
-    const note = sandboxFailureNote(result.output, sandbox.network);
+    const note = sandboxFailureNote(result.output, sandbox.network, readOnlyWorkspace);
     if (note) result = { ...result, output: `${result.output}\n\n${note}` };
   }
   if (started && typeof result.output === 'string') {
@@ -157,7 +174,10 @@ function releaseOnce(started: SandboxedStart, ctx: ToolContext): () => void {
     if (done) return;
     done = true;
     started.release().then(
-      (removed) => removed.forEach((p) => ctx.host.log('warn', `bash: removed ${p}, which a background command created in the sandbox`)),
+      (removed) => {
+        removed.forEach((p) => ctx.host.log('warn', `bash: removed ${p}, which a background command created in the sandbox`));
+        started.report.forEach((line) => ctx.host.log('warn', `bash (background command): ${line}`));
+      },
       (err: unknown) => ctx.host.log('error', `bash: sandbox cleanup failed: ${err instanceof Error ? err.message : String(err)}`),
     );
   };

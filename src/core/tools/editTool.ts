@@ -3,6 +3,7 @@ import { applyFileChange, FileChangeError, previewFileChange } from './fileChang
 import { applyEdit } from './text/applyEdit';
 import { defineTool, textResult, type FileChange, type ToolContext } from './tool';
 import { expectedFailure } from './toolFailure';
+import { keyArgument } from './toolPresentation';
 
 const inputSchema = z.object({
   file_path: z.string().min(1).describe('The file to change: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name.'),
@@ -20,6 +21,7 @@ export const editTool = defineTool<EditInput>({
     'unless replace_all is true. Read the file first: edits to files not read in this session, or changed on disk ' +
     'since, are refused. Line endings, BOM and the final newline are kept. An empty old_string creates a new file.',
   category: 'write',
+  present: (input) => ({ title: 'edit', summary: keyArgument(input, 'edit'), icon: 'edit', details: { kind: 'fileChange', path: input.file_path } }),
   inputSchema,
   preview(input, ctx) {
     return previewFileChange(ctx, input.file_path, 'Edit', (path, shown, before) => planEdit(input, path, shown, before));

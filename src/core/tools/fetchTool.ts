@@ -5,6 +5,7 @@ import { formatBytes } from './text/formatBytes';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { htmlToText } from './web/htmlToText';
 import { assertWebUrl, FetchError, httpGet } from './web/httpGet';
+import { keyArgument } from './toolPresentation';
 
 export const fetchMaxBytes = 5 * 1024 * 1024;
 export const fetchMaxChars = 50_000;
@@ -22,6 +23,7 @@ export const fetchTool = defineTool<FetchInput>({
     'Fetches a web page or API (http/https GET, redirects followed) and returns it as text: HTML converted to ' +
     `readable text with links, JSON and plain text as-is. Output is limited to ${fetchMaxChars} characters.`,
   category: 'network',
+  present: (input) => ({ title: 'fetch', summary: keyArgument(input, 'fetch'), icon: 'globe', details: { kind: 'fetchedPage', url: input.url } }),
   inputSchema,
   async preview(input) {
     return { summary: input.url, paths: [] };

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import { sha256 } from '../sha256';
 
 /**
  * Timestamps written within this window of the moment we looked can hide a later change
@@ -25,10 +25,6 @@ export class StaleFileError extends Error {
     super(message);
     this.name = 'StaleFileError';
   }
-}
-
-function sha256(content: Buffer | string): string {
-  return createHash('sha256').update(content).digest('hex');
 }
 
 /**

@@ -8,6 +8,7 @@ import { newestFirst } from './search/newestFirst';
 import { chooseSearchEngine, SearchEngineError, type SearchEngineChoice } from './search/searchEngine';
 import { defineTool, errorResult, textResult, type AnyTool, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
+import { keyArgument } from './toolPresentation';
 
 export const globMaxResults = 100;
 const maxListedFiles = 200_000;
@@ -30,6 +31,7 @@ export function createGlobTool(opts: { engine?: SearchEngineChoice } = {}): AnyT
       `Finds files by name pattern, newest first (at most ${globMaxResults}). Honours .gitignore and skips .git and ` +
       'node_modules. `*` stays within one folder, `**` spans folders, `{a,b}` gives alternatives.',
     category: 'read',
+    present: (input) => ({ title: 'glob', summary: keyArgument(input, 'glob'), icon: 'search', details: { kind: 'search', pattern: input.pattern, ...(input.path ? { scope: input.path } : {}) } }),
     inputSchema,
     async preview(input, ctx) {
       const specs = await searchSpecs(input, ctx);

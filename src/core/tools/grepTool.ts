@@ -9,6 +9,7 @@ import { GrepPatternError, type GrepMode, type GrepQuery } from './search/grepTy
 import { chooseSearchEngine, SearchEngineError, type SearchEngineChoice } from './search/searchEngine';
 import { defineTool, errorResult, textResult, type AnyTool, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
+import { keyArgument } from './toolPresentation';
 
 const contextLines = z.number().int().min(0).max(100).optional();
 
@@ -43,6 +44,7 @@ export function createGrepTool(opts: { engine?: SearchEngineChoice } = {}): AnyT
       'node_modules and binary files. Choose output_mode: files_with_matches (default), content (with -n, -A/-B/-C ' +
       'context) or count. Filter files with glob. Prefer this over running grep or rg through bash.',
     category: 'read',
+    present: (input) => ({ title: 'grep', summary: keyArgument(input, 'grep'), icon: 'search', details: { kind: 'search', pattern: input.pattern, ...(input.path ? { scope: input.path } : {}) } }),
     inputSchema,
     async preview(input, ctx) {
       const roots = [input.path ? await ctx.workspace.resolve(input.path) : ctx.workspace.root];

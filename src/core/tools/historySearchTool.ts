@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { excerpt, maxLast, maxOutputChars, maxResults, searchHistory } from '../history/historySearch';
 import { defineTool, errorResult, textResult } from './tool';
+import { keyArgument, keyValueDetails } from './toolPresentation';
 
 const inputSchema = z
   .object({
@@ -18,6 +19,7 @@ export const historySearchTool = defineTool<HistorySearchInput>({
     '(compacted or trimmed): what the person asked, what you answered, tool calls and their results. ' +
     `Give keywords (query), or last=N for the newest N messages. At most ${maxResults} matches are returned.`,
   category: 'read',
+  present: (input) => ({ title: 'history_search', summary: keyArgument(input, 'history_search'), icon: 'history', details: keyValueDetails(input) }),
   inputSchema,
   async execute(input, ctx) {
     if (!ctx.history) return errorResult('This conversation has no searchable history here.');

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { jobStatus, shownOutput } from './jobReport';
 import { defineTool, errorResult, textResult } from './tool';
+import { keyArgument, keyValueDetails } from './toolPresentation';
 
 const inputSchema = z.object({
   id: z.string().min(1).describe('The job id bash returned for a run_in_background command.'),
@@ -14,6 +15,7 @@ export const killBashTool = defineTool<KillBashInput>({
     'Stops a background command started with bash run_in_background, with every process it started, ' +
     'and returns the output it printed since the last read.',
   category: 'command',
+  present: (input) => ({ title: 'kill_bash', summary: keyArgument(input, 'kill_bash'), icon: 'debug-stop', details: keyValueDetails(input) }),
   inputSchema,
   // It only stops what this conversation started in the background.
   needsApproval: () => false,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
+import { keyArgument, keyValueDetails } from './toolPresentation';
 
 export const lsMaxEntries = 1000;
 
@@ -18,6 +19,7 @@ export const lsTool = defineTool<LsInput>({
     `Lists a folder's entries, sorted by name; folders end with "/", symbolic links show their target. ` +
     `At most ${lsMaxEntries} entries. Use glob to find files by pattern across folders.`,
   category: 'read',
+  present: (input) => ({ title: 'ls', summary: keyArgument(input, 'ls'), icon: 'folder', details: input.path ? { kind: 'fileChange', path: input.path } : keyValueDetails(input) }),
   inputSchema,
   async preview(input, ctx) {
     const path = await ctx.workspace.resolve(input.path ?? '.');

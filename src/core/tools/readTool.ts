@@ -1,11 +1,13 @@
 import { isUtf8 } from 'node:buffer';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import * as z from 'zod';
+import { readFileNoFollow } from '../workspace/noFollowFiles';
 import { formatBytes } from './text/formatBytes';
 import { binaryReason } from './text/textFile';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
+import { keyArgument } from './toolPresentation';
 
 export const readDefaultLimit = 2000;
 export const readMaxLineLength = 2000;
@@ -41,6 +43,7 @@ export const readTool = defineTool<ReadInput>({
     'Images (png, jpg, gif, webp) are returned as images. Binary files are refused; use ls for folders. ' +
     'Read a file before editing or overwriting it.',
   category: 'read',
+  present: (input) => ({ title: 'read', summary: keyArgument(input, 'read'), icon: 'file', details: { kind: 'fileChange', path: input.file_path, ...(input.offset || input.limit ? { range: readRange(input.offset, input.limit) } : {}) } }),
   inputSchema,
   async preview(input, ctx) {
     const path = await ctx.workspace.resolve(input.file_path);
@@ -75,7 +78,7 @@ async function readFileForModel(input: ReadInput, ctx: ToolContext): Promise<Too
     if (info.size > maxImageBytes) {
       return errorResult(`${shown} is an image of ${formatBytes(info.size)}; images over ${formatBytes(maxImageBytes)} are not sent.`);
     }
-    const bytes = await readFile(path, { signal: ctx.signal });
+    const bytes = await readFileNoFollow(path);
     await ctx.reads.record(path, bytes);
     return {
       output: [
@@ -90,7 +93,7 @@ async function readFileForModel(input: ReadInput, ctx: ToolContext): Promise<Too
         'or bash with head/tail/sed to read parts of it.',
     );
   }
-  const bytes = await readFile(path, { signal: ctx.signal });
+  const bytes = await readFileNoFollow(path);
   const binary = binaryReason(bytes);
   if (binary) return errorResult(`Cannot read ${shown}: it is a binary file (${binary}).`);
   const text = bytes.toString('utf8');
@@ -138,4 +141,10 @@ function renderLines(text: string, shown: string, offset: number, limit: number,
     result += '\n\n(The file contains invalid UTF-8, shown as �; it cannot be edited safely with edit or write.)';
   }
   return result;
+}
+
+/** The lines a read asks for, as the card shows them ("from 40", "40–59", "1–20"). */
+function readRange(offset: number | undefined, limit: number | undefined): string {
+  const start = offset ?? 1;
+  return limit === undefined ? `${start}–` : `${start}–${start + limit - 1}`;
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { renderTodos } from './todoFormat';
 import { defineTool, textResult } from './tool';
+import { keyArgument } from './toolPresentation';
 
 const todoSchema = z.object({
   id: z.string().min(1).describe('Stable identifier of the item.'),
@@ -23,6 +24,7 @@ export const todoWriteTool = defineTool<TodoWriteInput>({
     'Replaces your todo list for this task (shown to the person). Use it for work with several steps: ' +
     'keep one item in_progress at a time and mark items completed as soon as they are done.',
   category: 'read',
+  present: (input) => ({ title: 'todo_write', summary: keyArgument(input, 'todo_write'), icon: 'checklist', details: { kind: 'todoList', items: input.todos.map(({ content, status }) => ({ content, status })) } }),
   inputSchema,
   async execute(input, ctx) {
     const parsed = inputSchema.safeParse(input);

@@ -8,6 +8,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { BackgroundJobs } from './backgroundJobs';
 import type { FileReadTracker } from './fileReadTracker';
 import type { TodoStore } from './todoStore';
+import type { ToolPresentation } from './toolPresentation';
 
 /** How a tool is approved. `read` never asks; the others follow the approval mode. */
 export type ToolCategory = 'read' | 'write' | 'command' | 'network';
@@ -34,14 +35,53 @@ export interface ToolPreview {
   change?: FileChange;
 }
 
-/** The person's answer to an approval request, as seen by the tool. */
-export interface ApprovalOutcome {
+/**
+ * What the host is asked when a call needs the person's decision. The page gets the same
+ * fields (`toolApprovalRequestSchema`), plus the host's approval id and the change as a diff.
+ */
+export interface ApprovalRequest {
+  toolCallId: string;
+  /** The tool's name. */
+  tool: string;
+  category: ToolCategory;
+  input: unknown;
+  /** One line: the command, path or URL. */
+  summary: string;
+  /** Paths the call touches, relative to their workspace folder. */
+  paths: string[];
+  /** The call touches a protected path: shown as sensitive, never auto-approved. */
+  protected: boolean;
+  change?: FileChange;
+  /** Which approval rule sent this to the person. */
+  rule: string;
+  /**
+   * What "always allow" would remember instead of the whole tool: command prefixes such as
+   * `npm test` (bash). Absent for bash when no prefix could allow the call: approve once only.
+   */
+  allowPrefixes?: string[];
+  /** A command asks for network access in the OS sandbox. */
+  network?: boolean;
+  /** A command asks to run outside the OS sandbox: never remembered by "always allow". */
+  unsandboxed?: boolean;
+  /** A command asks for a writable workspace that its allow rule alone does not give (manual mode). */
+  writeAccess?: boolean;
+}
+
+/** The person's answer, from the host to the tool that runs (`ToolContext.approval`). */
+export interface ApprovalAnswer {
   approved: boolean;
   reason?: string;
-  /** Content the person settled on (edited proposal or accepted hunks); replaces change.after. */
+  /** 'session' allows this tool without asking for the rest of the session. */
+  scope?: 'once' | 'session';
+  /** Content the person settled on for a file change (edited proposal, accepted hunks). */
   content?: string;
-  /** Extra note for the model about what the person changed (rejected hunks, their own edits). */
+  /** What the model should know about the person's changes to the proposal. */
   note?: string;
+  /**
+   * A command that runs because an allow rule matched, not because the person or the mode
+   * allowed writing (manual mode): it gets the workspace read-only.
+   */
+  readOnlyWorkspace?: boolean;
 }
 
 export type ToolOutputPart =
@@ -64,7 +104,7 @@ export interface ToolContext {
   todos: TodoStore;
   toolCallId: string;
   /** The approval decision for this call, when one was made (write tools apply `content`). */
-  approval?: ApprovalOutcome;
+  approval?: ApprovalAnswer;
   /** The preview computed before approval, when the tool has `preview`. */
   preview?: ToolPreview;
   /** The conversation so far, whole (for history_search); absent outside a session. */
@@ -107,6 +147,10 @@ export interface ApprovalHint {
   network?: boolean;
   /** The call asks to run outside the OS sandbox (shown on the approval card). */
   unsandboxed?: boolean;
+  /** The call asks for a writable workspace that an allow rule alone would not give (shown on the approval card). */
+  writeAccess?: boolean;
+  /** Why the call needs approval, shown as the rule when the person is asked. */
+  why?: string;
 }
 
 export interface ToolDefinition<Input = unknown> {
@@ -121,6 +165,8 @@ export interface ToolDefinition<Input = unknown> {
   /** Computes what the call would do, without side effects; errors here become tool errors. */
   preview?(input: Input, ctx: ToolContext): Promise<ToolPreview>;
   execute(input: Input, ctx: ToolContext): Promise<ToolResult>;
+  /** How a call looks on its card (called with checked input); absent: the generic key/value card. */
+  present?(input: Input): ToolPresentation;
 }
 
 /** Keeps the input type checked at the definition site while storing tools in one list. */

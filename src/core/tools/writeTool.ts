@@ -3,6 +3,7 @@ import { applyFileChange, countLines, previewFileChange } from './fileChange';
 import { detectEol, splitBom, withEol } from './text/lineEndings';
 import { defineTool, textResult, type FileChange, type ToolContext } from './tool';
 import { expectedFailure } from './toolFailure';
+import { keyArgument } from './toolPresentation';
 
 const inputSchema = z.object({
   file_path: z.string().min(1).describe('The file to write: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name.'),
@@ -18,6 +19,7 @@ export const writeTool = defineTool<WriteInput>({
     'read it in this session and it must be unchanged since; prefer edit for changes to part of a file. ' +
     "An existing file's line endings (CRLF) and UTF-8 BOM are kept.",
   category: 'write',
+  present: (input) => ({ title: 'write', summary: keyArgument(input, 'write'), icon: 'new-file', details: { kind: 'fileChange', path: input.file_path } }),
   inputSchema,
   preview(input, ctx) {
     return previewFileChange(ctx, input.file_path, 'Overwrite', (path, shown, before) => planWrite(input, path, shown, before));

@@ -5,6 +5,7 @@ import { stampAll, stampsHold } from '../llmsContext/fileStamps';
 import type { Stamp } from '../llmsContext/fileStamps';
 import { findGitRepo } from '../llmsContext/gitRepo';
 import type { Workspace, WorkspaceFolder } from './workspace';
+import { errorCode } from '../errorCode';
 
 /** One workspace folder as the conversation and the model see it. */
 export interface ProjectInfo {
@@ -71,7 +72,7 @@ export async function gitBranchOf(folder: string): Promise<string | undefined> {
   try {
     head = (await readFile(join(repo.gitDir, 'HEAD'), 'utf8')).trim();
   } catch (err) {
-    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    const code = errorCode(err);
     if (code === 'ENOENT') return undefined;
     throw err;
   }

@@ -1,13 +1,10 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PathError } from './pathError';
+import { errorCode } from '../errorCode';
 
 /** Symlink hops allowed while resolving a missing path (Linux's own limit is 40). */
 const maxHops = 40;
-
-function errorCode(err: unknown): string | undefined {
-  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-}
 
 /**
  * realpath that also works for paths that do not exist yet: the nearest existing ancestor

@@ -4,6 +4,7 @@ import { PathError } from './pathError';
 import { assertSafePathSyntax } from './pathSyntax';
 import { matchesProtectedPattern } from './protectedPaths';
 import { realpathAllowMissing } from './realpathAllowMissing';
+import { errorCode } from '../errorCode';
 
 export interface WorkspaceFolder {
   /** Unique within the workspace, without slashes: the prefix tool paths may start with. */
@@ -156,7 +157,7 @@ async function exists(path: string): Promise<boolean> {
     await lstat(path);
     return true;
   } catch (err) {
-    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    const code = errorCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return false;
     throw err;
   }

@@ -1,6 +1,7 @@
-import { chmod, lstat, mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { lstat, mkdir, readFile, realpath, unlink } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { KeelError } from '../errors';
+import { writeFileNoFollow } from '../workspace/noFollowFiles';
 import type { WorktreeFileChange } from './worktreeDiff';
 
 /** The checkout path of a repository path, refused when it would leave the checkout. */
@@ -65,15 +66,13 @@ export async function writeToCheckout(checkout: string, change: WorktreeFileChan
   if (realDir !== realCheckout && !realDir.startsWith(`${realCheckout}${sep}`)) {
     throw new KeelError('config', `${change.path} would be written outside the checkout (a folder on its way is a link); nothing was written.`);
   }
-  // The person's permission bits stay; only the exec bits follow the worktree's file.
-  const before = await lstat(path).then(
-    (info) => info.mode & 0o777,
-    () => 0o666 & ~process.umask(),
-  );
-  const mode = change.executable ? before | ((before & 0o444) >> 2) : before & ~0o111;
-  const temp = `${path}.keel-${process.pid}-${Date.now()}.tmp`;
-  await writeFile(temp, bytes);
-  await chmod(temp, mode);
-  await rename(temp, path);
+  // The person's permission bits stay; only the exec bits follow the worktree's file. Written
+  // into the checked real folder without following links (noFollowFiles).
+  await writeFileNoFollow(join(realDir, basename(path)), bytes, {
+    mode: (current) => {
+      const before = current !== undefined ? current & 0o777 : 0o666 & ~process.umask();
+      return change.executable ? before | ((before & 0o444) >> 2) : before & ~0o111;
+    },
+  });
   if (change.status === 'renamed' && change.oldPath !== change.path) await unlink(checkoutPath(checkout, change.oldPath!));
 }

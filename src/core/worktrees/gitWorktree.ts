@@ -94,6 +94,8 @@ export async function removeWorktree(wt: Pick<Worktree, 'path' | 'branch' | 'rep
       throw new KeelError('config', `The worktree ${wt.path} has uncommitted work (${changes.length} file(s): ${changes.slice(0, 3).map((l) => l.slice(3)).join(', ')}${changes.length > 3 ? ', …' : ''}); it was kept.`);
     }
   }
-  await git(wt.repo, ['worktree', 'remove', ...(opts.force ? ['--force'] : []), wt.path]);
+  // Checked above with Keel's own status; git's check would run `git status` inside the
+  // worktree with its submodules entered, under their config.
+  await git(wt.repo, ['worktree', 'remove', '--force', wt.path]);
   if (opts.deleteBranch) await git(wt.repo, ['branch', opts.force ? '-D' : '-d', wt.branch]);
 }

@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { copyFile, lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KeelError } from '../errors';
+import { excludeGitlinks, hostGit } from '../git/hostGit';
 import type { Worktree } from './gitWorktree';
 
 /** One file the worktree changed against its base: committed, uncommitted and untracked alike. */
@@ -24,13 +24,10 @@ export interface WorktreeFileChange {
 
 const maxBuffer = 256 * 1024 * 1024;
 
-function gitBytes(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Buffer> {
-  return new Promise((done, reject) => {
-    execFile('git', ['--no-optional-locks', ...args], { cwd, encoding: 'buffer', maxBuffer, windowsHide: true, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', ...env } }, (err, stdout, stderr) => {
-      if (err) reject(new KeelError('config', `git ${args[0]} failed in ${cwd}: ${stderr.toString().trim().split('\n')[0] || err.message}`));
-      else done(stdout);
-    });
-  });
+async function gitBytes(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Buffer> {
+  const out = await hostGit(cwd, args, { env, maxBuffer });
+  if (!out.ok) throw new KeelError('config', `git ${args[0]} failed in ${cwd}: ${out.error?.split('\n')[0] ?? 'unknown error'}`);
+  return out.stdout;
 }
 
 /**
@@ -48,7 +45,9 @@ async function nameStatusOnDisk(wt: Pick<Worktree, 'path' | 'base'>): Promise<st
       if (err.code !== 'ENOENT') throw err;
     });
     const env = { GIT_INDEX_FILE: index };
-    await gitBytes(wt.path, ['add', '--all', '--', ':/'], env);
+    // The submodules it holds stay as the index has them: adding them would start git inside each.
+    const gitlinks = (await gitBytes(wt.path, ['ls-files', '-s', '-z'], env)).toString('utf8').split('\0').filter((e) => e.startsWith('160000 ')).map((e) => e.slice(e.indexOf('\t') + 1));
+    await gitBytes(wt.path, ['add', '--all', '--', ':/', ...excludeGitlinks(gitlinks)], env);
     return (await gitBytes(wt.path, ['diff', '--cached', '--name-status', '-z', '--find-renames', '--no-ext-diff', wt.base, '--'], env)).toString('utf8').split('\0');
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -111,6 +110,8 @@ async function onDisk(path: string): Promise<{ bytes: Buffer; executable: boolea
     throw err;
   }
   if (info.isSymbolicLink()) return { bytes: Buffer.alloc(0), executable: false, link: true };
+  // A repository inside (git records only its commit) has no bytes to review.
+  if (info.isDirectory()) return undefined;
   return { bytes: await readFile(path), executable: (info.mode & 0o111) !== 0, link: false };
 }
 

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { ProposalReview } from '../../core/diff/proposalReview';
 import { errorMessage } from '../../core/errors';
-import type { ApprovalAnswer, ApprovalRequest } from '../../core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../../core/tools/tool';
 import type { FileChange } from '../../core/tools/tool';
 import { splitBom } from '../../core/tools/text/lineEndings';
 import type { LogFn } from '../../protocol/log';

@@ -23,6 +23,8 @@ export interface LabOptions {
   settings?: Record<string, unknown>;
   /** Runs before the server starts, e.g. to store sessions under KEEL_HOME. */
   prepare?(paths: { workspace: string; keelHome: string }): void | Promise<void>;
+  /** Other extensions' folders, installed next to Keel as they are. */
+  linkExtensions?: string[];
 }
 
 export async function startLab(options: LabOptions = {}): Promise<Lab> {
@@ -44,7 +46,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     mkdirSync(keelHome, { recursive: true });
     await options.prepare?.({ workspace, keelHome });
     // User settings: a workspace's own settings may not point Keel at a model endpoint.
-    server = await launch.launchServer({ kind: 'code-server', runDir, folder: workspace, vsix: [vsix], env: { KEEL_HOME: keelHome }, settings: options.settings ?? {} });
+    server = await launch.launchServer({ kind: 'code-server', runDir, folder: workspace, vsix: [vsix], env: { KEEL_HOME: keelHome }, settings: options.settings ?? {}, linkExtensions: options.linkExtensions ?? [] });
     process.once('exit', stopOnExit);
     browser = await (await rig.chromium()).launchChromium();
     await browser.page.goto(server.url, { timeout: 60_000 });

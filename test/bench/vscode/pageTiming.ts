@@ -12,20 +12,25 @@ declare global {
 /**
  * Arms the workbench page: the next pointerdown on `selector` is the start; the end is the
  * first animation frame in which the webview's shown content frame (`iframe#active-frame`,
- * which VS Code names so once it has loaded and made it visible) holds an element with a
- * data-testid, i.e. the early view or the chat drawn from the host's snapshot ("Connecting…" has none). The
- * webview's frames are same-origin and in the same renderer here, so the page can look into
- * them; the check is one query per frame, and runs only between the click and the content.
+ * which VS Code names so once it has loaded and made it visible) has what `until` asks:
+ * - `content`: an element with a data-testid, i.e. the early view or the chat drawn from the
+ *   host's snapshot ("Connecting…" has none);
+ * - `readable`: what a person needs to start, in any extension's view: visible text
+ *   (`innerText` not blank) and a visible text area to type into.
+ * The webview's frames are same-origin and in the same renderer here, so the page can look
+ * into them; the check runs once per frame, only between the click and the content.
  */
-export async function armClickToContent(page: Page, selector: string, extensionId = 'keel-dev.keel'): Promise<void> {
+export async function armClickToContent(page: Page, selector: string, extensionId = 'keel-dev.keel', until: 'content' | 'readable' = 'content'): Promise<void> {
   await page.evaluate(
-    ({ sel, id }) => {
+    ({ sel, id, readable }) => {
       const state: NonNullable<Window['__keelBench']> = {};
       window.__keelBench = state;
       const content = (): boolean => {
         const outer = document.querySelector<HTMLIFrameElement>(`iframe.webview.ready[src*="extensionId=${id}"]`);
-        const inner = outer?.contentDocument?.querySelector<HTMLIFrameElement>('iframe#active-frame');
-        return Boolean(inner?.contentDocument?.querySelector('[data-testid]'));
+        const doc = outer?.contentDocument?.querySelector<HTMLIFrameElement>('iframe#active-frame')?.contentDocument;
+        if (!readable) return Boolean(doc?.querySelector('[data-testid]'));
+        if (!doc?.body || doc.body.innerText.trim() === '') return false;
+        return [...doc.body.querySelectorAll('textarea')].some((input) => input.getClientRects().length > 0);
       };
       const watch = (): void => {
         requestAnimationFrame((time) => {
@@ -43,7 +48,7 @@ export async function armClickToContent(page: Page, selector: string, extensionI
         { capture: true, once: true },
       );
     },
-    { sel: selector, id: extensionId },
+    { sel: selector, id: extensionId, readable: until === 'readable' },
   );
 }
 

@@ -21,6 +21,8 @@ export interface LaunchOptions {
   env: Record<string, string>;
   /** User settings of the server's profile. */
   settings?: Record<string, unknown>;
+  /** Extension folders installed as they are (linked into the extensions folder). */
+  linkExtensions?: string[];
 }
 
 interface LaunchModule {

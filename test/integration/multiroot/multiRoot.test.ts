@@ -12,7 +12,7 @@ import type { WorkspaceProjects } from '../../../src/protocol/sessionState';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { useConfiguredChat } from '../suite/support/chatFixture';
 import { keelHomeForRun } from '../suite/support/keelSetup';
-import { lastToolResult, request, systemText } from '../suite/support/modelRequests';
+import { lastToolResult, request, workspaceContext } from '../suite/support/modelRequests';
 
 keelHomeForRun();
 
@@ -103,7 +103,7 @@ describe('a multi-root workspace', () => {
     assert.strictEqual(readFileSync(notes, 'utf8'), 'The web client calls the api at http://localhost:8080/health.\n');
     assert.strictEqual(readFileSync(server, 'utf8'), serverBefore, 'the other folder is untouched');
 
-    const system = systemText(request(chat.server, 0));
+    const system = workspaceContext(request(chat.server, 0));
     assert.ok(system.includes(`- web (current project): ${folderPath('web')} — TypeScript (Node.js)`), system);
     assert.ok(system.includes(`- api: ${folderPath('api')} — Go`), system);
 
@@ -132,7 +132,7 @@ describe('a multi-root workspace', () => {
     chat.server.load({ turns: [reply.tool('read', { file_path: 'src/server.go' }), reply.text('It serves /health.')] });
     await chat.page.sendAndSettle('what does the server serve?');
     assert.match(lastToolResult(request(chat.server, 1)), /serves \/health/, 'src/server.go resolved in api, the current project');
-    assert.ok(systemText(request(chat.server, 0)).includes(`- api (current project): ${folderPath('api')}`));
+    assert.ok(workspaceContext(request(chat.server, 0)).includes(`- api (current project): ${folderPath('api')}`));
 
     const sessionId = (chat.page.named('session').at(-1) as { id: string | null } | undefined)?.id;
     assert.ok(sessionId);

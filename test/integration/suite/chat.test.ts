@@ -31,11 +31,17 @@ describe('chat over the bus', () => {
       .slice(from)
       .filter((e) => e.name === 'textDelta' && (e.data as { messageId: string }).messageId === assistant.id);
     assert.ok(deltas.length >= 2, `the reply streamed in several deltas (got ${deltas.length})`);
-    const finals = chat.page.events
+    // The reply's status travels as a patch of that message (or with the whole message when it is new).
+    const statuses = chat.page.events
       .slice(from)
-      .filter((e) => e.name === 'message' && (e.data as { id: string }).id === assistant.id);
-    const final = finals.at(-1)?.data as { status: string } | undefined;
-    assert.strictEqual(final?.status, 'done', 'the last message event for the reply marks it done');
+      .flatMap((e) => {
+        // The page records a `message` event as the message itself.
+        const data = e.data as { id?: string; messageId?: string; status?: string };
+        if (e.name === 'message' && data.id === assistant.id && data.status !== undefined) return [data.status];
+        if (e.name === 'messagePatch' && data.messageId === assistant.id && data.status !== undefined) return [data.status];
+        return [];
+      });
+    assert.strictEqual(statuses.at(-1), 'done', 'the last status sent for the reply is done');
     assert.strictEqual(chat.page.text(assistant), ANSWER);
     assert.deepStrictEqual(userTexts(request(chat.server, 0)).at(-1), 'say hello');
   });

@@ -259,11 +259,9 @@ describe('commands in the terminal', function () {
     assert.ok(refused.includes('the first question'), 'the refused request carried the whole history');
     assert.ok(!retried.includes('the first question'), 'the retry left the oldest turn out');
     assert.ok(retried.includes('the second question'), 'the retry kept the question');
-    assert.ok(
-      request(chat.server, 2).body.messages.length < request(chat.server, 1).body.messages.length,
-      'the retry sent fewer messages',
-    );
-    assert.match(retried, /Keel left out the 2 oldest messages/, 'the model is told what was left out');
+    // Less history, not necessarily fewer messages: the oldest turn may be one big message (it carries the workspace context).
+    assert.ok(retried.length < refused.length, 'the retry sent less');
+    assert.match(retried, /Keel left out the \d+ oldest messages?/, 'the model is told what was left out');
     assert.strictEqual(chat.page.text(chat.page.last('assistant')), 'recovered');
     assert.ok(chat.page.named('contextTrimmed').length > 0, 'the view was told history was trimmed');
   });

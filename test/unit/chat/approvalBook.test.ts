@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../../src/core/projectTypes';
+import type { ApprovalRequest } from '../../../src/core/tools/tool';
 import { toolApprovalRequestSchema } from '../../../src/protocol/toolApproval';
 import { ApprovalBook, proposedChange, toApprovalAnswer } from '../../../src/chat/approvalBook';
 import { lineDiffStats } from '../../../src/chat/lineDiffStats';
@@ -7,7 +7,7 @@ import { lineDiffStats } from '../../../src/chat/lineDiffStats';
 function request(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
   return {
     toolCallId: 'c1',
-    name: 'write',
+    tool: 'write',
     category: 'write',
     input: { file_path: 'a.ts', content: 'new\n', extra: undefined },
     summary: 'a.ts',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../../src/core/projectTypes';
+import type { ApprovalRequest } from '../../../src/core/tools/tool';
 import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
 import type { UiError } from '../../../src/protocol/sessionState';
 import { ApprovalFlow } from '../../../src/chat/approvalFlow';
@@ -9,7 +9,7 @@ import type { ViewLink } from '../../../src/chat/viewSync';
 function changeRequest(): ApprovalRequest {
   return {
     toolCallId: 'c1',
-    name: 'edit',
+    tool: 'edit',
     category: 'write',
     input: { file_path: 'a.ts' },
     summary: 'Edit a.ts',

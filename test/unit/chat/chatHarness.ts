@@ -10,8 +10,10 @@ import { createPairTransport } from '../../../src/protocol/pairTransport';
 import type { HostWebview } from '../../../src/protocol/postMessageTransport';
 import type { Snapshot } from '../../../src/protocol/sessionState';
 import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
-import { appendDelta } from '../../../src/protocol/uiMessage';
-import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
+import type { UiMessage } from '../../../src/protocol/uiMessage';
+import { CONVERSATION_EVENTS } from '../../../src/conversation/conversationEvent';
+import type { ConversationEvent } from '../../../src/conversation/conversationEvent';
+import { ConversationMirror } from '../../../src/conversation/conversationMirror';
 import { PROTOCOL_VERSION } from '../../../src/protocol/version';
 import { ChatController } from '../../../src/chat/chatController';
 import type { ChatControllerOptions } from '../../../src/chat/chatControllerOptions';
@@ -19,7 +21,6 @@ import { CoreLoader } from '../../../src/chat/coreLoader';
 import type { EditorServices } from '../../../src/chat/editorServices';
 import { connectChatView } from '../../../src/chat/nodeBridge';
 import type { KeelSettings } from '../../../src/chat/settingsLayer';
-import { insertionIndex } from '../../../src/protocol/messageOrder';
 
 /** Lets pair-transport deliveries and handler hops run. */
 export async function settle(rounds = 20): Promise<void> {
@@ -35,80 +36,42 @@ export async function until(check: () => boolean, what: string, timeoutMs = 10_0
 }
 
 /**
- * What a webview would hold: built only from the snapshot and the small events after it,
- * so comparing it with the host's state checks that the events say everything.
+ * What a webview would hold: built only from the snapshot and the small events after it, folded
+ * by the same mirror the page uses, so comparing it with the host's state checks that the events
+ * say everything.
  */
 export class MirrorStore {
   snapshot: Snapshot | undefined;
-  messages: UiMessage[] = [];
+  readonly mirror = new ConversationMirror();
   events: { name: string; data: unknown }[] = [];
 
   constructor(bus: WebviewBus) {
     bus.on('snapshot', (s) => {
       this.snapshot = s;
-      this.messages = structuredClone(s.messages);
+      this.mirror.reset(structuredClone(s.messages));
       this.record('snapshot', s);
     });
-    bus.on('message', ({ message }) => {
-      const at = this.messages.findIndex((m) => m.id === message.id);
-      if (at >= 0) this.messages[at] = message;
-      else this.insert(message);
-      this.record('message', message);
-    });
-    bus.on('textDelta', (d) => this.delta(d, 'text'));
-    bus.on('reasoningDelta', (d) => this.delta(d, 'reasoning'));
-    bus.on('toolUse', (d) => {
-      this.update(d.messageId, (parts) => [...parts, { type: 'toolCall', toolCallId: d.toolCallId, name: d.name, input: d.input, summary: d.summary, state: d.state }]);
-      this.record('toolUse', d);
-    });
-    bus.on('toolState', (d) => {
-      this.updateCall(d.toolCallId, (p) => ({ ...p, state: d.state }));
-      this.record('toolState', d);
-    });
-    bus.on('toolResult', (d) => {
-      this.updateCall(d.toolCallId, (p) => ({ ...p, state: d.state, result: { output: d.output, isError: d.isError, truncated: d.truncated } }));
-      this.record('toolResult', d);
-    });
+    for (const name of CONVERSATION_EVENTS) {
+      bus.on(name, (data: EventData<typeof name>) => {
+        this.mirror.apply({ type: name, data } as ConversationEvent);
+        this.record(name, name === 'message' ? (data as EventData<'message'>).message : data);
+      });
+    }
     for (const name of ['usage', 'retry', 'error', 'state', 'todos', 'session', 'config', 'view.show', 'workspaceProjects'] as const) {
       bus.on(name, (data: EventData<typeof name>) => this.record(name, data));
     }
+  }
+
+  get messages(): UiMessage[] {
+    return this.mirror.messages();
   }
 
   named(name: string): unknown[] {
     return this.events.filter((e) => e.name === name).map((e) => e.data);
   }
 
-  /** The view's one ordering rule: a new message that is not queued goes before the queued ones. */
-  private insert(message: UiMessage): void {
-    this.messages.splice(insertionIndex(this.messages.length, (i) => this.messages[i]!.status, message.status), 0, message);
-  }
-
   private record(name: string, data: unknown): void {
     this.events.push({ name, data });
-  }
-
-  private delta(d: { messageId: string; delta: string }, kind: 'text' | 'reasoning'): void {
-    this.update(d.messageId, (parts) => appendDelta(parts, kind, d.delta));
-    this.record(kind === 'text' ? 'textDelta' : 'reasoningDelta', d);
-  }
-
-  private update(id: string, change: (parts: UiPart[]) => UiPart[]): void {
-    const at = this.messages.findIndex((m) => m.id === id);
-    if (at < 0) throw new Error(`event for unknown message ${id}`);
-    this.messages[at] = { ...this.messages[at]!, parts: change(this.messages[at]!.parts) };
-  }
-
-  private updateCall(toolCallId: string, change: (p: Extract<UiPart, { type: 'toolCall' }>) => UiPart): void {
-    for (const m of this.messages) {
-      const i = m.parts.findIndex((p) => p.type === 'toolCall' && p.toolCallId === toolCallId);
-      if (i >= 0) {
-        const parts = [...m.parts];
-        parts[i] = change(parts[i] as Extract<UiPart, { type: 'toolCall' }>);
-        this.messages[this.messages.indexOf(m)] = { ...m, parts };
-        return;
-      }
-    }
-    throw new Error(`event for unknown tool call ${toolCallId}`);
   }
 }
 
@@ -175,7 +138,6 @@ export function createChatRig(
       host,
       env: { KEEL_HOME: home },
     },
-    () => controller.isRunning,
     log,
   );
   const controller: ChatController = new ChatController({ core: loader, log, trusted: () => opts.trusted ?? true, ...opts.controller });

@@ -39,12 +39,12 @@ describe('ConversationState', () => {
     state.apply({ type: 'text_delta', text: 'Hel' }, never);
     state.apply({ type: 'text_delta', text: 'lo' }, never);
     state.apply({ type: 'message', id: 's1', message: { role: 'assistant', content: [{ type: 'reasoning', text: 'hmm' }, { type: 'text', text: 'Hello' }] } }, never);
-    expect(names()).toEqual(['message', 'reasoningDelta', 'textDelta', 'textDelta', 'message']);
+    // The final content equals what streamed: only the status goes out (a patch, not the message again).
+    expect(names()).toEqual(['message', 'reasoningDelta', 'textDelta', 'textDelta', 'messagePatch']);
     const [created, , , , final] = sent;
     expect(created!.data).toMatchObject({ message: { id: 'assistant-1', status: 'streaming', model: 'custom/m', parts: [] } });
-    expect(final!.data).toMatchObject({
-      message: { id: 'assistant-1', status: 'done', parts: [{ type: 'reasoning', text: 'hmm' }, { type: 'text', text: 'Hello' }] },
-    });
+    expect(final!.data).toEqual({ messageId: 'assistant-1', status: 'done' });
+    expect(state.messages()[0]).toMatchObject({ id: 'assistant-1', status: 'done', parts: [{ type: 'reasoning', text: 'hmm' }, { type: 'text', text: 'Hello' }] });
     expect(state.messages()).toHaveLength(1);
   });
 
@@ -109,8 +109,8 @@ describe('ConversationState', () => {
     state.apply({ type: 'approval', toolCallId: 'c1', name: 'write', category: 'write', approved: true, automatic: false, rule: 'ask' }, never);
     state.apply({ type: 'tool_result', toolCallId: 'c1', name: 'write', isError: false, output: 'Wrote a.ts' }, never);
     state.apply({ type: 'message', id: 's2', message: { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'write', output: { type: 'text', value: 'Wrote a.ts' } }] } }, never);
-    expect(names()).toEqual(['message', 'textDelta', 'message', 'toolUse', 'toolState', 'toolState', 'toolResult']);
-    expect(sent[3]!.data).toMatchObject({ messageId: 'assistant-1', toolCallId: 'c1', summary: 'a.ts', state: 'running' });
+    expect(names()).toEqual(['message', 'textDelta', 'messagePatch', 'toolUse', 'toolState', 'toolState', 'toolResult']);
+    expect(sent[3]!.data).toMatchObject({ messageId: 'assistant-1', toolCallId: 'c1', display: { summary: 'a.ts' }, state: 'running' });
     expect(sent.slice(4, 6).map((s) => s.data)).toEqual([
       { toolCallId: 'c1', state: 'awaitingApproval' },
       { toolCallId: 'c1', state: 'running' },
@@ -144,7 +144,7 @@ describe('ConversationState', () => {
     cancelled = true;
     state.apply({ type: 'tool_result', toolCallId: 'x', name: 'bash', isError: true, output: 'Cancelled' }, () => cancelled);
     const parts = state.messages()[0]!.parts as ToolCallPart[];
-    expect(parts.map((p) => [p.toolCallId, p.state, p.summary])).toEqual([
+    expect(parts.map((p) => [p.toolCallId, p.state, p.display.summary])).toEqual([
       ['r', 'rejected', 'ls'],
       ['x', 'cancelled', 'make'],
     ]);
@@ -157,7 +157,7 @@ describe('ConversationState', () => {
     state.apply({ type: 'text_delta', text: 'lost' }, () => false);
     state.apply({ type: 'retry', attempt: 1, maxAttempts: 5, error: '503', delayMs: 10.4 }, () => false);
     state.apply({ type: 'text_delta', text: 'kept' }, () => false);
-    expect(names()).toEqual(['message', 'textDelta', 'message', 'retry', 'textDelta']);
+    expect(names()).toEqual(['message', 'textDelta', 'messagePatch', 'retry', 'textDelta']);
     expect(state.messages()[0]!.parts).toEqual([{ type: 'text', text: 'kept' }]);
   });
 

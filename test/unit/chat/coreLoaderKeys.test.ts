@@ -36,7 +36,6 @@ describe('CoreLoader keys', () => {
         host: createFsHost(),
         env: { KEEL_HOME: join(root, 'home') },
       },
-      () => false,
       () => undefined,
     );
     const built = await loader.get();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFsHost } from '../../../src/core/fsHost';
 import { CoreLoader } from '../../../src/chat/coreLoader';
+import type { BuiltCore } from '../../../src/chat/coreLoader';
 import type { KeelSettings } from '../../../src/chat/settingsLayer';
 
 const made: string[] = [];
@@ -26,9 +27,16 @@ function loader(settings: () => KeelSettings, apiKey: () => Promise<undefined> =
       host: createFsHost(),
       env: { KEEL_HOME: join(root, 'home') },
     },
-    () => false,
     () => undefined,
   );
+}
+
+/** Whether `built`'s Context has been shut down (destroy() called), read at any time. */
+function watchShutDown(built: BuiltCore): () => boolean {
+  let shutDown = false;
+  const destroy = built.ctx.destroy.bind(built.ctx);
+  built.ctx.destroy = () => ((shutDown = true), destroy());
+  return () => shutDown;
 }
 
 describe('CoreLoader', () => {
@@ -83,5 +91,40 @@ describe('CoreLoader', () => {
     const core = loader(() => ({}));
     const [a, b] = await Promise.all([core.get(), core.get()]);
     expect(a).toBe(b);
+  });
+
+  it('a core a run holds is neither replaced nor shut down until the run releases it', async () => {
+    let settings: KeelSettings = { approvalMode: 'manual' };
+    const core = loader(() => settings);
+    const held = await core.hold();
+    const shutDown = watchShutDown(held.built);
+
+    settings = { approvalMode: 'autoEdit' };
+    core.invalidate('settings changed');
+    expect(await core.get()).toBe(held.built);
+    expect(shutDown()).toBe(false);
+
+    held.release();
+    const next = await core.get();
+    expect(next).not.toBe(held.built);
+    expect(next.ctx.config.approvalMode).toBe('autoEdit');
+    expect(shutDown()).toBe(true);
+  });
+
+  it('the old core waits for its run to end before it is shut down, even when a new one is built meanwhile', async () => {
+    let settings: KeelSettings = { approvalMode: 'manual' };
+    const core = loader(() => settings);
+    const first = await core.hold();
+    const second = await core.hold();
+    const shutDown = watchShutDown(first.built);
+    settings = { approvalMode: 'autoEdit' };
+    core.invalidate('settings changed');
+    first.release();
+    // One run still holds it: callers keep getting it.
+    expect(await core.get()).toBe(first.built);
+    second.release();
+    second.release();
+    expect((await core.get()).ctx.config.approvalMode).toBe('autoEdit');
+    expect(shutDown()).toBe(true);
   });
 });

@@ -44,10 +44,11 @@ describe('fired rules on the turn', () => {
     const [first, second] = state.messages();
     expect(ruleIds(first)).toEqual(['prompt_submit:style', 'tool_result:sql']);
     expect(ruleIds(second)).toEqual(['task_complete:bell']);
-    // Each change went out as that one message, valid against the protocol.
+    // Each change went out as a patch of that one message's rules, valid against the protocol.
     const last = sent.at(-1)!;
-    expect(last.event).toBe('message');
-    expect((last.data as { message: UiMessage }).message.rules?.[0]?.actions).toEqual([{ type: 'notify', text: 'bell says hi' }]);
+    expect(last.event).toBe('messagePatch');
+    expect(hostEvents.messagePatch.safeParse(last.data).success).toBe(true);
+    expect((last.data as { rules: UiMessage['rules'] }).rules?.[0]?.actions).toEqual([{ type: 'notify', text: 'bell says hi' }]);
     expect(snapshotSchema.safeParse(state.snapshot([])).success).toBe(true);
   });
 
@@ -63,7 +64,7 @@ describe('fired rules on the turn', () => {
     const answer: UiMessage = {
       id: 'a1',
       role: 'assistant',
-      parts: [{ type: 'toolCall', toolCallId: 'c1', name: 'edit', input: {}, summary: 'a.sql', state: 'done' }],
+      parts: [{ type: 'toolCall', toolCallId: 'c1', name: 'edit', input: {}, display: { title: 'edit', summary: 'a.sql', icon: 'edit', details: { kind: 'keyValue', entries: [] } }, state: 'done' }],
       status: 'done',
       createdAt: 2,
     };

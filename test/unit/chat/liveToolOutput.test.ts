@@ -86,7 +86,7 @@ describe('live output of a running command', () => {
       role: 'assistant',
       status: 'streaming',
       createdAt: 1,
-      parts: [{ type: 'toolCall', toolCallId: 'c1', name: 'bash', input: { command: 'npm test' }, summary: 'npm test', state: 'running' }],
+      parts: [{ type: 'toolCall', toolCallId: 'c1', name: 'bash', input: { command: 'npm test' }, display: { title: 'bash', summary: 'npm test', icon: 'terminal', details: { kind: 'command', command: 'npm test' } }, state: 'running' }],
     };
     await act(async () => {
       app!.host.emit('snapshot', snapshot({ messages: [running] }));

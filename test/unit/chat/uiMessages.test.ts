@@ -132,7 +132,7 @@ describe('entriesToUiMessages', () => {
     expect(messages[0]!.id).toBe(entries[0]!.id);
     expect(messages[1]!.model).toBe('custom/m1');
     const calls = messages[1]!.parts.filter((p): p is ToolCallPart => p.type === 'toolCall');
-    expect(calls.map((c) => [c.toolCallId, c.state, c.summary])).toEqual([
+    expect(calls.map((c) => [c.toolCallId, c.state, c.display.summary])).toEqual([
       ['c1', 'done', 'src'],
       ['c2', 'error', 'rm -rf /'],
       ['c3', 'rejected', 'a.ts'],

@@ -62,8 +62,8 @@ describe('worktree conversations in the chat controller', () => {
       host: createFsHost({ log }),
       env: { KEEL_HOME: home },
     };
-    loader = new CoreLoader(inputs, () => controller.isRunning, log);
-    cores = new WorktreeCores({ workspace: loader, inputs, busy: () => controller.isRunning, log });
+    loader = new CoreLoader(inputs, log);
+    cores = new WorktreeCores({ workspace: loader, inputs, log });
     const sessionUi: SessionUi = { confirmDelete: async () => true, exportSession: async () => false };
     controller = new ChatController({
       core: loader,
@@ -77,14 +77,14 @@ describe('worktree conversations in the chat controller', () => {
   }
 
   async function sendAndWait(text: string): Promise<void> {
-    await controller.send({ text });
+    await controller.inView.send({ text });
     await until(() => !controller.isRunning && controller.messages().at(-1)?.role === 'assistant' && controller.messages().at(-1)?.status === 'done', `the reply to ${text}`);
   }
 
   it('runs in the worktree, keeps its session with the workspace, goes back to the workspace for a new chat, and reports a deleted conversation', async () => {
     const { ws, home } = setUp();
     const wt = await createWorktree({ dir: ws, root: join(root, 'worktrees'), name: 'unit' });
-    await controller.newSession({ core: cores.sourceFor(wt), branch: wt.branch });
+    await controller.sessions.newSession({ core: cores.sourceFor(wt), branch: wt.branch });
     server.load({ turns: [reply.tool('write', { file_path: 'notes.md', content: 'in the worktree\n' }), reply.text('written')] });
     await sendAndWait('write notes');
     expect(readFileSync(join(wt.path, 'notes.md'), 'utf8')).toBe('in the worktree\n');
@@ -97,20 +97,20 @@ describe('worktree conversations in the chat controller', () => {
     expect(readFileSync(join(dir, logs[0]!), 'utf8')).toContain(`"key":"worktree","value":${JSON.stringify(wt)}`);
     expect(readdirSync(join(home, 'projects')).filter((d) => d.startsWith('unit'))).toEqual([]);
 
-    await controller.newSession();
+    await controller.sessions.newSession();
     expect(cores.worktreeOf(controller.coreInView())).toBeUndefined();
     server.load({ turns: [reply.tool('write', { file_path: 'notes.md', content: 'in the checkout\n' }), reply.text('written')] });
     await sendAndWait('write notes here');
     expect(readFileSync(join(ws, 'notes.md'), 'utf8')).toBe('in the checkout\n');
     expect(readFileSync(join(wt.path, 'notes.md'), 'utf8')).toBe('in the worktree\n');
 
-    const listed = await controller.listSessions({});
+    const listed = await controller.sessions.list({});
     expect(listed.sessions.map((s) => [s.id, s.branch])).toEqual(expect.arrayContaining([[id, 'keel/unit']]));
     expect(listed.sessions.filter((s) => s.id !== id).map((s) => s.branch)).toEqual([undefined]);
-    await controller.resumeSession(id);
+    await controller.sessions.resume(id);
     expect(cores.worktreeOf(controller.coreInView())).toEqual(wt);
 
-    expect(await controller.deleteSession(id)).toEqual({ deleted: true });
+    expect(await controller.sessions.delete(id)).toEqual({ deleted: true });
     expect(deleted).toEqual([wt]);
     expect(cores.worktreeOf(controller.coreInView())).toBeUndefined();
   });
@@ -119,9 +119,9 @@ describe('worktree conversations in the chat controller', () => {
     const { ws } = setUp();
     const wt = await createWorktree({ dir: ws, root: join(root, 'worktrees'), name: 'busy' });
     const source = cores.sourceFor(wt);
-    await controller.newSession({ core: source, branch: wt.branch });
+    await controller.sessions.newSession({ core: source, branch: wt.branch });
     server.load({ turns: [reply.text('a slow answer, letter by letter', { chunkSize: 1, delayMs: 20 })] });
-    await controller.send({ text: 'talk slowly' });
+    await controller.inView.send({ text: 'talk slowly' });
     await until(() => controller.busyOn(source), 'the run on the worktree');
     expect(controller.busyOn(loader)).toBe(false);
     await until(() => !controller.isRunning, 'the end of the run');
@@ -131,13 +131,13 @@ describe('worktree conversations in the chat controller', () => {
   it('refuses to resume a conversation whose worktree was removed, and stays where it was', async () => {
     const { ws } = setUp();
     const wt = await createWorktree({ dir: ws, root: join(root, 'worktrees'), name: 'gone' });
-    await controller.newSession({ core: cores.sourceFor(wt), branch: wt.branch });
+    await controller.sessions.newSession({ core: cores.sourceFor(wt), branch: wt.branch });
     server.load({ turns: [reply.text('hi')] });
     await sendAndWait('hello');
-    const id = (await controller.listSessions({})).sessions[0]!.id;
-    await controller.newSession();
+    const id = (await controller.sessions.list({})).sessions[0]!.id;
+    await controller.sessions.newSession();
     execFileSync('git', ['worktree', 'remove', '--force', wt.path], { cwd: ws });
-    await expect(controller.resumeSession(id)).rejects.toThrow(/worktree .*gone.* which was removed/);
+    await expect(controller.sessions.resume(id)).rejects.toThrow(/worktree .*gone.* which was removed/);
     expect(cores.worktreeOf(controller.coreInView())).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServe
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { buildCli, runCli, sandbox } from './cliHarness';
+import { workspaceContext } from '../../integration/suite/support/modelRequests';
 
 // keel run --add-dir: more folders for one run; the --cwd folder stays current and owns the session.
 let cli: string;
@@ -53,7 +54,7 @@ describe('keel run --add-dir', () => {
     expect(String(results[2].output)).toContain(`lib (${lib})`);
     expect(String(results[2].output)).not.toContain('top secret');
 
-    const system = (server.requests[0].body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'system')?.content ?? '';
+    const system = workspaceContext(server.requests[0]);
     expect(system).toContain(`- ws (current project): ${box.ws}`);
     expect(system).toContain(`- lib: ${lib}`);
 

@@ -157,6 +157,23 @@ describe('keel run in the OS sandbox (real bubblewrap)', () => {
 });
 
 describe('keel run where bubblewrap is missing', () => {
+  it('says at the start, on stderr, which protections commands lack; a plan run, which runs none, does not', async () => {
+    const path = pathWithoutBwrap();
+    const r = await keel([reply.text('ok')], ['--approval', 'manual', 'go'], { PATH: path });
+    expect(r.code).toBe(0);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('keel: No OS sandbox is available here'));
+    expect(line).toBeDefined();
+    for (const words of ['not installed or not on PATH', 'writes confined to the workspace', 'no network', 'Unix sockets', 'secret files', 'other processes']) {
+      expect(line).toContain(words);
+    }
+    const plan = await keel([reply.text('a plan')], ['--plan', 'plan it'], { PATH: path });
+    expect(plan.stderr).not.toMatch(/No OS sandbox/);
+    const off = await keel([reply.text('ok')], ['--sandbox', 'off', 'go']);
+    expect(off.stderr).toMatch(/^keel: The OS sandbox is off \(your setting\)/m);
+    const full = await keel([reply.text('ok')], ['go']);
+    expect(full.stderr).not.toMatch(/OS sandbox/);
+  });
+
   it('auto runs commands unsandboxed and says so once', async () => {
     const r = await keel(
       [reply.tool('bash', { command: 'touch one.txt' }), reply.tool('bash', { command: 'touch two.txt' }), reply.text('ok')],

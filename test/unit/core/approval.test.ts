@@ -19,6 +19,21 @@ describe('approval order', () => {
     expect(decide({ mode: 'yolo', category: 'command', toolNeedsApproval: false, writesFiles: true })).toBe('allow');
   });
 
+  it('an allow rule allows reading: only in manual mode does a rule-allowed command get a read-only workspace', () => {
+    expect(decideApproval({ ...base, mode: 'manual', category: 'command', toolNeedsApproval: false })).toEqual({
+      decision: 'allow',
+      rule: 'tool says no approval needed',
+      readOnlyWorkspace: true,
+    });
+    for (const mode of ['autoEdit', 'yolo'] as const) {
+      expect(decideApproval({ ...base, mode, category: 'command', toolNeedsApproval: false, sandboxed: true })).not.toHaveProperty('readOnlyWorkspace');
+    }
+    expect(decideApproval({ ...base, category: 'command', why: 'the command asks for write access to the workspace' })).toEqual({
+      decision: 'ask',
+      rule: 'the command asks for write access to the workspace',
+    });
+  });
+
   it('a command outside the sandbox asks in every mode, whatever allows it otherwise', () => {
     for (const mode of ['manual', 'autoEdit', 'yolo'] as const) {
       expect(decide({ mode, category: 'command', toolNeedsApproval: false, allowedForSession: true, alwaysAsk: 'outside the sandbox' })).toBe('ask');

@@ -6,12 +6,13 @@ import { Context } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
 import { workspaceKey } from '../../../src/core/paths';
 import { Project } from '../../../src/core/project';
-import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
 import type { ApprovalMode } from '../../../src/core/config/configSchema';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { Turn } from '../../fixtures/scriptedServer/scenarioTypes.ts';
+import { workspaceContext } from '../../integration/suite/support/modelRequests';
 
 // A multi-root workspace: team.code-workspace with folders web (TypeScript, current) and api (Go).
 let server: ScriptedServer;
@@ -70,10 +71,8 @@ function approver(answer: Partial<ApprovalAnswer> = { approved: true }) {
   return { asked, onToolApprove: async (r: ApprovalRequest): Promise<ApprovalAnswer> => (asked.push(r), { approved: false, ...answer }) };
 }
 
-const systemOf = (index: number): string => {
-  const messages = server.requests[index]?.body.messages as Array<{ role: string; content: unknown }>;
-  return messages.filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
-};
+/** The workspace context request `index` showed (it rides with the user messages). */
+const systemOf = (index: number): string => workspaceContext(server.requests[index]);
 
 describe('a conversation over a multi-root workspace', () => {
   it('reads the second folder by prefix, writes in the current project, and records which project each result concerns', async () => {
@@ -102,7 +101,7 @@ describe('a conversation over a multi-root workspace', () => {
     ]);
   });
 
-  it('lists the projects with type, branch and the current one in the system prompt', async () => {
+  it('lists the projects with type, branch and the current one in the workspace context', async () => {
     put(join(api, '.git', 'HEAD'), 'ref: refs/heads/api-branch\n');
     const ctx = await context([reply.text('a'), reply.text('b')]);
     const project = track(new Project(ctx, ctx.sessions.create()));

@@ -10,7 +10,7 @@ import { createFsHost } from '../../../src/core/fsHost';
 import { acceptPluginTools } from '../../../src/core/plugins/pluginTools';
 import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
 import { Project } from '../../../src/core/project';
-import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
 import type { ApprovalMode } from '../../../src/core/config/configSchema';
 import { defineTool } from '../../../src/core/tools/tool';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
@@ -91,7 +91,7 @@ describe('plugin tools', () => {
       [{ approved: true }],
     );
     expect(result.status).toBe('completed');
-    expect(asked).toMatchObject([{ name: 'stamp', category: 'write', paths: ['stamp.txt'], protected: false }]);
+    expect(asked).toMatchObject([{ tool: 'stamp', category: 'write', paths: ['stamp.txt'], protected: false }]);
     expect(readFileSync(join(ws, 'stamp.txt'), 'utf8')).toBe('ok');
   });
 
@@ -115,7 +115,7 @@ describe('plugin tools', () => {
       'yolo',
       [{ approved: false }],
     );
-    expect(asked).toMatchObject([{ name: 'stamp', protected: true, rule: 'protected path' }]);
+    expect(asked).toMatchObject([{ tool: 'stamp', protected: true, rule: 'protected path' }]);
     expect(writes).toEqual([]);
   });
 

@@ -7,8 +7,10 @@ import { Context } from '../../../src/core/context';
 import type { ContextOptions } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
 import { Project } from '../../../src/core/project';
-import type { ApprovalAnswer, ApprovalRequest, ProjectEvent } from '../../../src/core/projectTypes';
+import type { ProjectEvent } from '../../../src/core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
 import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
+import { isContextBlock } from '../../../src/core/llmsContext/contextBlock';
 import { defineTool } from '../../../src/core/tools/tool';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -61,6 +63,9 @@ function recorder(answers: Array<Partial<ApprovalAnswer>> = []) {
   };
 }
 
+/** What the person said in a user message, without the workspace context Keel attached. */
+const personText = (content: unknown) =>
+  typeof content === 'string' ? content : (content as { type: string; text?: string }[]).flatMap((p) => (p.type === 'text' && p.text && !isContextBlock(p.text) ? [p.text] : [])).join('');
 const lastToolText = () => JSON.stringify(server.requests.at(-1)?.body.messages.at(-1));
 
 describe('Project.send', () => {
@@ -70,7 +75,7 @@ describe('Project.send', () => {
     const result = await p.send('clean up', r);
     expect(result.status).toBe('completed');
     expect(r.asked).toHaveLength(1);
-    expect(r.asked[0]).toMatchObject({ name: 'bash', category: 'command', summary: expect.stringContaining('rm -rf build'), protected: false });
+    expect(r.asked[0]).toMatchObject({ tool: 'bash', category: 'command', summary: expect.stringContaining('rm -rf build'), protected: false });
     expect(lastToolText()).toMatch(/declined.*Reason: not now/);
   });
 
@@ -194,7 +199,7 @@ describe('Project.send', () => {
     await expect(p.send('overlapping')).rejects.toThrow(/A run is going on in this conversation already/);
     expect((await first).text).toBe('first answer');
     expect((await p.send('second')).text).toBe('second answer');
-    expect(session.history().filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first', 'second']);
+    expect(session.history().filter((m) => m.role === 'user').map((m) => personText(m.content))).toEqual(['first', 'second']);
   });
 });
 
@@ -230,7 +235,7 @@ describe('plugins in a conversation', () => {
     const r = recorder([{ approved: true }]);
     const result = await p.send('shout please', r);
     expect(result.status).toBe('completed');
-    expect(r.asked.map((a) => a.name)).toEqual(['shout']);
+    expect(r.asked.map((a) => a.tool)).toEqual(['shout']);
     expect(seen).toEqual(['rewritten']);
   });
 
@@ -241,5 +246,56 @@ describe('plugins in a conversation', () => {
     const result = await p.send('hi');
     expect(result.text).toBe('still fine');
     expect(ctx.plugins.names()).toEqual(['broken']);
+  });
+});
+
+/** The scripted server's model under `name`, with every tool call allowed (a layer of the person's settings). */
+function yolo(name: string): NonNullable<ContextOptions['overrides']>[number] {
+  return { model: `local/${name}`, approvalMode: 'yolo', providers: { local: { baseURL: server.baseURL } } };
+}
+
+// A conversation outlasts its configuration: a new Context (another model, other settings)
+// reaches the next run, and what the conversation holds stays (ConversationRuntime).
+describe('a Project given a new Context', () => {
+  it('keeps the files read, the todos and the background commands when the Context changes; the next run uses the new one', async () => {
+    const { ctx: first, project: p } = await project(
+      [
+        reply.tool('read', { file_path: 'a.txt' }),
+        reply.tool('todo_write', { todos: [{ id: '1', content: 'check a.txt', status: 'in_progress' }] }),
+        reply.text('read it'),
+        reply.tool('edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'omega' }),
+        reply.text('edited'),
+      ],
+      { overrides: [yolo('scripted')] },
+    );
+    try {
+      expect(first.config.approvalMode).toBe('yolo');
+      expect((await p.send('read a.txt')).status).toBe('completed');
+      const jobs = p.jobs;
+      const todos = p.todos.get();
+      expect(todos.map((t) => t.content)).toEqual(['check a.txt']);
+
+      const second = await Context.create({ folders: [{ path: ws }], host: createFsHost(), env: { KEEL_HOME: home }, overrides: [yolo('other')] });
+      p.useContext(second);
+      expect(p.ctx).toBe(second);
+      expect(p.jobs).toBe(jobs);
+      expect(p.todos.get()).toEqual(todos);
+
+      const result = await p.send('edit a.txt');
+      expect(result.status).toBe('completed');
+      expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('omega\n');
+      expect((server.requests.at(-1)!.body as { model: string }).model).toBe('other');
+    } finally {
+      await p.dispose();
+    }
+  });
+
+  it('refuses a Context of another workspace: that conversation is not this one', async () => {
+    const { ctx: first, project: p } = await project([]);
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    const other = await Context.create({ folders: [{ path: elsewhere }], host: createFsHost(), env: { KEEL_HOME: home } });
+    expect(() => p.useContext(other)).toThrow(/belongs to another workspace/);
+    expect(p.ctx).toBe(first);
   });
 });

@@ -192,7 +192,7 @@ describe('Context and Project with a hostile workspace config', () => {
     const result = await project.send('write x', {
       onEvent: () => undefined,
       onToolApprove: async (req) => {
-        asked.push(req.name);
+        asked.push(req.tool);
         return { approved: false, reason: 'no' };
       },
     });

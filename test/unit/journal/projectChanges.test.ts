@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Context } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
 import { Project } from '../../../src/core/project';
-import type { ApprovalAnswer, ApprovalRequest, ProjectEvent } from '../../../src/core/projectTypes';
+import type { ProjectEvent } from '../../../src/core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
 import { editTool } from '../../../src/core/tools/editTool';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -142,7 +143,7 @@ describe('file changes of one turn', () => {
     const announced = g.events.filter((e): e is Extract<ProjectEvent, { type: 'file_change' }> => e.type === 'file_change');
     expect(announced).toHaveLength(1);
     expect(announced[0]!.change).toMatchObject({ displayPath: 'a.txt', kind: 'edit', undoable: true, reverted: false });
-    expect((await p.journal!.undo(announced[0]!.change.id)).status).toBe('reverted');
+    expect((await p.fileUndo!.restore.undoChange(announced[0]!.change.id)).status).toBe('reverted');
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('alpha\n');
     // The next message tells the model, so it does not build on a change that is gone.
     server.load({ turns: [reply.text('noted')] });

@@ -16,13 +16,15 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => bench?.cleanup());
 
-const systemOf = (i: number) => {
-  const messages = server.requests[i].body.messages as { role: string; content: string }[];
-  return messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+/** What request i showed the model: its system prompt, then the text of its user messages (where the workspace context rides). */
+const requestOf = (i: number) => {
+  const messages = server.requests[i].body.messages as { role: string; content: string | { type: string; text?: string }[] }[];
+  const text = (c: (typeof messages)[number]['content']) => (typeof c === 'string' ? c : c.map((p) => p.text ?? '').join('\n'));
+  return messages.filter((m) => m.role === 'system' || m.role === 'user').map((m) => text(m.content)).join('\n');
 };
 
 describe('the workspace context in each request', () => {
-  it('sends the gathered sections in the system prompt and reports the rules in effect', async () => {
+  it('sends the gathered sections with the message and reports the rules in effect', async () => {
     bench = projectBench(server);
     bench.write('AGENTS.md', 'Always answer in haiku.');
     bench.write('README.md', '# Widget\nMakes widgets.');
@@ -30,7 +32,7 @@ describe('the workspace context in each request', () => {
     const { project } = await bench.project([reply.text('ok')]);
     const r = recorder();
     await project.send('hello', r);
-    const system = systemOf(0);
+    const system = requestOf(0);
     expect(system).toMatch(/^You are Keel, a coding agent/);
     expect(system).toContain('<environment>\nDate: ');
     expect(system).toContain('<git>\nThe workspace is not in a git repository.\n</git>');
@@ -49,8 +51,8 @@ describe('the workspace context in each request', () => {
     bench = projectBench(server);
     const { project } = await bench.project([reply.text('## Goal')]);
     await project.plan('plan it', recorder());
-    expect(systemOf(0)).toMatch(/^You are Keel in plan mode/);
-    expect(systemOf(0)).toContain('<directory_structure>');
+    expect(requestOf(0)).toMatch(/^You are Keel in plan mode/);
+    expect(requestOf(0)).toContain('<directory_structure>');
   });
 
   it('adds sections from the context plugin hook', async () => {
@@ -61,7 +63,7 @@ describe('the workspace context in each request', () => {
     };
     const { project } = await bench.project([reply.text('ok')], { plugins: [plugin] });
     await project.send('hi', recorder());
-    expect(systemOf(0)).toContain('<plugin_context title="Open tickets">\nKEEL-1 fix the widget (act)\n</plugin_context>');
+    expect(requestOf(0)).toContain('<plugin_context title="Open tickets">\nKEEL-1 fix the widget (act)\n</plugin_context>');
   });
 
   it('leaves out a malformed plugin section and says so in the log', async () => {
@@ -73,11 +75,11 @@ describe('the workspace context in each request', () => {
       host: createFsHost({ log: (_l, m) => logs.push(m) }),
     });
     await project.send('hi', recorder());
-    expect(systemOf(0)).toContain('<plugin_context title="Fine">\nkept\n</plugin_context>');
+    expect(requestOf(0)).toContain('<plugin_context title="Fine">\nkept\n</plugin_context>');
     expect(logs.join('\n')).toContain('without a string title and text');
   });
 
-  it('shows nested rules with the result of the tool that first touched their folder, then in the system prompt', async () => {
+  it('shows nested rules with the result of the tool that first touched their folder, then with the next message', async () => {
     bench = projectBench(server);
     bench.write('packages/api/AGENTS.md', 'API code uses snake_case.');
     bench.write('packages/api/src/handler.ts', 'export const x = 1;\n');
@@ -89,9 +91,9 @@ describe('the workspace context in each request', () => {
     const r = recorder();
     const first = await project.send('look at the handler', r);
     expect(first.status).toBe('completed');
-    expect(systemOf(0)).not.toContain('snake_case');
+    expect(requestOf(0)).not.toContain('snake_case');
     await project.send('and again', r);
-    expect(systemOf(2)).toContain('<rules file="packages/api/AGENTS.md" scope="nested" applies_to="packages/api/">\nAPI code uses snake_case.');
+    expect(requestOf(2)).toContain('<rules file="packages/api/AGENTS.md" scope="nested" applies_to="packages/api/">\nAPI code uses snake_case.');
     const contexts = r.events.filter((e) => e.type === 'context');
     expect(contexts.at(-1)).toMatchObject({ rules: [{ display: 'packages/api/AGENTS.md', scope: 'nested' }] });
   });
@@ -107,7 +109,7 @@ describe('the workspace context in each request', () => {
     const resumed = new Project(ctx, ctx.sessions.open(id));
     expect((await resumed.context.rulesInEffect()).map((r) => r.display)).toEqual(['packages/web/CLAUDE.md']);
     await resumed.send('go on', recorder());
-    expect(systemOf(2)).toContain('<rules file="packages/web/CLAUDE.md" scope="nested" applies_to="packages/web/">\nWeb code uses tabs.');
+    expect(requestOf(2)).toContain('<rules file="packages/web/CLAUDE.md" scope="nested" applies_to="packages/web/">\nWeb code uses tabs.');
     resumed.session.close();
   });
 
@@ -119,8 +121,8 @@ describe('the workspace context in each request', () => {
       { overrides: [{ model: 'local/scripted', providers: { local: { baseURL: server.baseURL } }, approvalMode: 'yolo' }] },
     );
     await project.send('write it', recorder());
-    expect(systemOf(0)).not.toContain('brand-new.txt');
+    expect(requestOf(0)).not.toContain('brand-new.txt');
     await project.send('again', recorder());
-    expect(systemOf(2)).toContain('brand-new.txt');
+    expect(requestOf(2)).toContain('brand-new.txt');
   });
 });

@@ -5,7 +5,8 @@ import { Context } from '../../../src/core/context';
 import type { ContextOptions } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
 import { Project } from '../../../src/core/project';
-import type { ApprovalAnswer, ApprovalRequest, ProjectEvent } from '../../../src/core/projectTypes';
+import type { ProjectEvent } from '../../../src/core/projectTypes';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { Turn } from '../../fixtures/scriptedServer/scenarioTypes.ts';
 

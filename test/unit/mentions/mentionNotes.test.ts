@@ -52,7 +52,10 @@ describe('mention notes', () => {
     state.add(userUiMessage('u2', { text: 'next', mentions }, 2, 'queued'));
     state.beginRun('m');
     state.apply({ type: 'mentions', outcomes }, () => false);
-    const updated = (sent.at(-1)!.data as { message: UiMessage }).message;
+    // Each chip that got a note goes out as a patch of that one part.
+    const patches = sent.filter((s) => s.event === 'partPatch').map((s) => s.data as { messageId: string });
+    expect(patches.map((p) => p.messageId)).toEqual(['u1', 'u1', 'u1']);
+    const updated = state.message('u1')!;
     expect(updated.id).toBe('u1');
     expect(updated.parts.filter((p) => p.type === 'mention').map((p) => p.note)).toEqual([
       { status: 'cut', text: 'Cut to fit the budget for mentions: cut to 9,900 tokens' },

@@ -99,7 +99,7 @@ describe('Project.send with mentions', () => {
     const url = `${server.url}/v1/models`;
     const yes = recorder([{ approved: true }]);
     await project.send('what models?', { ...yes, mentions: [{ kind: 'url', url }] });
-    expect(yes.asked).toEqual([expect.objectContaining({ name: 'fetch', category: 'network', summary: url })]);
+    expect(yes.asked).toEqual([expect.objectContaining({ tool: 'fetch', category: 'network', summary: url })]);
     expect(lastUserSent()).toContain('scripted-model');
 
     const no = recorder([{ approved: false, reason: 'not today' }]);

@@ -1,13 +1,14 @@
 // Keel's lean OpenAI wires on the edges of the protocol that real servers use and the
 // scripted server does not write: CRLF, comments, split lines and characters, no [DONE],
-// tool calls without index or with a reused one, `reasoning` instead of `reasoning_content`.
+// tool calls without index or with a reused one, `reasoning` instead of `reasoning_content`; and what real
+// providers send: bare-CR lines, Mistral's content parts, OpenAI's multi_tool_use.parallel wrapper.
 // Each over real HTTP from a raw server; then the lean model as any AI SDK consumer sees it.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateText, streamText } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { leanChatModel } from '../../../src/core/model/wire/leanModels';
+import { leanChatModel, leanResponsesModel } from '../../../src/core/model/wire/leanModels';
 import type { StreamPart } from '../../../src/core/model/wire/modelSpec';
 import { callOptions, streamModel } from '../../../src/core/model/wire/modelStream';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -35,9 +36,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => raw.close(() => resolve())));
 
-async function partsFrom(body: (string | Buffer)[]): Promise<StreamPart[]> {
+async function partsFrom(body: (string | Buffer)[], api: 'chat' | 'responses' = 'chat'): Promise<StreamPart[]> {
   pieces = body;
-  const model = leanChatModel('raw', 'm', 'compatible', { baseURL: rawURL });
+  const model = api === 'chat' ? leanChatModel('raw', 'm', 'compatible', { baseURL: rawURL }) : leanResponsesModel('raw', 'm', { baseURL: rawURL });
   const parts: StreamPart[] = [];
   await streamModel(model, await callOptions(model, { system: 's', messages: [{ role: 'user', content: 'hi' }] }), (p) => parts.push(p));
   return parts;
@@ -100,6 +101,82 @@ describe('lean Chat Completions wire, protocol edges', () => {
     expect(text(parts)).toBe('answer');
     const kinds = parts.map((p) => p.type);
     expect(kinds.indexOf('reasoning-end')).toBeLessThan(kinds.indexOf('text-start'));
+  });
+});
+
+describe('what providers really send', () => {
+  it('reads lines that end in a bare CR, and a CRLF cut between its CR and LF', async () => {
+    const parts = await partsFrom([
+      `data: ${chunk({ content: 'one ' })}\r\r`,
+      `data: ${chunk({ content: 'two ' })}\r`,
+      `\n\r\ndata: ${chunk({ content: 'three' })}\r`,
+      `\r`,
+      `data: ${chunk({}, 'stop')}\r`,
+    ]);
+    expect(text(parts)).toBe('one two three');
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'stop' } });
+  });
+
+  it("reads Mistral's content parts: thinking as reasoning, text as the answer, none of it lost", async () => {
+    // Mistral's reasoning models: `content` is a list of `thinking` (holding text parts) and `text` parts.
+    const parts = await partsFrom([
+      `data: ${chunk({ role: 'assistant', content: [{ type: 'thinking', thinking: [{ type: 'text', text: '17 × 23 is ' }] }] })}\n\n`,
+      `data: ${chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: '391.' }] }] })}\n\n`,
+      `data: ${chunk({ content: [{ type: 'text', text: '3' }] })}\n\n`,
+      `data: ${chunk({ content: '91' })}\n\n`,
+      `data: ${chunk({}, 'stop')}\n\n`,
+      'data: [DONE]\n\n',
+    ]);
+    expect(text(parts, 'reasoning-delta')).toBe('17 × 23 is 391.');
+    expect(text(parts)).toBe('391');
+  });
+
+  const wrapperArgs = JSON.stringify({
+    tool_uses: [
+      { recipient_name: 'functions.read', parameters: { file_path: 'a.ts' } },
+      { recipient_name: 'functions.grep', parameters: { pattern: 'x' } },
+    ],
+  });
+  const unwrapped = [
+    { type: 'tool-call', toolCallId: 'w1_0', toolName: 'read', input: '{"file_path":"a.ts"}' },
+    { type: 'tool-call', toolCallId: 'w1_1', toolName: 'grep', input: '{"pattern":"x"}' },
+  ];
+
+  it('runs the calls inside a multi_tool_use.parallel wrapper on the Responses API, never the wrapper', async () => {
+    const event = (e: Record<string, unknown>) => `data: ${JSON.stringify(e)}\n\n`;
+    const item = { type: 'function_call', id: 'fc1', call_id: 'w1', name: 'multi_tool_use.parallel' };
+    const parts = await partsFrom(
+      [
+        event({ type: 'response.output_item.added', item: { ...item, arguments: '' } }),
+        event({ type: 'response.function_call_arguments.delta', item_id: 'fc1', delta: wrapperArgs.slice(0, 30) }),
+        event({ type: 'response.function_call_arguments.delta', item_id: 'fc1', delta: wrapperArgs.slice(30) }),
+        event({ type: 'response.output_item.done', item: { ...item, arguments: wrapperArgs } }),
+        event({ type: 'response.completed', response: { usage: { input_tokens: 5, output_tokens: 7 } } }),
+      ],
+      'responses',
+    );
+    expect(parts.filter((p) => p.type === 'tool-call')).toEqual(unwrapped);
+    expect(parts.some((p) => p.type === 'tool-input-start' && p.toolName === 'multi_tool_use.parallel')).toBe(false);
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'tool-calls' } });
+  });
+
+  it('unwraps the same wrapper on Chat Completions', async () => {
+    const parts = await partsFrom([
+      `data: ${chunk({ tool_calls: [{ index: 0, id: 'w1', type: 'function', function: { name: 'multi_tool_use.parallel', arguments: wrapperArgs.slice(0, 12) } }] })}\n\n`,
+      `data: ${chunk({ tool_calls: [{ index: 0, function: { arguments: wrapperArgs.slice(12) } }] })}\n\n`,
+      `data: ${chunk({}, 'tool_calls')}\n\n`,
+      'data: [DONE]\n\n',
+    ]);
+    expect(parts.filter((p) => p.type === 'tool-call')).toEqual(unwrapped);
+    expect(parts.filter((p) => p.type === 'tool-input-start').map((p) => p.type === 'tool-input-start' && p.toolName)).toEqual(['read', 'grep']);
+  });
+
+  it('passes a wrapper whose arguments are not a list of calls on as it is (the model is then told the tool is unknown)', async () => {
+    const parts = await partsFrom([
+      `data: ${chunk({ tool_calls: [{ index: 0, id: 'w2', type: 'function', function: { name: 'multi_tool_use.parallel', arguments: '{"oops":1}' } }] })}\n\n`,
+      `data: ${chunk({}, 'tool_calls')}\n\n`,
+    ]);
+    expect(parts.filter((p) => p.type === 'tool-call')).toEqual([{ type: 'tool-call', toolCallId: 'w2', toolName: 'multi_tool_use.parallel', input: '{"oops":1}' }]);
   });
 });
 

@@ -6,7 +6,7 @@ import { Context } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
 import { planFolder } from '../../../src/core/plan/planBook';
 import { Project } from '../../../src/core/project';
-import type { ApprovalRequest } from '../../../src/core/projectTypes';
+import type { ApprovalRequest } from '../../../src/core/tools/tool';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
@@ -121,7 +121,7 @@ describe('plan mode', () => {
     const asked: string[] = [];
     await p.executePlan('plan-1', {
       onToolApprove: async (r) => {
-        asked.push(r.name);
+        asked.push(r.tool);
         return { approved: false, reason: 'not yet' };
       },
     });

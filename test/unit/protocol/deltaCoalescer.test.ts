@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHostBus, createWebviewBus } from '../../../src/protocol/buses';
 import { DeltaCoalescer } from '../../../src/protocol/deltaCoalescer';
 import { createPairTransport } from '../../../src/protocol/pairTransport';
-import { appendDelta } from '../../../src/protocol/uiMessage';
+import { appendDelta } from '../../../src/conversation/appendDelta';
 import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
 import { logSpy, recordMessages, settle } from './busHarness';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appendDelta, mentionSchema, messageText } from '../../../src/protocol/uiMessage';
+import { appendDelta } from '../../../src/conversation/appendDelta';
+import { mentionSchema, messageText } from '../../../src/protocol/uiMessage';
 import type { UiPart } from '../../../src/protocol/uiMessage';
 
 describe('appendDelta', () => {
@@ -7,7 +8,7 @@ describe('appendDelta', () => {
     let parts: UiPart[] = [];
     parts = appendDelta(parts, 'text', 'Let me ');
     parts = appendDelta(parts, 'text', 'look.');
-    parts = [...parts, { type: 'toolCall', toolCallId: 't', name: 'read', input: {}, summary: 'a.ts', state: 'done' }];
+    parts = [...parts, { type: 'toolCall', toolCallId: 't', name: 'read', input: {}, display: { title: 'read', summary: 'a.ts', icon: 'file', details: { kind: 'keyValue', entries: [] } }, state: 'done' }];
     parts = appendDelta(parts, 'text', 'Found it.');
 
     expect(parts.map((part) => part.type)).toEqual(['text', 'toolCall', 'text']);

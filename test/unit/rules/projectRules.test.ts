@@ -105,13 +105,15 @@ describe('event rules in a conversation', () => {
       ],
     });
 
-    // The session log records it; the reminder itself is not part of the conversation's history.
+    // The session log records it; the reminder is said once, in a message of its own that the
+    // history keeps (so later requests start with what this one sent), marked as the rules'.
     const log = readFileSync(project.session.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const records = log.filter((r) => r.type === 'rules');
     expect(records).toEqual([
       expect.objectContaining({ event: 'tool_result', toolCallId: expect.any(String), fired: [expect.objectContaining({ id: 'sql-conventions' })] }),
     ]);
-    expect(JSON.stringify(project.session.history())).not.toContain(SQL_REMINDER);
+    const saidIn = log.filter((r) => r.type === 'message' && JSON.stringify(r.message).includes(SQL_REMINDER));
+    expect(saidIn).toEqual([expect.objectContaining({ meta: { rules: true }, message: expect.objectContaining({ role: 'user' }) })]);
     // Read back from disk, the record is whole and the log has no warnings.
     const reread = ctx.sessions.open(project.session.id, { readOnly: true });
     expect(reread.warnings).toEqual([]);
@@ -119,7 +121,7 @@ describe('event rules in a conversation', () => {
     reread.close();
   });
 
-  it('fires for the edit only, not the reads, and sends the reminder with one request only', async () => {
+  it('fires for the edit only, not the reads, and says the reminder once', async () => {
     bench.write('db/schema.sql', 'CREATE TABLE Users (id int);\n');
     sqlRules();
     const { project } = await sqlProject([reply.tool('read', { file_path: 'db/schema.sql' }), reply.text('done')]);
@@ -127,8 +129,10 @@ describe('event rules in a conversation', () => {
     await project.send('rename the table', rec);
     expect(fired(rec.events).filter((f) => f.ids.includes('sql-conventions'))).toHaveLength(1);
     expect(requestMessages(2).at(-1)?.text).toContain(SQL_REMINDER);
-    // The request after the next read carries no reminder: it was for that turn.
-    expect(requestMessages(3).some((m) => m.text.includes(SQL_REMINDER))).toBe(false);
+    // The request after the next read repeats nothing: it carries the reminder only where it was said.
+    const later = requestMessages(3);
+    expect(later.filter((m) => m.text.includes(SQL_REMINDER))).toHaveLength(1);
+    expect(later.at(-1)?.text).not.toContain(SQL_REMINDER);
   });
 
   it('reminds to run the tests after an edit when the workspace has a test command (built-in)', async () => {
@@ -198,7 +202,8 @@ describe('event rules in a conversation', () => {
     const again = recorder();
     await project.send('hello again', again);
     expect(again.events.filter((e) => e.type === 'rule_problems')).toEqual([]);
-    expect(requestMessages(1).some((m) => m.text.includes('Deploys happen'))).toBe(false);
+    expect(requestMessages(1).filter((m) => m.text.includes('Deploys happen'))).toHaveLength(1);
+    expect(requestMessages(1).at(-1)?.text).not.toContain('Deploys happen');
   });
 
   it('a throttle recorded in the session log still holds for a Project reopened on the same session', async () => {
@@ -212,7 +217,8 @@ describe('event rules in a conversation', () => {
     const second = recorder();
     await reopened.send('two', second);
     expect(fired(second.events)).toEqual([]);
-    expect(requestMessages(1).some((m) => m.text.includes('Once only.'))).toBe(false);
+    expect(requestMessages(1).filter((m) => m.text.includes('Once only.'))).toHaveLength(1);
+    expect(requestMessages(1).at(-1)?.text).not.toContain('Once only.');
   });
 });
 

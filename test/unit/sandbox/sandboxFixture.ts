@@ -66,6 +66,8 @@ export interface Ran {
   code: number | null;
   output: string;
   removed: string[];
+  /** What the sandbox said about the run (protected paths it undid, why it ran read-only). */
+  report?: string[];
 }
 
 /** Runs argv as the person's environment would, with HOME pointing at the fixture home. */

@@ -15,6 +15,10 @@ const layout: SandboxLayout = {
   mustNotAppear: ['/ws/.git/commondir'],
   patternRoots: ['/ws'],
   gitDirs: ['/ws/.git'],
+  heldParents: ['/ws/.git'],
+  notes: [],
+  scannedDirs: ['/ws'],
+  scannedAt: 0,
 };
 
 describe('the sandbox policy as bubblewrap arguments', () => {

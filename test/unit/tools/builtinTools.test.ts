@@ -8,6 +8,7 @@ describe('builtinTools', () => {
     expect(byName).toEqual({
       read: 'read',
       ls: 'read',
+      tree: 'read',
       glob: 'read',
       grep: 'read',
       edit: 'write',
@@ -35,7 +36,7 @@ describe('builtinTools', () => {
     expect(props('read')).toEqual({ keys: ['file_path', 'limit', 'offset'], required: ['file_path'] });
     expect(props('edit')).toEqual({ keys: ['file_path', 'new_string', 'old_string', 'replace_all'], required: ['file_path', 'new_string', 'old_string'] });
     expect(props('grep').keys).toEqual(['-A', '-B', '-C', '-i', '-n', 'glob', 'head_limit', 'output_mode', 'path', 'pattern'].sort());
-    expect(props('bash')).toEqual({ keys: ['command', 'cwd', 'description', 'network', 'run_in_background', 'timeout', 'unsandboxed'], required: ['command'] });
+    expect(props('bash')).toEqual({ keys: ['command', 'cwd', 'description', 'network', 'run_in_background', 'timeout', 'unsandboxed', 'writable'], required: ['command'] });
     expect(props('bash_output')).toEqual({ keys: ['filter', 'id'], required: ['id'] });
     expect(props('kill_bash')).toEqual({ keys: ['id'], required: ['id'] });
     expect(props('todo_write')).toEqual({ keys: ['todos'], required: ['todos'] });

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { SessionEntry } from '../../../src/core/session/session';
 import { bundledRipgrep } from '../../../src/vscode/ripgrepPath';
-import { toolSummary } from '../../../src/chat/toolSummary';
+import { presentByName } from '../../../src/core/tools/builtinTools';
+
+const toolSummary = (name: string, input: unknown) => presentByName(name, input).summary;
 import { todosFromEntries, toUiSummary } from '../../../src/chat/uiSessions';
 
 describe('small conversions', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { HostWebview } from '../../../src/protocol/postMessageTransport';
-import { EarlyMessageBuffer } from '../../../src/chat/earlyMessageBuffer';
+import { EarlyMessageBuffer, PAGE_SHOWN } from '../../../src/chat/earlyMessageBuffer';
 import { chatPageHtml, missingUiHtml, newNonce } from '../../../src/vscode/webviewHtml';
 
 describe('chatPageHtml', () => {
@@ -81,5 +81,26 @@ describe('EarlyMessageBuffer', () => {
     buffer.dispose();
     inner.fire({ n: 4 });
     expect(seen).toHaveLength(3);
+  });
+
+  it('tells once when the page first posts, and keeps its "shown" note off the bus', () => {
+    const inner = fakeWebview();
+    const buffer = new EarlyMessageBuffer(inner);
+    const spoke = vi.fn();
+    buffer.onPageSpoke(spoke);
+    expect(spoke).not.toHaveBeenCalled();
+    inner.fire({ ...PAGE_SHOWN });
+    inner.fire({ n: 1 });
+    expect(spoke).toHaveBeenCalledTimes(1);
+    const late = vi.fn();
+    buffer.onPageSpoke(late);
+    expect(late).toHaveBeenCalledTimes(1);
+
+    const seen: unknown[] = [];
+    buffer.onDidReceiveMessage((m) => seen.push(m));
+    buffer.release();
+    inner.fire({ ...PAGE_SHOWN });
+    inner.fire({ n: 2 });
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
   });
 });

@@ -38,7 +38,7 @@ function editedMessage(reverted = false): UiMessage {
         toolCallId: 'call-1',
         name: 'edit',
         input: { file_path: 'src/a.ts' },
-        summary: 'src/a.ts',
+        display: { title: 'edit', summary: 'src/a.ts', icon: 'edit', details: { kind: 'fileChange', path: 'src/a.ts' } },
         state: 'done',
         result: { output: 'Edited src/a.ts.', isError: false, truncated: false },
         change: { id: 'change-1', displayPath: 'src/a.ts', kind: 'edit', undoable: true, reverted },

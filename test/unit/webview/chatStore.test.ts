@@ -110,7 +110,7 @@ describe('ChatStore', () => {
       toolCallId: 't1',
       name: 'bash',
       input: { command: 'npm test' },
-      summary: 'npm test',
+      display: { title: 'bash', summary: 'npm test', icon: 'terminal', details: { kind: 'command', command: 'npm test' } },
       state: 'awaitingApproval',
     });
     store.setToolState({ toolCallId: 't1', state: 'running' });

@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHostBus, createWebviewBus } from '../../../src/protocol/buses';
 import { EARLY_TEXT_CHARS, earlyViewOf } from '../../../src/protocol/earlyView';
-import { drawEarlyView } from '../../../src/protocol/earlyViewDraw';
+import { drawEarlyView } from '../../../src/vscode/earlyViewDraw';
 import type { EarlyView } from '../../../src/protocol/earlyView';
 import type { LogFn } from '../../../src/protocol/log';
 import { createPairTransport } from '../../../src/protocol/pairTransport';
@@ -33,7 +33,7 @@ function toolMessage(id: string): UiMessage {
     role: 'assistant',
     parts: [
       { type: 'text', text: 'Let me look.' },
-      { type: 'toolCall', toolCallId: 't1', name: 'read', input: {}, summary: 'src/app.ts', state: 'done' },
+      { type: 'toolCall', toolCallId: 't1', name: 'read', input: {}, display: { title: 'read', summary: 'src/app.ts', icon: 'file', details: { kind: 'keyValue', entries: [] } }, state: 'done' },
     ],
     status: 'done',
     createdAt: 3,
@@ -75,6 +75,27 @@ describe('the early view kept between pages', () => {
 
 describe('the page the host serves', () => {
   const script = 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js';
+
+  it('reads as the chat before any script: header, empty state and composer', () => {
+    const html = chatPageHtml({ cspSource: 'vscode-resource:', nonce: 'n', script, styles: [], locale: { language: 'en', strings: {} } });
+    document.body.innerHTML = html.replace(/^[\s\S]*<body>/, '').replace(/<script[\s\S]*$/, '');
+    const visible = (testId: string): boolean => {
+      const element = document.querySelector(`[data-testid="${testId}"]`);
+      return element !== null && element.closest('[hidden]') === null;
+    };
+    expect(document.querySelector('[data-testid="early-title"]')?.textContent).toBe('New chat');
+    expect(visible('early-empty')).toBe(true);
+    expect(document.querySelector('[data-testid="early-empty"]')?.textContent).toContain('Ask Keel to explain, change or plan code in this workspace.');
+    expect(visible('early-composer')).toBe(true);
+    expect(document.querySelector('[data-testid="early-composer"]')?.hasAttribute('autofocus')).toBe(true);
+    expect(document.querySelector('[role="log"]')?.closest('[hidden]')).not.toBeNull();
+
+    // Saved messages take the empty state's place; the saved title is the header's.
+    drawEarlyView(earlyViewOf([userMessage('u', 'kept question')], 'Build notes'), document.getElementById('keel-early-list')!);
+    expect(visible('early-empty')).toBe(false);
+    expect(document.querySelector('[role="log"]')?.closest('[hidden]')).toBeNull();
+    expect(document.querySelector('[data-testid="early-title"]')?.textContent).toBe('Build notes');
+  });
 
   it('draws the saved messages as inert text, markdown as paragraphs and code', () => {
     const early: EarlyView = {
@@ -120,6 +141,8 @@ describe('the page the host serves', () => {
     }
     expect(document.querySelector('[data-testid="early-message"]')?.textContent).toContain('kept question');
     expect(global.keelVsCodeApi).toBe(api);
+    // The page is on screen: the host hears it (and loads its side then).
+    expect(api.postMessage).toHaveBeenCalledWith({ keelPage: 'shown' });
     delete global.keelVsCodeApi;
     const added = document.querySelector<HTMLScriptElement>('body > script');
     expect(added?.getAttribute('src')).toBe(`${script}?a=</script>`);
@@ -192,6 +215,21 @@ describe('handing over to the UI', () => {
     expect(page.root.hidden).toBe(false);
     expect(page.root.querySelectorAll('[data-testid="message"]').length).toBeGreaterThan(0);
     expect(page.root.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')?.value).toBe('half a thought');
+    await page.unmount();
+  });
+
+  it('keeps the caret where the person left it in the early composer', async () => {
+    const page = await mountPage(earlyViewOf([]));
+    const typed = document.querySelector<HTMLTextAreaElement>('[data-testid="early-composer"]')!;
+    typed.value = 'fix the tests';
+    typed.setSelectionRange(4, 4);
+
+    page.host.emit('snapshot', snapshot({ messages: [] }));
+    await settle();
+
+    const input = page.root.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')!;
+    expect(input.value).toBe('fix the tests');
+    expect(input.selectionStart).toBe(4);
     await page.unmount();
   });
 });

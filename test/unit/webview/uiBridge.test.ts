@@ -5,6 +5,7 @@ import type { ToolApprovalRequest } from '../../../src/protocol/toolApproval';
 import type { ConfigSetParams, UiConfig } from '../../../src/protocol/uiConfig';
 import { assistantMessage, click, mountApp, settle, snapshot, userMessage } from './webviewHarness';
 import type { MountOptions, MountedApp } from './webviewHarness';
+import { PROTOCOL_VERSION } from '../../../src/protocol/version';
 
 let app: MountedApp | undefined;
 
@@ -38,7 +39,7 @@ describe('uiBridge with the rendered view', () => {
   it('says ready, then draws the snapshot and streams deltas into the right message', async () => {
     const mounted = await start();
     await settle();
-    expect(mounted.ready).toHaveBeenCalledWith({ protocolVersion: 1 });
+    expect(mounted.ready).toHaveBeenCalledWith({ protocolVersion: PROTOCOL_VERSION });
     // Nothing to draw until the host's snapshot: no composer yet.
     expect(mounted.container.textContent).toContain('Connecting');
     expect(mounted.queryByTestId('composer-input')).toBeNull();
@@ -171,7 +172,7 @@ describe('uiBridge with the rendered view', () => {
       toolCallId: 't1',
       name: 'bash',
       input: { command: 'npm test' },
-      summary: '',
+      display: { title: 'bash', summary: 'npm test', icon: 'terminal', details: { kind: 'command', command: 'npm test' } },
       state: 'running',
     });
     await settle();

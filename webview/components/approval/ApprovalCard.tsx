@@ -67,6 +67,13 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
           )}
         </p>
       ) : null}
+      {request.writeAccess ? (
+        <p className="approval-card-sensitive" data-testid="approval-write-access">
+          {l10n.t(
+            'Write access: a rule lets this command run only with the workspace read-only, and it asks to change files. Approving lets it write the workspace this once; protected paths stay protected.',
+          )}
+        </p>
+      ) : null}
       {request.network ? (
         <p className="approval-card-network" data-testid="approval-network">
           {l10n.t(
@@ -89,7 +96,7 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
           </span>
           <Button
             appearance="secondary"
-            onClick={() => void bridge.openDiff(request.id)}
+            onClick={() => void bridge.call('diff.open', { approvalId: request.id })}
             testId="open-diff"
             title={l10n.t('Review it in the diff editor: edit the proposal, accept or reject hunk by hunk')}
           >

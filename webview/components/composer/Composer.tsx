@@ -74,7 +74,7 @@ export function Composer() {
   useEffect(() => {
     if (!prefill) return;
     setDraft({ text: prefill.text ?? '', mentions: prefill.mentions ?? [], images: [], mode: prefill.mode });
-    pendingCaret.current = (prefill.text ?? '').length;
+    pendingCaret.current = Math.min(prefill.caret ?? Infinity, (prefill.text ?? '').length);
     input.current?.focus();
   }, [prefill]);
 
@@ -124,7 +124,8 @@ export function Composer() {
       case 'compact':
         return bridge.compact();
       case 'worktree':
-        return bridge.runCommand('keel.newChatInWorktree', [parsed.argument]);
+        await bridge.call('command.run', { command: 'keel.newChatInWorktree', args: [parsed.argument] });
+        return;
       case 'help':
         setShowHelp(true);
         return;
@@ -147,7 +148,7 @@ export function Composer() {
       // An MCP prompt becomes the message: the server fills it, then it is sent as if typed.
       if (mcp.kind === 'problem') return bridge.reportProblem(mcp.message);
       setDraft(EMPTY_DRAFT);
-      const text = await bridge.mcpPrompt(mcp.prompt.server, mcp.prompt.name, mcp.args);
+      const text = await (await bridge.call('mcp.prompt', { server: mcp.prompt.server, prompt: mcp.prompt.name, args: mcp.args }))?.text;
       const result = text?.trim() ? await bridge.send({ ...sent, text }) : undefined;
       if (!result) restore(sent);
     } else if (slash && sent.images.length === 0) {
@@ -284,7 +285,7 @@ export function Composer() {
             {l10n.t('{0} queued', queued)}
           </Badge>
         ) : null}
-        {running ? <IconButton icon="debug-stop" label={l10n.t('Stop')} testId="stop" onClick={() => void bridge.cancel()} /> : null}
+        {running ? <IconButton icon="debug-stop" label={l10n.t('Stop')} testId="stop" onClick={() => void bridge.call('session.cancel', {})} /> : null}
         <IconButton
           icon="send"
           label={running ? l10n.t('Queue message') : l10n.t('Send')}

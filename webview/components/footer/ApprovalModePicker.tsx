@@ -27,7 +27,7 @@ export function ApprovalModePicker() {
       onChange={(value) => {
         const parsed = approvalModeSchema.safeParse(value);
         if (parsed.success && parsed.data !== approvalMode) {
-          void bridge.setConfig({ key: 'approvalMode', value: parsed.data });
+          void bridge.call('config.set', { key: 'approvalMode', value: parsed.data });
         }
       }}
     />

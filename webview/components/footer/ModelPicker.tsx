@@ -17,7 +17,7 @@ export function ModelPicker() {
   useEffect(() => {
     if (!config.modelConfigured) return undefined;
     let current = true;
-    void bridge.listModels().then((listed) => {
+    void bridge.call('models.list', {}).then((listed) => {
       if (current && listed) setModels(listed.models);
     });
     return () => {
@@ -38,7 +38,7 @@ export function ModelPicker() {
       testId="model-picker"
       disabled={!model && models.length === 0}
       onChange={(value) => {
-        if (value && value !== model) void bridge.setConfig({ key: 'model', value });
+        if (value && value !== model) void bridge.call('config.set', { key: 'model', value });
       }}
     />
   );

@@ -41,7 +41,7 @@ export const CodeBlock = memo(function CodeBlock({ code, language }: CodeBlockPr
           <IconButton
             icon="insert"
             label={l10n.t('Insert at cursor')}
-            onClick={() => void bridge.insertCode(code, language)}
+            onClick={() => void bridge.call('code.insert', language ? { code, language } : { code })}
             testId="insert-code"
           />
         </span>

@@ -26,7 +26,7 @@ export function CommandFiles({ toolCallId, files, moreFiles }: { toolCallId: str
                     ? l10n.t('Show {0} as the command added it', f.displayPath)
                     : l10n.t('Show {0} as it was before the command deleted it', f.displayPath)
               }
-              onClick={() => void bridge.openCommandDiff(f.id)}
+              onClick={() => void bridge.call('commandChange.diff', { changeId: f.id })}
             >
               <span className={`command-file-kind command-file-${f.kind}`}>{kindLabel(f.kind)}</span>{' '}
               <span className="approval-card-path">{f.displayPath}</span>
@@ -48,7 +48,7 @@ export function CommandFiles({ toolCallId, files, moreFiles }: { toolCallId: str
             label={l10n.t('Undo')}
             title={open.length === 1 ? l10n.t('Put back the file this command changed') : l10n.t('Put back the {0} files this command changed', open.length)}
             testId="undo-command"
-            run={(force) => bridge.undoCommand(toolCallId, force)}
+            run={(force) => bridge.call('command.undo', force ? { toolCallId, force } : { toolCallId })}
           />
         </div>
       ) : (

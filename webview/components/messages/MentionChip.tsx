@@ -65,7 +65,7 @@ export function MentionChip({ mention, note }: { mention: Mention; note?: Mentio
     );
   }
   return (
-    <button type="button" className="mention-chip" title={noted(l10n.t('Open {0}', label))} onClick={() => void bridge.openFile(mention.path, mention.range)}>
+    <button type="button" className="mention-chip" title={noted(l10n.t('Open {0}', label))} onClick={() => void bridge.call('file.open', mention.range ? { path: mention.path, range: mention.range } : { path: mention.path })}>
       <Icon name="file" />
       {label}
       {note && <NoteBadge note={note} />}

@@ -97,7 +97,7 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
       return (
         <ToolCard
           name={part.name}
-          summary={part.summary}
+          display={part.display}
           input={part.input}
           state={part.state}
           result={part.result}
@@ -112,7 +112,6 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
       return (
         <ToolCard
           name={part.name}
-          summary=""
           state={part.isError ? 'error' : 'done'}
           result={{ output: part.output, isError: part.isError, truncated: part.truncated }}
         />
@@ -146,7 +145,7 @@ function RestoreFiles({ messageId, onEdit }: { messageId: string; onEdit: () => 
         label={l10n.t('Restore files to here')}
         title={l10n.t('Put back every file Keel changed from this message on, as it was when you sent it')}
         testId="restore-files"
-        run={(force) => bridge.restoreFiles(messageId, force)}
+        run={(force) => bridge.call('changes.restore', force ? { messageId, force } : { messageId })}
       />
     </span>
   );

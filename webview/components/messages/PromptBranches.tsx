@@ -14,7 +14,7 @@ export function BranchSwitcher({ message }: { message: UiMessage }) {
   const running = useMeta((meta) => meta.run.running);
   const branch = message.branch;
   if (!branch) return null;
-  const go = (index: number): void => void bridge.switchBranch(message.id, index);
+  const go = (index: number): void => void bridge.call('session.switchBranch', { messageId: message.id, index });
   return (
     <span className="branch-switcher" data-testid="branch-switcher">
       <IconButton icon="chevron-left" label={l10n.t('Previous version')} testId="branch-prev" disabled={running || branch.index <= 1} onClick={() => go(branch.index - 1)} />
@@ -39,7 +39,7 @@ export function EditResendBox({ message, onDone }: { message: UiMessage; onDone:
   const send = (): void => {
     if (!text.trim()) return;
     onDone();
-    void bridge.editAndResend(message.id, text);
+    void bridge.call('session.editAndResend', { messageId: message.id, text });
   };
   return (
     <div className="edit-resend" data-testid="edit-resend-box">

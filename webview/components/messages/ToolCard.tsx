@@ -1,15 +1,18 @@
 import * as l10n from '@vscode/l10n';
 import { useId, useState } from 'react';
+import type { ToolDisplay } from '../../../src/protocol/toolDisplay';
 import type { AppliedChange, CommandFile, ToolCallState, ToolOutput } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
 import { CommandFiles } from './CommandFiles';
 import { RevertAction } from './RevertAction';
-import { toolStateDisplay, toolCallHeadline } from './toolCallDisplay';
+import { toolStateDisplay } from './toolCallDisplay';
+import { ToolDetails } from './ToolDetails';
 
 export interface ToolCardProps {
   name: string;
-  summary: string;
+  /** How the tool drew the call; left out for a result shown without its call. */
+  display?: ToolDisplay | undefined;
   /** Left out for a result shown without its call. */
   input?: unknown;
   state: ToolCallState;
@@ -25,11 +28,11 @@ export interface ToolCardProps {
 }
 
 /** A tool call as one compact line; expanding it shows the input and the (capped) output. */
-export function ToolCard({ name, summary, input, state, result, change, liveOutput, toolCallId, files, moreFiles }: ToolCardProps) {
+export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const display = toolStateDisplay(state);
-  const headline = toolCallHeadline(summary, input);
+  const title = look?.title ?? name;
   const failed = state === 'error' || result?.isError === true;
 
   return (
@@ -39,27 +42,30 @@ export function ToolCard({ name, summary, input, state, result, change, liveOutp
         className="tool-card-header"
         aria-expanded={open}
         aria-controls={bodyId}
-        title={`${name}: ${display.label}`}
+        title={`${title}: ${display.label}`}
         onClick={() => setOpen(!open)}
       >
         <Icon name={open ? 'chevron-down' : 'chevron-right'} />
         <span className={`tool-card-status tool-state-${state}`} role="img" aria-label={display.label}>
           <Icon name={display.icon} spin={display.spin === true} />
         </span>
-        <span className="tool-card-name">{name}</span>
-        <span className="tool-card-headline">{headline}</span>
+        <span className="tool-card-name">{title}</span>
+        <span className="tool-card-headline">{look?.summary ?? ''}</span>
       </button>
       {change ? <AppliedChangeRow change={change} /> : null}
       {files && files.length > 0 && toolCallId ? <CommandFiles toolCallId={toolCallId} files={files} moreFiles={moreFiles} /> : null}
       {!result && liveOutput && state === 'running' ? <LiveOutput output={liveOutput} /> : null}
       {open ? (
         <div className="tool-card-body" id={bodyId}>
-          {input === undefined ? null : (
+          {look ? (
             <>
-              <div className="tool-card-section-title">{l10n.t('Input')}</div>
-              <pre className="tool-card-pre">{JSON.stringify(input, null, 2)}</pre>
+              <div className="tool-card-section-title">
+                <Icon name={look.icon} /> {l10n.t('Input')}
+              </div>
+              <ToolDetails details={look.details} />
             </>
-          )}
+          ) : null}
+          {input === undefined || look?.details.kind === 'keyValue' ? null : <pre className="tool-card-pre">{JSON.stringify(input, null, 2)}</pre>}
           {result ? (
             <>
               <div className="tool-card-section-title">
@@ -112,7 +118,7 @@ function AppliedChangeRow({ change }: { change: AppliedChange }) {
           label={l10n.t('Undo')}
           title={l10n.t('Put {0} back as it was before this change', change.displayPath)}
           testId="undo-change"
-          run={(force) => bridge.undoChange(change.id, force)}
+          run={(force) => bridge.call('change.undo', force ? { changeId: change.id, force } : { changeId: change.id })}
         />
       ) : (
         <span className="tool-card-change-note">{l10n.t('cannot be undone from the chat (the change journal was full)')}</span>

@@ -20,17 +20,3 @@ export function toolStateDisplay(state: ToolCallState): { icon: string; label: s
       return { icon: 'debug-stop', label: l10n.t('Cancelled') };
   }
 }
-
-const KEY_ARGUMENTS = ['command', 'path', 'file_path', 'filePath', 'pattern', 'url', 'query', 'glob'];
-
-/** The card's one-line header: the host's summary, or the call's most telling argument. */
-export function toolCallHeadline(summary: string, input: unknown): string {
-  if (summary.trim()) return summary;
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) return '';
-  const record = input as Record<string, unknown>;
-  for (const key of KEY_ARGUMENTS) {
-    const value = record[key];
-    if (typeof value === 'string' && value.trim()) return value;
-  }
-  return '';
-}

@@ -16,7 +16,7 @@ export function ConfigNotice() {
     <div className="banner banner-warning config-notice" role="status" data-testid="config-notice">
       <Icon name="shield" />
       <span className="banner-text">{problem}</span>
-      <Button appearance="secondary" onClick={() => void bridge.openSettings('keel')}>
+      <Button appearance="secondary" onClick={() => void bridge.call('settings.open', { query: 'keel' })}>
         {l10n.t('Open Settings')}
       </Button>
     </div>

@@ -22,7 +22,7 @@ export function EarlierMessages() {
         disabled={running || loading}
         onClick={() => {
           setLoading(true);
-          void bridge.loadEarlier().finally(() => setLoading(false));
+          void bridge.call('session.loadEarlier', {}).finally(() => setLoading(false));
         }}
       >
         {loading ? l10n.t('Loading…') : l10n.t('Show all')}

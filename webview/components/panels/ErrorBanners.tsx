@@ -29,14 +29,14 @@ export function ErrorBanners() {
 function ErrorAction({ error, bridge, dismiss }: { error: UiError; bridge: UiBridge; dismiss: () => void }) {
   if (error.code === 'model_not_configured' || error.code === 'auth_failed') {
     return (
-      <Button appearance="secondary" onClick={() => void bridge.runCommand('keel.setApiKey')}>
+      <Button appearance="secondary" onClick={() => void bridge.call('command.run', { command: 'keel.setApiKey' })}>
         {l10n.t('Set API Key')}
       </Button>
     );
   }
   if (error.code === 'invalid_config') {
     return (
-      <Button appearance="secondary" onClick={() => void bridge.openSettings('keel')}>
+      <Button appearance="secondary" onClick={() => void bridge.call('settings.open', { query: 'keel' })}>
         {l10n.t('Open Settings')}
       </Button>
     );

@@ -16,12 +16,12 @@ export function FirstRunPanel() {
   const needsKey = endpoint?.needsKey ?? true;
   const where = endpoint ? `${endpoint.label}${endpoint.baseURL && endpoint.baseURL !== endpoint.label ? ` (${endpoint.baseURL})` : ''}` : l10n.t('an OpenAI-compatible endpoint');
   const setKey = (
-    <Button appearance={needsKey ? 'primary' : 'secondary'} onClick={() => void bridge.runCommand('keel.setApiKey')} testId="set-api-key">
+    <Button appearance={needsKey ? 'primary' : 'secondary'} onClick={() => void bridge.call('command.run', { command: 'keel.setApiKey' })} testId="set-api-key">
       {l10n.t('Set API Key')}
     </Button>
   );
   const openSettings = (
-    <Button appearance={needsKey ? 'secondary' : 'primary'} onClick={() => void bridge.openSettings('keel')} testId="open-settings">
+    <Button appearance={needsKey ? 'secondary' : 'primary'} onClick={() => void bridge.call('settings.open', { query: 'keel' })} testId="open-settings">
       {l10n.t('Open Settings')}
     </Button>
   );

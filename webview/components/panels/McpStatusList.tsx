@@ -34,7 +34,7 @@ export function McpStatusList() {
           </li>
         ))}
       </ul>
-      <IconButton icon="settings-gear" label={l10n.t('Manage MCP servers')} testId="mcp-manage" onClick={() => void bridge.runCommand('keel.showMcpServers')} />
+      <IconButton icon="settings-gear" label={l10n.t('Manage MCP servers')} testId="mcp-manage" onClick={() => void bridge.call('command.run', { command: 'keel.showMcpServers' })} />
     </details>
   );
 }

@@ -115,7 +115,7 @@ function SessionRow({ session, current, onRenamed, onDeleted }: { session: Sessi
 
   const saveTitle = async (): Promise<void> => {
     if (renaming === undefined) return;
-    const title = await bridge.renameSession(session.id, renaming);
+    const title = (await bridge.call('sessions.rename', { id: session.id, title: renaming }))?.title;
     setRenaming(undefined);
     if (title !== undefined) onRenamed(title);
   };
@@ -166,13 +166,13 @@ function SessionRow({ session, current, onRenamed, onDeleted }: { session: Sessi
       )}
       <span className="session-actions">
         <IconButton icon="edit" label={l10n.t('Rename')} testId="session-rename" onClick={() => setRenaming(session.title)} />
-        <IconButton icon="markdown" label={l10n.t('Export to Markdown')} testId="session-export-md" onClick={() => void bridge.exportSession(session.id, 'markdown')} />
-        <IconButton icon="json" label={l10n.t('Export to JSON')} testId="session-export-json" onClick={() => void bridge.exportSession(session.id, 'json')} />
+        <IconButton icon="markdown" label={l10n.t('Export to Markdown')} testId="session-export-md" onClick={() => void bridge.call('sessions.export', { id: session.id, format: 'markdown' })} />
+        <IconButton icon="json" label={l10n.t('Export to JSON')} testId="session-export-json" onClick={() => void bridge.call('sessions.export', { id: session.id, format: 'json' })} />
         <IconButton
           icon="trash"
           label={l10n.t('Delete')}
           testId="session-delete"
-          onClick={() => void bridge.deleteSession(session.id).then((deleted) => deleted && onDeleted())}
+          onClick={() => void bridge.call('sessions.delete', { id: session.id }).then((result) => result?.deleted === true && onDeleted())}
         />
       </span>
     </li>

@@ -12,7 +12,7 @@ export function UntrustedBanner() {
       <span className="banner-text">
         {l10n.t('This workspace is not trusted: Keel can read and search, but file edits, commands and MCP tools are off.')}
       </span>
-      <Button appearance="secondary" onClick={() => void bridge.runCommand('workbench.trust.manage')}>
+      <Button appearance="secondary" onClick={() => void bridge.call('command.run', { command: 'workbench.trust.manage' })}>
         {l10n.t('Manage Trust')}
       </Button>
     </div>

@@ -23,7 +23,7 @@ export function ModeSwitch() {
           aria-pressed={mode === m.mode}
           data-testid={`mode-${m.mode}`}
           onClick={() => {
-            if (mode !== m.mode) void bridge.setMode(m.mode);
+            if (mode !== m.mode) void bridge.call('mode.set', { mode: m.mode });
           }}
         >
           {m.label}

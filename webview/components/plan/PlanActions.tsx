@@ -20,7 +20,7 @@ export function PlanActions() {
 
   const refine = async (): Promise<void> => {
     if (!feedback?.trim()) return;
-    if (await bridge.refinePlan(id, feedback)) setFeedback(null);
+    if ((await bridge.call('plan.refine', { planId: id, feedback })) !== undefined) setFeedback(null);
   };
 
   return (
@@ -34,16 +34,16 @@ export function PlanActions() {
         </span>
       </div>
       <div className="plan-actions-buttons">
-        <Button appearance="primary" testId="plan-execute" disabled={running} onClick={() => void bridge.executePlan(id)}>
+        <Button appearance="primary" testId="plan-execute" disabled={running} onClick={() => void bridge.call('plan.execute', { planId: id })}>
           {l10n.t('Execute plan')}
         </Button>
-        <Button appearance="secondary" testId="plan-open" onClick={() => void bridge.openPlan(id)}>
+        <Button appearance="secondary" testId="plan-open" onClick={() => void bridge.call('plan.open', { planId: id })}>
           {l10n.t('Open plan')}
         </Button>
         <Button appearance="secondary" testId="plan-refine" disabled={running} onClick={() => setFeedback(feedback === null ? '' : null)}>
           {l10n.t('Refine')}
         </Button>
-        <Button appearance="secondary" testId="plan-discard" disabled={running} onClick={() => void bridge.discardPlan(id)}>
+        <Button appearance="secondary" testId="plan-discard" disabled={running} onClick={() => void bridge.call('plan.discard', { planId: id })}>
           {l10n.t('Discard')}
         </Button>
       </div>

@@ -12,7 +12,7 @@ export function PlanBanner() {
     <div className="plan-banner" role="status" data-testid="plan-banner">
       <Icon name="checklist" />
       <span className="plan-banner-text">{l10n.t('Plan mode: Keel reads and plans; it changes no files and runs no commands.')}</span>
-      <button type="button" className="link-button" onClick={() => void bridge.setMode('act')}>
+      <button type="button" className="link-button" onClick={() => void bridge.call('mode.set', { mode: 'act' })}>
         {l10n.t('Switch to act')}
       </button>
     </div>

@@ -1,4 +1,5 @@
 import type { CallOptions, FinishReason, Prompt, StreamPart, Usage, Warning } from './modelSpec';
+import { PARALLEL_WRAPPER, unwrapParallel } from './parallelCalls';
 import { callArguments, fileUrl, functionTools, isImage, toolOutputText } from './promptParts';
 import type { FilePart } from './promptParts';
 import { streamError } from './wireHttp';
@@ -137,13 +138,20 @@ interface ChunkToolCall {
 }
 interface Chunk {
   error?: unknown;
-  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: ChunkToolCall[] }; finish_reason?: string | null }[];
+  choices?: { delta?: { content?: string | ContentPiece[] | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: ChunkToolCall[] }; finish_reason?: string | null }[];
   usage?: {
     prompt_tokens?: number;
     completion_tokens?: number;
     prompt_tokens_details?: { cached_tokens?: number };
     completion_tokens_details?: { reasoning_tokens?: number };
   } | null;
+}
+
+/** Mistral's reasoning models stream `content` as parts: `text`, and `thinking` holding text parts. */
+interface ContentPiece {
+  type?: string;
+  text?: unknown;
+  thinking?: unknown;
 }
 
 interface OpenCall {
@@ -179,8 +187,50 @@ export function chatParser(emit: (part: StreamPart) => void): WireParser {
     for (const call of calls) {
       if (call.done) continue;
       call.done = true;
+      if (call.name === PARALLEL_WRAPPER) {
+        const inner = unwrapParallel(call.id, call.args);
+        if (inner) {
+          for (const c of inner) {
+            emit({ type: 'tool-input-start', id: c.toolCallId, toolName: c.toolName });
+            emit({ type: 'tool-input-end', id: c.toolCallId });
+            emit({ type: 'tool-call', ...c });
+          }
+          continue;
+        }
+        emit({ type: 'tool-input-start', id: call.id, toolName: call.name });
+      }
       emit({ type: 'tool-input-end', id: call.id });
       emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.args });
+    }
+  };
+  const reasoningText = (text: string) => {
+    if (text === '') return;
+    if (!reasoningOpen) {
+      reasoningOpen = true;
+      emit({ type: 'reasoning-start', id: 'reasoning' });
+    }
+    emit({ type: 'reasoning-delta', id: 'reasoning', delta: text });
+  };
+  const contentText = (text: string) => {
+    if (text === '') return;
+    closeReasoning();
+    if (!textOpen) {
+      textOpen = true;
+      emit({ type: 'text-start', id: 'text' });
+    }
+    emit({ type: 'text-delta', id: 'text', delta: text });
+  };
+  const contentPiece = (piece: ContentPiece | string | null) => {
+    if (typeof piece === 'string') return contentText(piece);
+    if (typeof piece !== 'object' || piece === null) return;
+    if (piece.type === 'text' && typeof piece.text === 'string') return contentText(piece.text);
+    if (piece.type !== 'thinking') return;
+    const thinking = piece.thinking;
+    if (typeof thinking === 'string') return reasoningText(thinking);
+    if (!Array.isArray(thinking)) return;
+    for (const part of thinking as (ContentPiece | string | null)[]) {
+      if (typeof part === 'string') reasoningText(part);
+      else if (part !== null && typeof part === 'object' && typeof part.text === 'string') reasoningText(part.text);
     }
   };
   const toolDelta = (fragment: ChunkToolCall) => {
@@ -195,14 +245,15 @@ export function chatParser(emit: (part: StreamPart) => void): WireParser {
       call = { id, name: fragment.function?.name ?? '', args: '', done: false };
       calls.push(call);
       byIndex.set(index, call);
-      emit({ type: 'tool-input-start', id: call.id, toolName: call.name });
+      // A parallel wrapper is shown as the calls inside it, once they are known (flushCalls).
+      if (call.name !== PARALLEL_WRAPPER) emit({ type: 'tool-input-start', id: call.id, toolName: call.name });
     } else if (!call.name && fragment.function?.name) {
       call.name = fragment.function.name;
     }
     const args = fragment.function?.arguments;
     if (typeof args === 'string' && args !== '') {
       call.args += args;
-      emit({ type: 'tool-input-delta', id: call.id, delta: args });
+      if (call.name !== PARALLEL_WRAPPER) emit({ type: 'tool-input-delta', id: call.id, delta: args });
     }
   };
 
@@ -221,22 +272,10 @@ export function chatParser(emit: (part: StreamPart) => void): WireParser {
       const delta = choice.delta;
       if (delta) {
         const reasoning = delta.reasoning_content ?? delta.reasoning;
-        if (typeof reasoning === 'string' && reasoning !== '') {
-          if (!reasoningOpen) {
-            reasoningOpen = true;
-            emit({ type: 'reasoning-start', id: 'reasoning' });
-          }
-          emit({ type: 'reasoning-delta', id: 'reasoning', delta: reasoning });
-        }
+        if (typeof reasoning === 'string') reasoningText(reasoning);
         const content = delta.content;
-        if (typeof content === 'string' && content !== '') {
-          closeReasoning();
-          if (!textOpen) {
-            textOpen = true;
-            emit({ type: 'text-start', id: 'text' });
-          }
-          emit({ type: 'text-delta', id: 'text', delta: content });
-        }
+        if (typeof content === 'string') contentText(content);
+        else if (Array.isArray(content)) for (const piece of content) contentPiece(piece);
         const fragments = delta.tool_calls;
         if (fragments) for (const fragment of fragments) toolDelta(fragment);
       }

@@ -1,5 +1,6 @@
 import { finishReasonOf, usageOf } from './chatWire';
 import type { CallOptions, FinishReason, Prompt, StreamPart, Usage, Warning } from './modelSpec';
+import { PARALLEL_WRAPPER, unwrapParallel } from './parallelCalls';
 import { callArguments, fileUrl, functionTools, isImage, toolOutputText } from './promptParts';
 import { streamError } from './wireHttp';
 import type { WireParser, WireRequest } from './wire';
@@ -141,7 +142,8 @@ export function responsesParser(emit: (part: StreamPart) => void): WireParser {
             close();
             const call = { callId: item.call_id ?? item.id, name: item.name ?? '', args: '' };
             calls.set(item.id, call);
-            emit({ type: 'tool-input-start', id: call.callId, toolName: call.name });
+            // A parallel wrapper is shown as the calls inside it, once they are known.
+            if (call.name !== PARALLEL_WRAPPER) emit({ type: 'tool-input-start', id: call.callId, toolName: call.name });
           }
           break;
         }
@@ -149,7 +151,7 @@ export function responsesParser(emit: (part: StreamPart) => void): WireParser {
           const call = event.item_id !== undefined ? calls.get(event.item_id) : undefined;
           if (call && typeof event.delta === 'string') {
             call.args += event.delta;
-            emit({ type: 'tool-input-delta', id: call.callId, delta: event.delta });
+            if (call.name !== PARALLEL_WRAPPER) emit({ type: 'tool-input-delta', id: call.callId, delta: event.delta });
           }
           break;
         }
@@ -163,8 +165,20 @@ export function responsesParser(emit: (part: StreamPart) => void): WireParser {
           const callId = item.call_id ?? gathered?.callId ?? item.id ?? `call_${calls.size}`;
           if (item.id !== undefined) calls.delete(item.id);
           called = true;
+          const name = item.name ?? gathered?.name ?? '';
+          const args = item.arguments ?? gathered?.args ?? '';
+          const inner = name === PARALLEL_WRAPPER ? unwrapParallel(callId, args) : undefined;
+          if (inner) {
+            for (const call of inner) {
+              emit({ type: 'tool-input-start', id: call.toolCallId, toolName: call.toolName });
+              emit({ type: 'tool-input-end', id: call.toolCallId });
+              emit({ type: 'tool-call', ...call });
+            }
+            break;
+          }
+          if (name === PARALLEL_WRAPPER) emit({ type: 'tool-input-start', id: callId, toolName: name });
           emit({ type: 'tool-input-end', id: callId });
-          emit({ type: 'tool-call', toolCallId: callId, toolName: item.name ?? gathered?.name ?? '', input: item.arguments ?? gathered?.args ?? '' });
+          emit({ type: 'tool-call', toolCallId: callId, toolName: name, input: args });
           break;
         }
         case 'response.completed':

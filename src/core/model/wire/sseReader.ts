@@ -14,7 +14,6 @@ export function readSse(response: IncomingMessage, onData: (data: string) => voi
   let data: string | undefined;
   /** Handles the line buffer[start, end) (without its line break). */
   const line = (start: number, end: number) => {
-    if (end > start && buffer.charCodeAt(end - 1) === 13) end--;
     if (end === start) {
       if (data !== undefined) {
         const d = data;
@@ -44,9 +43,22 @@ export function readSse(response: IncomingMessage, onData: (data: string) => voi
       try {
         buffer += chunk;
         let start = 0;
-        for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n', start)) {
-          line(start, end);
-          start = end + 1;
+        // Lines end in LF, CRLF or a bare CR (the SSE spec allows all three). Most servers
+        // send no CR at all: its position is looked up once per piece and again only when passed.
+        let cr = buffer.indexOf('\r');
+        for (;;) {
+          const lf = buffer.indexOf('\n', start);
+          if (cr !== -1 && cr < start) cr = buffer.indexOf('\r', start);
+          if (cr === -1 || (lf !== -1 && lf < cr)) {
+            if (lf === -1) break;
+            line(start, lf);
+            start = lf + 1;
+            continue;
+          }
+          // A CR as the last character may be the first half of a CRLF still on its way.
+          if (cr + 1 === buffer.length) break;
+          line(start, cr);
+          start = buffer.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
         }
         if (start > 0) buffer = buffer.slice(start);
         onRead?.();
@@ -58,6 +70,7 @@ export function readSse(response: IncomingMessage, onData: (data: string) => voi
       if (settled) return;
       try {
         // A last event without its blank line still counts: some servers end that way.
+        if (buffer.endsWith('\r')) buffer = buffer.slice(0, -1);
         if (buffer !== '') line(0, buffer.length);
         buffer = '';
         line(0, 0);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { errorCode } from '../../errorCode';
 
 function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
@@ -33,10 +34,6 @@ export function killProcessTree(pid: number, signal: NodeJS.Signals, onError: (e
 export function processGroupAlive(pid: number): boolean {
   if (process.platform === 'win32' || !signalGroup(pid, 0)) return false;
   return process.platform === 'linux' ? groupHasLiveMember(pid) : true;
-}
-
-function errorCode(err: unknown): unknown {
-  return err instanceof Error && 'code' in err ? err.code : undefined;
 }
 
 function groupHasLiveMember(pgid: number): boolean {

@@ -3,6 +3,7 @@ import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { errorMessage } from '../../errors';
 import { gitignoreVerdict, parseGitignore, type IgnoreRule } from './gitignore';
+import { errorCode } from '../../errorCode';
 
 /** Names never searched, whatever the ignore files say. */
 export const alwaysSkipped: readonly string[] = ['.git', 'node_modules'];
@@ -28,10 +29,6 @@ export interface WalkOptions {
 }
 
 const concurrency = 8;
-
-function errorCode(err: unknown): string | undefined {
-  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-}
 
 /**
  * Lists the files under each root the way ripgrep does with our flags: .gitignore files in

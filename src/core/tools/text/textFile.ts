@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
+import { errorCode } from '../../errorCode';
 
 /** How much of a file is sniffed to tell text from binary. */
 export const sniffBytes = 8192;
@@ -24,10 +25,6 @@ export type TextFile =
   | { kind: 'binary'; reason: string }
   /** `exact` is false when invalid UTF-8 after the sniffed head would not survive a rewrite. */
   | { kind: 'text'; bytes: Buffer; text: string; exact: boolean };
-
-function errorCode(err: unknown): string | undefined {
-  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-}
 
 /** Reads a file as UTF-8 text, telling apart missing files, folders and binary content. */
 export async function readTextFile(absPath: string): Promise<TextFile> {

@@ -8,12 +8,13 @@ import type { EventData } from '../../../../src/protocol/catalogue';
 import type { LogFn } from '../../../../src/protocol/log';
 import type { ConfigSummary, RunState, Snapshot, UiError } from '../../../../src/protocol/sessionState';
 import type { ToolApprovalRequest, ToolApprovalResult } from '../../../../src/protocol/toolApproval';
-import { appendDelta } from '../../../../src/protocol/uiMessage';
 import type { UiMessage, UiPart } from '../../../../src/protocol/uiMessage';
 import { PROTOCOL_VERSION } from '../../../../src/protocol/version';
 import type { HeadlessChatPage, KeelTestApi } from '../../../../src/vscode/testHooks';
 import { until } from './waiting';
-import { insertionIndex } from '../../../../src/protocol/messageOrder';
+import { CONVERSATION_EVENTS } from '../../../../src/conversation/conversationEvent';
+import type { ConversationEvent } from '../../../../src/conversation/conversationEvent';
+import { ConversationMirror } from '../../../../src/conversation/conversationMirror';
 
 type ToolCallPart = Extract<UiPart, { type: 'toolCall' }>;
 
@@ -27,7 +28,11 @@ export class ChatPage {
   readonly bus: WebviewBus;
   readonly logs: string[] = [];
   snapshots: Snapshot[] = [];
-  messages: UiMessage[] = [];
+  /** The conversation, folded by the same mirror the page uses. */
+  private readonly mirror = new ConversationMirror();
+  get messages(): UiMessage[] {
+    return this.mirror.messages();
+  }
   config: ConfigSummary | undefined;
   run: RunState | undefined;
   errors: UiError[] = [];
@@ -133,38 +138,17 @@ export class ChatPage {
     const { bus } = this;
     bus.on('snapshot', (s) => {
       this.snapshots.push(s);
-      this.messages = structuredClone(s.messages);
+      this.mirror.reset(structuredClone(s.messages));
       this.config = s.config;
       this.run = s.state;
       this.record('snapshot', s);
     });
-    bus.on('message', ({ message }) => {
-      const at = this.messages.findIndex((m) => m.id === message.id);
-      if (at >= 0) this.messages[at] = message;
-      else this.insert(message);
-      this.record('message', message);
-    });
-    bus.on('textDelta', (d) => this.delta(d, 'text'));
-    bus.on('reasoningDelta', (d) => this.delta(d, 'reasoning'));
-    bus.on('toolUse', (d) => {
-      this.update(d.messageId, (parts) => [
-        ...parts,
-        { type: 'toolCall', toolCallId: d.toolCallId, name: d.name, input: d.input, summary: d.summary, state: d.state },
-      ]);
-      this.record('toolUse', d);
-    });
-    bus.on('toolState', (d) => {
-      this.updateCall(d.toolCallId, (p) => ({ ...p, state: d.state }));
-      this.record('toolState', d);
-    });
-    bus.on('toolResult', (d) => {
-      this.updateCall(d.toolCallId, (p) => ({
-        ...p,
-        state: d.state,
-        result: { output: d.output, isError: d.isError, truncated: d.truncated },
-      }));
-      this.record('toolResult', d);
-    });
+    for (const name of CONVERSATION_EVENTS) {
+      bus.on(name, (data: EventData<typeof name>) => {
+        this.mirror.apply({ type: name, data } as ConversationEvent);
+        this.record(name, name === 'message' ? (data as EventData<'message'>).message : data);
+      });
+    }
     bus.on('state', (s) => {
       this.run = s;
       this.record('state', s);
@@ -177,7 +161,7 @@ export class ChatPage {
       this.errors.push(e);
       this.record('error', e);
     });
-    for (const name of ['usage', 'retry', 'todos', 'session', 'composer', 'view.show', 'mcp.status', 'plan', 'contextTrimmed', 'toolOutput', 'sessions.activity'] as const) {
+    for (const name of ['usage', 'retry', 'todos', 'session', 'composer', 'view.show', 'mcp.status', 'plan', 'contextTrimmed', 'sessions.activity'] as const) {
       bus.on(name, (data: EventData<typeof name>) => this.record(name, data));
     }
     bus.handle('toolApproval', (request, { signal }) =>
@@ -188,35 +172,7 @@ export class ChatPage {
     );
   }
 
-  /** The view's ordering rule: a new message that is not queued goes before the queued ones. */
-  private insert(message: UiMessage): void {
-    this.messages.splice(insertionIndex(this.messages.length, (i) => this.messages[i]!.status, message.status), 0, message);
-  }
-
   private record(name: string, data: unknown): void {
     this.events.push({ name, data });
-  }
-
-  private delta(d: { messageId: string; delta: string }, kind: 'text' | 'reasoning'): void {
-    this.update(d.messageId, (parts) => appendDelta(parts, kind, d.delta));
-    this.record(kind === 'text' ? 'textDelta' : 'reasoningDelta', d);
-  }
-
-  private update(id: string, change: (parts: UiPart[]) => UiPart[]): void {
-    const at = this.messages.findIndex((m) => m.id === id);
-    if (at < 0) throw new Error(`an event named message ${id}, which the page does not hold`);
-    this.messages[at] = { ...this.messages[at]!, parts: change(this.messages[at]!.parts) };
-  }
-
-  private updateCall(toolCallId: string, change: (p: ToolCallPart) => UiPart): void {
-    for (const [index, m] of this.messages.entries()) {
-      const i = m.parts.findIndex((p) => p.type === 'toolCall' && p.toolCallId === toolCallId);
-      if (i < 0) continue;
-      const parts = [...m.parts];
-      parts[i] = change(parts[i] as ToolCallPart);
-      this.messages[index] = { ...m, parts };
-      return;
-    }
-    throw new Error(`an event named tool call ${toolCallId}, which the page does not hold`);
   }
 }

@@ -6,7 +6,7 @@ import { Context } from '../../../../src/core/context';
 import { createFsHost } from '../../../../src/core/fsHost';
 import { parseMcpConfig } from '../../../../src/core/mcp/mcpConfig';
 import { Project } from '../../../../src/core/project';
-import type { ApprovalRequest } from '../../../../src/core/projectTypes';
+import type { ApprovalRequest } from '../../../../src/core/tools/tool';
 import { everythingEntry, startEverythingHttp } from '../../../fixtures/mcp/everythingServer.ts';
 import type { RunningServer } from '../../../fixtures/mcp/everythingServer.ts';
 import { reply } from '../../../fixtures/scriptedServer/replyBuilder.ts';
@@ -76,7 +76,7 @@ describe('MCP with @modelcontextprotocol/server-everything', () => {
     );
     const asked: ApprovalRequest[] = [];
     await p.send('go', { onToolApprove: async (r) => (asked.push(r), { approved: true }) });
-    expect(asked.map((r) => [r.name, r.category])).toEqual([['mcp__everything__toggle-simulated-logging', 'network']]);
+    expect(asked.map((r) => [r.tool, r.category])).toEqual([['mcp__everything__toggle-simulated-logging', 'network']]);
     expect(asked[0]!.summary).toMatch(/^MCP everything: toggle-simulated-logging/);
     expect(lastToolMessage()).toMatch(/The sum of 2 and 3 is 5/);
   });

@@ -4,7 +4,8 @@
  * loaded. It reaches the page as source text (webviewHtml.ts), so it is self-contained: no
  * imports and no names from outside. It builds elements and text nodes only, never HTML
  * from the state, and skips anything not of the saved shape. `you` is the person's label in
- * the page's language (the chat's own "You").
+ * the page's language (the chat's own "You"). When it drew messages, the list is shown in
+ * place of the empty state (earlyViewHtml.ts), and a saved title replaces "New chat".
  */
 export function drawEarlyView(state: unknown, list: Element, you = 'You'): void {
   const doc = list.ownerDocument;
@@ -74,4 +75,10 @@ export function drawEarlyView(state: unknown, list: Element, you = 'You'): void 
     article.append(header, body);
     list.append(article);
   }
+  if (list.childElementCount === 0) return;
+  const shown = list.closest('.early-view');
+  shown?.querySelector('.early-messages')?.removeAttribute('hidden');
+  shown?.querySelector('.empty-state')?.setAttribute('hidden', '');
+  const title = shown?.querySelector('.header-title');
+  if (title && typeof state.title === 'string' && state.title.trim() !== '') title.textContent = state.title;
 }

@@ -11,9 +11,9 @@ export type Admission = (() => void) | undefined | Promise<(() => void) | undefi
 
 export interface RunQueueHooks {
   /** A run ended, whatever its outcome (the approvals it left are withdrawn, the view is flushed). */
-  afterRun(): void;
+  afterRun?(): void;
   /** The last run ended and nothing waits. */
-  idle(): void;
+  idle?(): void;
   /**
    * Waits for the window to have room for one more run (see RunLimiter); resolves with the
    * slot's release, or undefined when the run was stopped while it waited.
@@ -24,8 +24,10 @@ export interface RunQueueHooks {
 }
 
 /**
- * The conversation's one queue: runs one after another, each with the same life cycle (its own
+ * A conversation's one queue: runs one after another, each with the same life cycle (its own
  * abort signal, the tear-down after it), whether it sends a message or compacts the history.
+ * The chat's conversation keeps one for the person's messages; a conversation run without a
+ * host queue (the CLI, tests) keeps its own in its ConversationRuntime.
  */
 export class RunQueue<T extends QueuedRun> {
   private readonly waiting: T[] = [];
@@ -35,7 +37,7 @@ export class RunQueue<T extends QueuedRun> {
   private waitingTurn = false;
   private readonly hooks: RunQueueHooks;
 
-  constructor(hooks: RunQueueHooks) {
+  constructor(hooks: RunQueueHooks = {}) {
     this.hooks = hooks;
   }
 
@@ -93,7 +95,7 @@ export class RunQueue<T extends QueuedRun> {
       for (let item = this.waiting.shift(); item; item = this.waiting.shift()) await this.runOne(item);
     } finally {
       this.running = false;
-      this.hooks.idle();
+      this.hooks.idle?.();
       for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
     if (this.waiting.length > 0) void this.pump();
@@ -123,7 +125,7 @@ export class RunQueue<T extends QueuedRun> {
     } finally {
       release?.();
       if (this.abort === controller) this.abort = undefined;
-      this.hooks.afterRun();
+      this.hooks.afterRun?.();
     }
   }
 

@@ -1,4 +1,4 @@
-import type { UiMessage } from './uiMessage';
+import type { UiMessage } from '../protocol/uiMessage';
 
 /**
  * Where a new message goes in the conversation, the one ordering rule the host and the view
