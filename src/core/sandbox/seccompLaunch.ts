@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sha256 } from '../sha256';
 import { seccompArch, seccompBytes } from './seccompFilter';
 
 /** The descriptor bubblewrap reads the filter from. */
@@ -33,8 +33,9 @@ export function seccompLaunch(file: string): SeccompLaunch {
 let written: Promise<string> | undefined;
 
 /**
- * The filter for this machine, written once per process into a new private folder (made by
- * mkdtemp, so no one else could have put a file there first) and removed at exit. Throws
+ * The filter for this machine, written once per process into a new folder of its own (made
+ * by mkdtemp, so no one else could have put a file there first, and only Keel's user may
+ * write it) and removed at exit. Throws
  * when Keel has no filter for this architecture.
  */
 export function seccompFilterFile(): Promise<string> {
@@ -51,7 +52,10 @@ async function writeFilter(): Promise<string> {
   const bytes = seccompBytes(arch);
   const dir = await mkdtemp(join(tmpdir(), 'keel-seccomp-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, `${arch}-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}.bpf`);
-  await writeFile(file, bytes, { mode: 0o400, flag: 'wx' });
+  // Readable by anyone (a program is no secret; a command started as another user opens it), writable by no one.
+  await chmod(dir, 0o755);
+  const file = join(dir, `${arch}-${sha256(bytes).slice(0, 12)}.bpf`);
+  await writeFile(file, bytes, { mode: 0o444, flag: 'wx' });
+  await chmod(file, 0o444);
   return file;
 }
