@@ -3,6 +3,7 @@ import { approvalModes } from '../core/config/configSchema';
 import type { ApprovalMode, ConfigLayer } from '../core/config/configSchema';
 import type { WorkspaceLayer } from '../core/config/workspaceNarrowing';
 import { CUSTOM_PROVIDER, endpointLayer } from '../core/config/endpointLayer';
+import { allowEntryProblem } from '../core/env/childEnv';
 import { isPresetName } from '../core/model/presetNames';
 import type { PresetName } from '../core/model/presetNames';
 import { providerPresets } from '../core/model/providerPresets';
@@ -33,6 +34,8 @@ export interface KeelSettings {
   /** keel.commands.allow / deny, all scopes together; left out when empty. */
   commandsAllow?: string[];
   commandsDeny?: string[];
+  /** keel.shellEnv.allow (user settings only): variables commands inherit besides the built-in list. */
+  shellEnvAllow?: string[];
   /** keel.snapshots.maxFileMB / capMB: snapshots around commands. */
   snapshotMaxFileMB?: number;
   snapshotCapMB?: number;
@@ -140,13 +143,35 @@ export function readKeelSettings(section: SettingsSection, where?: WorkspaceSett
   const commands = readCommandSettings(section, problems);
   if (commands.allow.length > 0) settings.commandsAllow = commands.allow;
   if (commands.deny.length > 0) settings.commandsDeny = commands.deny;
+  const envAllow = readEnvAllow(section, problems);
+  if (envAllow.length > 0) settings.shellEnvAllow = envAllow;
   return { settings, fromWorkspace, userModels, narrowing, problems };
 }
 
-function whyPersonal(setting: 'commands.allow' | 'baseUrl' | 'provider'): string {
+function whyPersonal(setting: 'commands.allow' | 'shellEnv.allow' | 'baseUrl' | 'provider'): string {
+  if (setting === 'shellEnv.allow') {
+    return l10n.t('"keel.{0}" is ignored: a workspace may not pass more of your environment to commands; add variables in your user settings.', setting);
+  }
   return setting === 'commands.allow'
     ? l10n.t('"keel.{0}" is ignored: a workspace may not let commands run without asking; add allow rules to your user settings.', setting)
     : l10n.t('"keel.{0}" is ignored: a workspace may not change where requests, and your key, are sent; set it in your user settings.', setting);
+}
+
+/** keel.shellEnv.allow from the user settings; bad entries are left out and named. */
+function readEnvAllow(section: SettingsSection, problems: string[]): string[] {
+  const value = section.inspect<unknown>('shellEnv.allow')?.globalValue;
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    problems.push(l10n.t('keel.{0} must be a list of variable names; a value that is not one is ignored.', 'shellEnv.allow'));
+    return [];
+  }
+  const out = new Set<string>();
+  for (const entry of value) {
+    const problem = typeof entry === 'string' ? allowEntryProblem(entry) : l10n.t('entries must be strings');
+    if (problem) problems.push(l10n.t('keel.{0}: {1}; that entry is ignored.', 'shellEnv.allow', problem));
+    else out.add(entry as string);
+  }
+  return [...out];
 }
 
 function isEmpty(value: unknown): boolean {
@@ -243,6 +268,7 @@ export function settingsLayer(
     if (settings.snapshotMaxFileMB !== undefined) layer.snapshots.maxFileMB = Math.min(settings.snapshotMaxFileMB, 4096);
     if (settings.snapshotCapMB !== undefined) layer.snapshots.capMB = settings.snapshotCapMB;
   }
+  if (settings.shellEnvAllow) layer.shellEnv = { allow: settings.shellEnvAllow };
   if (settings.commandsAllow || settings.commandsDeny) {
     layer.commands = {};
     if (settings.commandsAllow) layer.commands.allow = settings.commandsAllow;

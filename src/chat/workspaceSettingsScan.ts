@@ -9,7 +9,7 @@ import { parseJsonc } from '../core/mcp/mcpConfigFile';
  * where a key goes. VS Code drops application-scoped values from workspace settings before an
  * extension sees them, so a workspace's attempt is found by reading its files.
  */
-export const personalOnlySettings = ['approvalMode', 'sandbox', 'commands.allow', 'baseUrl', 'provider'] as const;
+export const personalOnlySettings = ['approvalMode', 'sandbox', 'commands.allow', 'shellEnv.allow', 'baseUrl', 'provider'] as const;
 export type PersonalOnlySetting = (typeof personalOnlySettings)[number];
 
 export interface WorkspaceSettingValue {

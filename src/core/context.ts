@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { childEnvPolicy } from './env/childEnvPolicy';
 import type { Host } from './host';
 import { LlmsContext } from './llmsContext/llmsContext';
 import { keelHome, projectDir, sessionsDir, workspaceKey } from './paths';
@@ -177,7 +178,7 @@ export class Context {
         trusted,
         log: (level, message) => opts.host.log(level, message),
       });
-    mcp.setSandbox((cwd, visible) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message), visible));
+    mcp.setSandbox((cwd, visible) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message), visible), childEnvPolicy(config));
     mcp.setToolTimeout(config.mcpToolTimeout * 1000);
     if (!opts.mcp && opts.mcpServers) mcp.setServers(opts.mcpServers.servers, opts.mcpServers.problems);
     const ctx = new Context({

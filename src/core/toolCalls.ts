@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { ModelMessage } from 'ai';
 import { decideApproval } from './approval';
 import type { ApprovalVerdict } from './approval';
+import { childEnvPolicy } from './env/childEnvPolicy';
 import type { ApprovalMode } from './config/configSchema';
 import type { Context } from './context';
 import { errorMessage } from './errors';
@@ -229,6 +230,7 @@ export class ToolCalls {
       jobs: host.jobs,
       snapshots: snapshotsFor(host.fileUndo, call.toolCallId, emit, (level, message) => host.ctx.host.log(level, message)),
       sandbox: host.ctx.sandbox,
+      envPolicy: childEnvPolicy(host.ctx.config),
       onOutput: (text) => emit({ type: 'tool_output', toolCallId: call.toolCallId, text }),
     };
     let preview: ToolPreview | undefined;

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, realpath, rm, writeFile, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { bubblewrapBackend, findBwrap } from '../../src/core/sandbox/bubblewrap';
 import { CommandSandbox } from '../../src/core/sandbox/commandSandbox';
 import { detectSandbox } from '../../src/core/sandbox/detectSandbox';
 import type { Bench, BenchSuite } from './benchTypes';
@@ -89,4 +90,36 @@ async function addedTime({ dir, sandbox }: State): Promise<number> {
   return median(boxed) - median(plain);
 }
 
-export const suite: BenchSuite = { name: 'sandbox', benches: [perCommand, perCommandNested] };
+/**
+ * The seccomp filter's own share: the same sandboxed `true` with the detected backend (filter
+ * loaded through the `/bin/sh` launcher) and with one that has no filter; the difference of the medians.
+ */
+const seccompCost: Bench<State & { plain: CommandSandbox }> = {
+  name: 'seccomp filter per command (median of `true` x50, with vs without)',
+  target: '< 5 ms',
+  limit: 5,
+  runs: 3,
+  async setup() {
+    const state = await workspace(0);
+    const bwrap = await findBwrap(process.env.PATH);
+    if (!bwrap) throw new Error('bwrap is not on PATH');
+    const backend = bubblewrapBackend(bwrap, undefined);
+    const plain = new CommandSandbox({ mode: 'auto', folders: [state.dir], home: homedir(), keelHome: join(homedir(), '.keel'), detect: async () => ({ available: true, backend }) });
+    return { ...state, plain };
+  },
+  async run({ dir, sandbox, plain }) {
+    const without: number[] = [];
+    const withFilter: number[] = [];
+    for (let i = 0; i < commands; i++) {
+      for (const [box, into] of [[plain, without], [sandbox, withFilter]] as const) {
+        const start = await box.start({ cwd: dir, network: false });
+        into.push(await runOnce([...start.prefix, '/bin/sh', '-c', 'true'], dir));
+        await start.release();
+      }
+    }
+    return median(withFilter) - median(without);
+  },
+  teardown: removeWorkspace,
+};
+
+export const suite: BenchSuite = { name: 'sandbox', benches: [perCommand, perCommandNested, seccompCost] };

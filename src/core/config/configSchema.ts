@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { presetNames } from '../model/presetNames';
 import { sandboxModes } from '../sandbox/sandboxTypes';
 import type { SandboxMode } from '../sandbox/sandboxTypes';
+import { allowEntryProblem } from '../env/childEnv';
 import { patternProblem } from '../shell/commandPatterns';
 
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
@@ -41,6 +42,12 @@ export const commandRulesSchema = z.strictObject({
   deny: z.array(commandPattern).optional(),
 });
 
+/** A variable name, or a prefix ending in `*`, that commands and local MCP servers may inherit. */
+const envAllowEntry = z.string().superRefine((entry, ctx) => {
+  const problem = allowEntryProblem(entry);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 /** Every field optional: each layer (user, workspace, options) sets only what it changes. */
 export const configLayerSchema = z.strictObject({
   model: z.string().min(1).optional(),
@@ -65,6 +72,12 @@ export const configLayerSchema = z.strictObject({
    * Widens what Keel does: honoured from the person's own layers only.
    */
   sandboxNetwork: z.array(commandPattern).optional(),
+  /**
+   * Environment variables commands, background jobs and local MCP servers inherit besides
+   * the built-in allow-list (exact names; `NAME_*` prefixes, which never pass a name that
+   * looks like a secret). Widens what a command sees: honoured from the person's own layers only.
+   */
+  shellEnv: z.strictObject({ allow: z.array(envAllowEntry).optional() }).optional(),
 });
 export type ConfigLayer = z.infer<typeof configLayerSchema>;
 
@@ -88,6 +101,8 @@ export interface KeelConfig {
   sandbox: SandboxMode;
   /** Command prefixes that get the network in the sandbox without asking. */
   sandboxNetwork: string[];
+  /** Variables children inherit besides the built-in allow-list (see configLayerSchema.shellEnv). */
+  shellEnv: { allow: string[] };
 }
 
 export const defaultConfig: KeelConfig = {
@@ -102,4 +117,5 @@ export const defaultConfig: KeelConfig = {
   snapshots: { maxFileMB: 5, capMB: 200 },
   sandbox: 'auto',
   sandboxNetwork: [],
+  shellEnv: { allow: [] },
 };

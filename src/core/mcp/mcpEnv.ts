@@ -1,25 +1,15 @@
+import { childEnv, noExtraEnv } from '../env/childEnv';
+import type { ChildEnvPolicy } from '../env/childEnv';
 import { sha256 } from '../sha256';
 import type { McpServerConfig } from './mcpConfig';
 
 /**
- * What a server process inherits from the host besides its configured env: enough to find
- * programs and a home, never the host's whole environment (which holds Keel's API keys).
+ * What a server process gets: the allow-listed part of the host's environment (the same
+ * list commands get, never the whole of it, which holds Keel's API keys), then its
+ * configured env.
  */
-const basics = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'TZ',
-  // Windows needs these to start most programs at all.
-  'Path', 'PATHEXT', 'SystemRoot', 'SYSTEMROOT', 'windir', 'ComSpec', 'COMSPEC', 'TEMP', 'TMP',
-  'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'HOMEDRIVE', 'HOMEPATH', 'ProgramFiles', 'ProgramData',
-];
-
-export function serverEnv(configured: Record<string, string>, host: Record<string, string | undefined>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of basics) {
-    const value = host[key];
-    // Exported shell functions (`() {...}`) are a known injection path; sudo drops them too.
-    if (value !== undefined && !value.startsWith('()')) env[key] = value;
-  }
-  return { ...env, ...configured };
+export function serverEnv(configured: Record<string, string>, host: Record<string, string | undefined>, policy: ChildEnvPolicy = noExtraEnv): Record<string, string> {
+  return { ...childEnv(host, policy), ...configured };
 }
 
 /**

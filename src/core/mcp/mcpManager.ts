@@ -1,6 +1,8 @@
 import { errorMessage } from '../errors';
 import type { AnyTool } from '../tools/tool';
 import type { McpConfigProblem, McpServerConfig } from './mcpConfig';
+import { noExtraEnv } from '../env/childEnv';
+import type { ChildEnvPolicy } from '../env/childEnv';
 import { serverFingerprint } from './mcpEnv';
 import { mcpToolName } from './mcpNames';
 import type { ResultCaps } from './mcpResult';
@@ -55,6 +57,7 @@ export class McpManager {
   private timeoutMs: number;
 
   private sandboxStart: McpServerOptions['sandboxStart'];
+  private envPolicy: ChildEnvPolicy = noExtraEnv;
   private sandboxSet: Promise<void>;
   private markSandboxSet: () => void = () => undefined;
   private waitingForSandbox: boolean;
@@ -67,9 +70,13 @@ export class McpManager {
     this.timeoutMs = opts.toolTimeoutMs ?? defaultToolTimeoutMs;
   }
 
-  /** The sandbox servers started from now on run in (a host keeps the manager across config changes). */
-  setSandbox(start: McpServerOptions['sandboxStart']): void {
+  /**
+   * The sandbox servers started from now on run in, and what they may inherit of the
+   * environment besides the built-in list (a host keeps the manager across config changes).
+   */
+  setSandbox(start: McpServerOptions['sandboxStart'], envPolicy?: ChildEnvPolicy): void {
     this.sandboxStart = start;
+    if (envPolicy) this.envPolicy = envPolicy;
     this.waitingForSandbox = false;
     this.markSandboxSet();
   }
@@ -115,6 +122,7 @@ export class McpManager {
         onChange: () => this.changed(),
         log: this.opts.log,
         version: this.opts.version ?? '0',
+        envPolicy: () => this.envPolicy,
         sandboxStart: async (cwd, visible) => {
           await this.sandboxSet;
           return this.sandboxStart?.(cwd, visible);

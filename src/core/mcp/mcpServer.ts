@@ -8,6 +8,7 @@ import { isAbsolute } from 'node:path';
 import { errorMessage } from '../errors';
 import type { SandboxedStart } from '../sandbox/sandboxTypes';
 import type { McpServerConfig } from './mcpConfig';
+import type { ChildEnvPolicy } from '../env/childEnv';
 import { serverEnv } from './mcpEnv';
 import { mcpPromptCommand } from './mcpNames';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
@@ -24,6 +25,8 @@ export interface McpServerOptions {
   onChange(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   version: string;
+  /** What a local server inherits of `env` besides the built-in allow-list (the person's `shellEnv.allow`). */
+  envPolicy?(): ChildEnvPolicy;
   /** Prepares the OS sandbox a local server runs in; undefined: it runs without one; throws: it must not run. */
   sandboxStart?(cwd: string, visible: readonly string[]): Promise<SandboxedStart | undefined>;
 }
@@ -198,7 +201,7 @@ export class McpServer {
       const transport = new StdioClientTransport({
         command: sandboxed ? sandboxed.prefix[0] : c.command,
         args: sandboxed ? [...sandboxed.prefix.slice(1), c.command, ...c.args] : c.args,
-        env: serverEnv(c.env, this.opts.env),
+        env: serverEnv(c.env, this.opts.env, this.opts.envPolicy?.()),
         cwd,
         stderr: 'pipe',
       });

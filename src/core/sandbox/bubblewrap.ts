@@ -5,7 +5,9 @@ import { bwrapArgs } from './bwrapArgs';
 import { removeAppeared } from './mustNotAppear';
 import { holdPlaceholders } from './placeholders';
 import { guardProtected } from './protectedGuard';
-import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart } from './sandboxTypes';
+import { seccompFilterFile, seccompLaunch } from './seccompLaunch';
+import type { SeccompLaunch } from './seccompLaunch';
+import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxWeakness, SandboxedStart } from './sandboxTypes';
 
 /** `bwrap` on PATH, then where Debian puts it. */
 export async function findBwrap(pathVar: string | undefined): Promise<string | undefined> {
@@ -18,28 +20,50 @@ export async function findBwrap(pathVar: string | undefined): Promise<string | u
 
 /**
  * bubblewrap is usable when it can build the sandbox Keel uses (new namespaces of every
- * kind); containers and hardened kernels often forbid unprivileged user namespaces.
+ * kind); containers and hardened kernels often forbid unprivileged user namespaces. It is
+ * tried with the seccomp filter first; where the filter cannot be made or loaded, the
+ * sandbox still runs, and says it is weaker.
  */
 export async function probeBwrap(bwrap: string): Promise<SandboxDetection> {
-  const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', 'true'];
+  const probe = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', 'true'];
+  let filterProblem: string;
+  try {
+    const launch = seccompLaunch(await seccompFilterFile());
+    const withFilter = await tryRun([...launch.launcher, bwrap, ...launch.bwrapArgs, ...probe]);
+    if (withFilter === undefined) return { available: true, backend: bubblewrapBackend(bwrap, launch) };
+    filterProblem = `bubblewrap could not load Keel's seccomp filter: ${withFilter}`;
+  } catch (err) {
+    filterProblem = err instanceof Error ? err.message : String(err);
+  }
+  const plain = await tryRun([bwrap, ...probe]);
+  if (plain !== undefined) return { available: false, reason: `bubblewrap (${bwrap}) cannot create a sandbox here: ${plain}` };
+  return { available: true, backend: bubblewrapBackend(bwrap, undefined, filterProblem) };
+}
+
+/** Undefined when argv ran and exited 0; otherwise what went wrong. */
+function tryRun(argv: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(bwrap, args, { timeout: 10_000 }, (err, _stdout, stderr) => {
-      if (err) {
-        const why = stderr.trim() || err.message;
-        resolve({ available: false, reason: `bubblewrap (${bwrap}) cannot create a sandbox here: ${why}` });
-      } else resolve({ available: true, backend: bubblewrapBackend(bwrap) });
-    });
+    execFile(argv[0], argv.slice(1), { timeout: 10_000 }, (err, _stdout, stderr) => resolve(err ? stderr.trim() || err.message : undefined));
   });
 }
 
-export function bubblewrapBackend(bwrap: string): SandboxBackend {
+/**
+ * `seccomp`: how the filter is handed to bubblewrap; without it, `noFilter` says why, and the
+ * backend reports that host sockets are reachable.
+ */
+export function bubblewrapBackend(bwrap: string, seccomp: SeccompLaunch | undefined, noFilter = 'no seccomp filter was given'): SandboxBackend {
+  const weaknesses: SandboxWeakness[] = seccomp
+    ? []
+    : [{ protection: 'host-sockets', reason: `sandboxed commands can connect to Unix sockets of programs on this machine (such as Docker's): ${noFilter}` }];
   return {
     kind: 'bubblewrap',
+    weaknesses,
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart> {
       const release = await holdPlaceholders(layout.missing);
+      const program = seccomp ? [...seccomp.launcher, bwrap, ...seccomp.bwrapArgs] : [bwrap];
       const guard = guardProtected(layout);
       return {
-        prefix: [bwrap, ...bwrapArgs(layout, opts), '--'],
+        prefix: [...program, ...bwrapArgs(layout, opts), '--'],
         layout,
         report: guard.report,
         async release() {

@@ -114,6 +114,7 @@ export class CommandSandbox {
       keelHome: this.opts.keelHome,
       extraWritable: opts.extraWritable,
       uid: process.getuid?.(),
+      runtimeDir: process.env.XDG_RUNTIME_DIR,
     });
     const used = opts.readOnlyWorkspace
       ? // Bound read-only rather than dropped: a workspace under /tmp would vanish behind the private /tmp.

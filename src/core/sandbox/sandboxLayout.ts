@@ -1,8 +1,9 @@
 import { heldParents } from './heldParents';
 import { linkedWorktreeLayout } from './linkedWorktree';
+import { daemonSocketPaths } from './daemonSockets';
 import { maxScannedEntries, protectedLayout } from './protectedLayout';
 import { secretPaths } from './secretPaths';
-import type { SandboxLayout } from './sandboxTypes';
+import type { LayoutPath, SandboxLayout } from './sandboxTypes';
 
 export interface LayoutOptions {
   /** Workspace folders (real paths). */
@@ -12,6 +13,8 @@ export interface LayoutOptions {
   /** Writable besides the folders, minus the protected paths found in the folders (MCP servers' caches). */
   extraWritable?: string[];
   uid?: number;
+  /** $XDG_RUNTIME_DIR: the session's sockets, hidden. */
+  runtimeDir?: string;
 }
 
 /** How long a computed layout is reused: a walk per command would cost more than the sandbox itself. */
@@ -45,7 +48,10 @@ async function computeLayout(opts: LayoutOptions): Promise<SandboxLayout> {
     writable: [...opts.folders, ...(opts.extraWritable ?? [])],
     readOnly: [],
     missing: [],
-    hidden: await secretPaths({ home: opts.home, keelHome: opts.keelHome, folders: opts.folders, uid: opts.uid }),
+    hidden: hiddenPaths([
+      ...(await secretPaths({ home: opts.home, keelHome: opts.keelHome, folders: opts.folders, uid: opts.uid })),
+      ...(await daemonSocketPaths({ home: opts.home, runtimeDir: opts.runtimeDir })),
+    ]),
     mustNotAppear: [],
     patternRoots: [...opts.folders],
     gitDirs: [],
@@ -95,4 +101,15 @@ function failClosed(layout: SandboxLayout, folder: string, unscanned: string[]):
     `${why}, and ${unscanned.length.toLocaleString('en-US')} folders it could not look into, so the whole folder was read-only for this command: nothing in it could be written. ` +
       'Removing what fills it (generated files, for example) makes it writable again.',
   );
+}
+
+/** Each hidden path once, and none inside a hidden folder (its cover already hides it). */
+function hiddenPaths(paths: LayoutPath[]): LayoutPath[] {
+  const dirs = paths.filter((p) => p.kind === 'dir').map((p) => p.path);
+  const seen = new Set<string>();
+  return paths.filter((p) => {
+    if (seen.has(p.path) || dirs.some((d) => p.path.startsWith(`${d}/`))) return false;
+    seen.add(p.path);
+    return true;
+  });
 }

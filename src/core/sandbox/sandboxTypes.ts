@@ -57,8 +57,20 @@ export interface SandboxedStart {
   report: string[];
 }
 
+/**
+ * A protection this sandbox does not give on this machine, and why, so the view and the CLI
+ * can name it. `host-sockets`: a sandboxed command could connect to a host daemon's Unix
+ * socket (no seccomp filter here).
+ */
+export interface SandboxWeakness {
+  protection: 'host-sockets';
+  reason: string;
+}
+
 export interface SandboxBackend {
   kind: 'bubblewrap' | 'seatbelt';
+  /** What it cannot hold here (empty: every protection applies). */
+  weaknesses: readonly SandboxWeakness[];
   /** Prepares a run in `cwd` under the layout. */
   /** `visible`: paths the program runs from that must stay readable (an MCP server's script). */
   wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart>;

@@ -26,6 +26,13 @@ export function seatbeltBackend(): SandboxBackend {
   const tmpDirs = [...new Set(['/private/tmp', '/private/var/folders', safeRealpath(tmpdir())])];
   return {
     kind: 'seatbelt',
+    // Without the network the profile denies every connection; with it, Unix sockets are not filtered.
+    weaknesses: [
+      {
+        protection: 'host-sockets',
+        reason: "a command the person gave the network can also connect to Unix sockets of programs on this Mac (such as Docker's): Keel's Seatbelt profile does not filter them",
+      },
+    ],
     async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean }): Promise<SandboxedStart> {
       const profile = seatbeltProfile(layout, { network: opts.network, tmpDirs });
       const guard = guardProtected(layout);

@@ -16,7 +16,28 @@ const homeSecrets = [
   '.config/gh',
   '.netrc',
   '.git-credentials',
+  '.config/git/credentials',
   '.pgpass',
+  // Package registries' tokens.
+  '.npmrc',
+  '.pypirc',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.composer/auth.json',
+  '.config/composer/auth.json',
+  '.config/containers/auth.json',
+  '.m2/settings-security.xml',
+  // Cloud, infrastructure and password-store logins.
+  '.config/hub',
+  '.vault-token',
+  '.terraform.d/credentials.tfrc.json',
+  '.boto',
+  '.s3cfg',
+  '.oci',
+  '.config/op',
+  '.password-store',
+  '.local/share/keyrings',
 ];
 
 export interface SecretOptions {

@@ -28,7 +28,7 @@ export async function startBackground(spec: BackgroundStart, ctx: ToolContext): 
   // Taken before the job starts; the after-snapshot waits for it to exit (or be killed).
   const bracket = await ctx.snapshots?.begin();
   try {
-    job = ctx.jobs.start({ shell: spec.shell, command: spec.command, cwd: spec.cwd, env: shellEnv(), timeoutMs: spec.timeoutMs, prefix: spec.prefix, onExit: spec.onExit });
+    job = ctx.jobs.start({ shell: spec.shell, command: spec.command, cwd: spec.cwd, env: shellEnv(ctx.envPolicy), timeoutMs: spec.timeoutMs, prefix: spec.prefix, onExit: spec.onExit });
   } catch (err) {
     await bracket?.end();
     spec.onExit?.();

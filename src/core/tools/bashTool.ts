@@ -8,7 +8,8 @@ import { sandboxFailureNote } from '../sandbox/sandboxFailure';
 import type { SandboxedStart } from '../sandbox/sandboxTypes';
 import { findShell } from './process/findShell';
 import { runShell, type ShellRun } from './process/runShell';
-import { shellEnv } from './process/shellEnv';
+import { childEnv, noExtraEnv } from '../env/childEnv';
+import { commandEnvSettings, shellEnv } from './process/shellEnv';
 import { describeTerminalRun } from './process/terminalRunReport';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from './tool';
 import { expectedFailure } from './toolFailure';
@@ -195,6 +196,7 @@ async function runForeground(input: BashInput, ctx: ToolContext, shell: string, 
       maxOutputChars: bashMaxOutputChars,
       onOutput: ctx.onOutput,
       prefix,
+      env: { names: Object.keys(childEnv(process.env, ctx.envPolicy ?? noExtraEnv)), set: commandEnvSettings },
     });
     if (inTerminal.ran) return describeTerminalRun(inTerminal, timeoutMs);
     fallback = `Not run in the terminal (${inTerminal.reason}); ran as a child process instead.`;
@@ -205,7 +207,7 @@ async function runForeground(input: BashInput, ctx: ToolContext, shell: string, 
     shell,
     command: input.command,
     cwd,
-    env: shellEnv(),
+    env: shellEnv(ctx.envPolicy),
     timeoutMs,
     signal: ctx.signal,
     maxOutputChars: bashMaxOutputChars,

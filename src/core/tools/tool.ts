@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { SessionHistory } from '../history/sessionHistory';
 import type { Host } from '../host';
+import type { ChildEnvPolicy } from '../env/childEnv';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import type { CommandRules } from '../shell/commandRules';
 import type { Workspace } from '../workspace/workspace';
@@ -120,6 +121,8 @@ export interface ToolContext {
   snapshots?: { begin(): Promise<{ end(): Promise<unknown> }> };
   /** The OS sandbox commands run in; absent: they run without one. */
   sandbox?: CommandSandbox;
+  /** What commands inherit of Keel's environment besides the built-in allow-list; absent: nothing more. */
+  envPolicy?: ChildEnvPolicy;
   /** Output as it arrives (a running command's), for the view to show live; not what the model gets. */
   onOutput?(text: string): void;
 }

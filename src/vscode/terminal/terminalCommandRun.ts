@@ -64,7 +64,7 @@ async function execute(
   const { terminal } = lease;
   const warn = (message: string): void => deps.log('warn', `terminal: ${message}`);
   const onKillError = (err: Error): void => deps.log('error', `terminal: could not stop a command: ${err.message}`);
-  const line = terminalCommandLine(cmd.shell, cmd.command, cmd.cwd, integration.cwd?.fsPath, cmd.prefix);
+  const line = terminalCommandLine(cmd.shell, cmd.command, cmd.cwd, integration.cwd?.fsPath, cmd.prefix, cmd.env);
   const text = new TerminalText();
   const output = new MiddleTruncator(cmd.maxOutputChars);
   const result: TerminalRan = { ran: true, terminalName: lease.name, output: '', exitCode: undefined, timedOut: false, cancelled: false };

@@ -275,7 +275,7 @@ describe("Keel's terminal without shell integration", function () {
     const terminals = new KeelTerminals((level, message) => logs.push(`${level}: ${message}`));
     try {
       // sh (dash here) is a shell VS Code does not integrate with.
-      const command = { shell: '/bin/sh', command: 'echo never', cwd: workspaceFolder(), timeoutMs: 10_000, signal: new AbortController().signal, maxOutputChars: 1_000 };
+      const command = { shell: '/bin/sh', command: 'echo never', cwd: workspaceFolder(), timeoutMs: 10_000, signal: new AbortController().signal, maxOutputChars: 1_000, env: { names: ['PATH'], set: {} } };
       const first = await runInKeelTerminal(command, { terminals, log: (level, message) => logs.push(`${level}: ${message}`), waitMs: 3_000 });
       assert.deepStrictEqual(first, { ran: false, reason: 'shell integration did not activate in the terminal "Keel" within 3 s' });
       const again = terminals.lease('/bin/sh', workspaceFolder());

@@ -68,6 +68,16 @@ describe('readKeelSettings', () => {
     expect(read.problems).toEqual([expect.stringMatching(/"keel\.commands\.allow" is ignored: a workspace may not let commands run without asking/)]);
   });
 
+  it('takes keel.shellEnv.allow from the user settings only, into the config layer; a workspace value is named and ignored', () => {
+    const read = readKeelSettings(section({ 'shellEnv.allow': { globalValue: ['GOFLAGS', 'MY_*', 'not a name'], workspaceValue: ['GITHUB_TOKEN'] } }));
+    expect(read.settings).toEqual({ shellEnvAllow: ['GOFLAGS', 'MY_*'] });
+    expect(settingsLayer(read.settings).layer).toMatchObject({ shellEnv: { allow: ['GOFLAGS', 'MY_*'] } });
+    expect(read.problems).toEqual([
+      expect.stringMatching(/"keel\.shellEnv\.allow" is ignored: a workspace may not pass more of your environment/),
+      expect.stringMatching(/keel\.shellEnv\.allow: "not a name" is not a variable name/),
+    ]);
+  });
+
   it('takes keel.compactAt as a share of the window, and refuses one outside 0.3–0.95', () => {
     const ok = readKeelSettings(section({ compactAt: { globalValue: 0.7 } }));
     expect(ok.settings).toEqual({ compactAt: 0.7 });

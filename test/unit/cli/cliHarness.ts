@@ -35,9 +35,11 @@ export interface CliRun {
   lines: Array<Record<string, unknown>>;
 }
 
-export function runCli(cli: string, args: string[], env: Record<string, string | undefined>, stdin?: string): Promise<CliRun> {
+/** `as`: run it as that user (a test running as root trying an unprivileged one). */
+export function runCli(cli: string, args: string[], env: Record<string, string | undefined>, stdin?: string, as?: { uid: number; gid: number }): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [cli, ...args], {
+      ...as,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -1,10 +1,14 @@
+import { childEnv, noExtraEnv } from '../../env/childEnv';
+import type { ChildEnvPolicy } from '../../env/childEnv';
+
+/** What Keel sets for every command: marked as Keel's, no pagers, no credential prompts (stdin is closed). */
+export const commandEnvSettings: Readonly<Record<string, string>> = { KEEL: '1', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+
 /**
- * The environment commands run with: the host's, marked as Keel's, without pagers or
- * credential prompts (stdin is closed), and without CDPATH, so that `cd dir` goes where the
- * command approval rules expect.
+ * The environment commands run with: the allow-listed part of the host's (never the whole of
+ * it, which holds the person's tokens and Keel's key), plus commandEnvSettings. CDPATH is not
+ * on the list, so `cd dir` goes where the command approval rules expect.
  */
-export function shellEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, KEEL: '1', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
-  delete env.CDPATH;
-  return env;
+export function shellEnv(policy: ChildEnvPolicy = noExtraEnv, host: Readonly<Record<string, string | undefined>> = process.env): NodeJS.ProcessEnv {
+  return { ...childEnv(host, policy), ...commandEnvSettings };
 }

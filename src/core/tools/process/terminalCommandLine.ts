@@ -1,12 +1,30 @@
 /**
+ * What a command inherits in the terminal: `names` are expanded from the terminal shell's own
+ * environment (when set there), `set` is given as is; nothing else passes.
+ */
+export interface TerminalEnv {
+  names: readonly string[];
+  set: Readonly<Record<string, string>>;
+}
+
+/**
  * The line Keel types into its terminal for a command: `cd` to the folder when the terminal
- * is elsewhere, then `shell -c 'command'`. Running it through `shell -c` gives it exactly the
+ * is elsewhere, then `shell -c 'command'`, started by `/usr/bin/env -i` with only the allowed
+ * variables when `env` is given: the terminal's shell holds whatever the person's shell set up
+ * (tokens exported in a shell profile included), which must not reach the command. Running it through `shell -c` gives it exactly the
  * semantics of the child process (the same parse the approval rules checked; `exit`, `set -e`
  * or `cd` cannot end or move the terminal's shell), and quoting keeps it on one line, which
  * shell integration needs to report one execution. `prefix` (the OS sandbox) goes before the shell.
  */
-export function terminalCommandLine(shell: string, command: string, cwd: string, terminalCwd: string | undefined, prefix: readonly string[] = []): string {
-  const run = [...prefix, shell].map(shellWord).join(' ') + ` -c ${shellQuote(command)}`;
+export function terminalCommandLine(
+  shell: string,
+  command: string,
+  cwd: string,
+  terminalCwd: string | undefined,
+  prefix: readonly string[] = [],
+  env?: TerminalEnv,
+): string {
+  const run = [...(env ? envWords(env) : []), ...[...prefix, shell].map(shellWord)].join(' ') + ` -c ${shellQuote(command)}`;
   return terminalCwd === cwd ? run : `cd -- ${shellQuote(cwd)} && ${run}`;
 }
 
@@ -25,6 +43,14 @@ export function shellQuote(text: string): string {
     else out += ch;
   }
   return `${out}'`;
+}
+
+/** `/usr/bin/env -i ${NAME+"NAME=$NAME"}… KEY=value…`: a name unset in the terminal stays unset. */
+function envWords(env: TerminalEnv): string[] {
+  const valid = /^[A-Za-z_][A-Za-z0-9_]*$/;
+  const names = env.names.filter((n) => valid.test(n) && !(n in env.set));
+  const set = Object.entries(env.set).filter(([n]) => valid.test(n));
+  return ['/usr/bin/env', '-i', ...names.map((n) => `\${${n}+"${n}=$${n}"}`), ...set.map(([n, v]) => shellQuote(`${n}=${v}`))];
 }
 
 /** A plain path needs no quotes; anything else gets them. */

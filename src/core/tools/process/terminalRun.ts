@@ -1,3 +1,5 @@
+import type { TerminalEnv } from './terminalCommandLine';
+
 /**
  * Running a command in the editor's terminal, where the person sees it and can type into it.
  * The bash tool asks the host for this first (VS Code implements it with shell integration)
@@ -16,6 +18,8 @@ export interface TerminalCommand {
   onOutput?: (text: string) => void;
   /** The program the shell runs inside (the OS sandbox), typed before it on the line. */
   prefix?: readonly string[];
+  /** The only environment the command gets (see terminalCommandLine). */
+  env: TerminalEnv;
 }
 
 export interface TerminalRan {
