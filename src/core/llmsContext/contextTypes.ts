@@ -41,7 +41,8 @@ export interface ContextSection {
   cut: boolean;
 }
 
-export type RuleStatus = 'included' | 'cut' | 'omitted';
+/** `listed`: a rule with a description, named for the model to read when it fits the task. */
+export type RuleStatus = 'included' | 'cut' | 'omitted' | 'listed';
 
 /** A rules file the model is following, for the view's "rules in effect". */
 export interface RuleInEffect extends RuleFile {

@@ -14,8 +14,14 @@ export interface RulesText {
 
 /** One rules file as the model sees it. */
 export function ruleBlock(rule: RuleFile, body: string): string {
-  const applies = rule.appliesTo ? ` applies_to="${rule.appliesTo}"` : '';
+  const applies = rule.appliesTo ? ` applies_to="${rule.appliesTo}"` : rule.matched ? ` applies_to="${rule.matched.glob}"` : '';
   return `<rules file="${rule.display}" scope="${rule.scope}"${applies}>\n${body.trim()}\n</rules>`;
+}
+
+/** The rules with a description only: named with it, for the model to read when the task fits. */
+function listedBlock(rules: readonly RuleFile[]): string {
+  const lines = rules.map((r) => `- ${r.display}: ${clip(r.description ?? '', 200)}`.trimEnd());
+  return `Rules to read (with the read tool) when the task fits their description:\n${lines.join('\n')}`;
 }
 
 /**
@@ -29,7 +35,9 @@ export function buildRulesSection(files: readonly { rule: RuleFile; text: string
   const rules: RuleInEffect[] = [];
   const omitted: string[] = [];
   let used = 0;
+  const listed = files.filter((f) => f.rule.trigger === 'described').map((f) => f.rule);
   for (const { rule, text } of files) {
+    if (rule.trigger === 'described') continue;
     const room = Math.min(perFile, budget - used);
     if (room < minUsefulTokens) {
       rules.push({ ...rule, tokens: 0, status: 'omitted' });
@@ -42,11 +50,25 @@ export function buildRulesSection(files: readonly { rule: RuleFile; text: string
     blocks.push(block);
     rules.push({ ...rule, tokens: estimateTokens(block), status: fitted.cut ? 'cut' : 'included' });
   }
+  if (listed.length) {
+    const block = listedBlock(listed);
+    const tokens = estimateTokens(block);
+    blocks.push(block);
+    for (const rule of listed) rules.push({ ...rule, tokens: Math.ceil(tokens / listed.length), status: 'listed' });
+  }
   if (blocks.length === 0 && omitted.length === 0) return { text: '', rules, tokens: 0, cut: false };
-  const parts = ['Rules for agents in this workspace. Follow them; nested rules apply to files under their folder and win over broader ones.', ...blocks];
+  const parts = [
+    'Rules for agents in this workspace. Follow them; nested rules apply to files under their folder and win over broader ones; rules with applies_to apply to the files that match it.',
+    ...blocks,
+  ];
   if (omitted.length) {
     parts.push(`[rules budget of ${budget.toLocaleString('en-US')} tokens used up; not shown, read them before working in their folders: ${omitted.join(', ')}]`);
   }
   const text = parts.join('\n');
   return { text, rules, tokens: estimateTokens(text), cut: omitted.length > 0 || rules.some((r) => r.status === 'cut') };
+}
+
+function clip(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
