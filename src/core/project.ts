@@ -220,6 +220,7 @@ export class Project {
     checkImages(model, input);
     const offered = new Map((await offeredTools(ctx, mode)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
+    await context.mentioned((opts.mentions ?? []).flatMap((m) => (m.kind === 'file' || m.kind === 'folder' ? [m.path] : [])));
     const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, [...offered.keys()], scoped.current.path, emit);
     const system = prompt.system;
     const userId = opts.messageId ?? newMessageId();

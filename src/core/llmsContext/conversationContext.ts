@@ -11,6 +11,7 @@ import type { GatheredContext, PluginContextSection, RuleInEffect } from './cont
 import type { LlmsContext } from './llmsContext';
 import { touchedPathsIn } from './touchedPaths';
 import { errorCode } from '../errorCode';
+import { PathError } from '../workspace/pathError';
 
 export interface ConversationContextDeps {
   llmsContext: LlmsContext;
@@ -65,6 +66,25 @@ export class ConversationContext {
   async rulesInEffect(): Promise<RuleInEffect[]> {
     await this.seed();
     return (await this.deps.llmsContext.gather({ touched: this.touched, files: this.files })).rules;
+  }
+
+  /**
+   * Files and folders the person mentioned (`@file`, `@folder`; as typed): their nested and
+   * scoped rules apply from this message on. A path outside the workspace is skipped here;
+   * the mention itself reports it.
+   */
+  async mentioned(paths: readonly string[]): Promise<void> {
+    for (const p of paths) {
+      let abs: string;
+      try {
+        abs = await this.deps.workspace.resolve(p);
+      } catch (err) {
+        if (!(err instanceof PathError)) throw err;
+        continue;
+      }
+      this.files.add(abs);
+      this.touched.add(await folderOf(abs));
+    }
   }
 
   /** Once per conversation: the folders an earlier part of the session touched (after a resume). */
