@@ -21,13 +21,17 @@ import { baseRules, nestedRules } from './rulesFiles';
 import type { RuleFile } from './rulesFiles';
 import { buildRulesSection, ruleBlock } from './rulesSection';
 import { applyScopedRules, scopedRules } from './scopedRules';
+import { discoverSkills, renderSkillList } from '../setup/skillFiles';
+import type { Skill } from '../setup/skillFiles';
 import { estimateTokens, fitToBudget } from './tokenBudget';
 
 export interface LlmsContextOptions {
   workspace: Workspace;
   host: Host;
-  /** KEEL_HOME: its AGENTS.md holds the person's global rules. */
+  /** KEEL_HOME: its AGENTS.md holds the person's global rules, its skills/ the person's skills. */
   home: string;
+  /** The person's home folder, for `~/.claude/skills`; absent: not looked at. */
+  userHome?: string;
   budgets?: Partial<SectionBudgets>;
   tree?: { maxEntries?: number; maxPerDir?: number };
   /**
@@ -120,16 +124,18 @@ export class LlmsContext {
   async gather(req: GatherRequest = {}): Promise<GatheredContext> {
     const generation = this.generation;
     const workspace = req.current === undefined ? this.opts.workspace : this.opts.workspace.withCurrent(req.current);
-    const [environment, git, structure, rules, readme, editor] = await Promise.all([
+    const [environment, git, structure, rules, skills, readme, editor] = await Promise.all([
       this.environmentSection(workspace),
       this.gitSection(generation, workspace.root),
       this.structureSection(generation),
       this.rulesSection(req.touched ?? [], req.files ?? []),
+      this.skills(),
       this.readmeSection(workspace.root),
       this.editorSection(),
     ]);
     const sections: ContextSection[] = [environment, git, structure];
     if (rules.section) sections.push(rules.section);
+    if (skills.length) sections.push(this.section('skills', 'Skills', renderSkillList(skills), this.budgets.skills, 'call the skill tool with a name you know'));
     if (readme) sections.push(readme);
     if (editor) sections.push(editor);
     for (const extra of req.extra ?? []) sections.push(this.pluginSection(extra));
@@ -154,6 +160,11 @@ export class LlmsContext {
       out.push({ rule, block: ruleBlock(rule, fitted.text) });
     }
     return out;
+  }
+
+  /** The skills of the workspace and the person (`.keel/.claude/.github/skills`, `~/.keel/skills`, `~/.claude/skills`). */
+  skills(): Promise<Skill[]> {
+    return discoverSkills(this.opts.workspace, { keel: this.opts.home, ...(this.opts.userHome ? { user: this.opts.userHome } : {}) }, this.files);
   }
 
   private section(id: string, title: string, raw: string, budget: number, hint: string): ContextSection {
