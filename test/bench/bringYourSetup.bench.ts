@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { FileTextCache } from '../../src/core/llmsContext/fileTextCache';
 import { baseRules, nestedRules } from '../../src/core/llmsContext/rulesFiles';
 import { applyScopedRules, scopedRules } from '../../src/core/llmsContext/scopedRules';
+import { discoverSkills } from '../../src/core/setup/skillFiles';
 import { Workspace } from '../../src/core/workspace/workspace';
 import type { Bench, BenchSuite } from './benchTypes';
 
@@ -43,16 +44,17 @@ async function makeRepo(): Promise<Repo> {
   return { base, root, home, workspace: await Workspace.create([{ path: root }]) };
 }
 
-/** What a request needs: base, nested and scoped rules for a file the conversation touched. */
+/** What a request needs: base, nested and scoped rules for a file the conversation touched, and the skills. */
 async function discover(repo: Repo, cache: FileTextCache): Promise<void> {
   const file = join(repo.root, 'packages', 'pkg7', 'mod3', 'file9.ts');
-  const [base, nested, scoped] = await Promise.all([
+  const [base, nested, scoped, skills] = await Promise.all([
     baseRules(repo.workspace, repo.home, cache),
     nestedRules(repo.workspace, [join(repo.root, 'packages', 'pkg7', 'mod3')], cache),
     scopedRules(repo.workspace, cache),
+    discoverSkills(repo.workspace, { keel: repo.home }, cache),
   ]);
   const applied = applyScopedRules(scoped, [file], repo.workspace);
-  if (base.length < 2 || nested.length !== 0 || !applied.some((a) => a.rule.display === '.cursor/rules/pkg7.mdc')) {
+  if (base.length < 2 || nested.length !== 0 || skills.length !== 3 || !applied.some((a) => a.rule.display === '.cursor/rules/pkg7.mdc')) {
     throw new Error(`discovery missed rules: ${applied.map((a) => a.rule.display).join(', ')}`);
   }
 }
@@ -60,7 +62,7 @@ async function discover(repo: Repo, cache: FileTextCache): Promise<void> {
 const teardown = async (repo: Repo) => rm(repo.base, { recursive: true, force: true });
 
 const cold: Bench<Repo> = {
-  name: 'discover instructions (AGENTS/CLAUDE, nested, .claude/.github/.cursor/.cline/.windsurf rules) on 50,000 files, cold',
+  name: 'discover instructions (AGENTS/CLAUDE, nested, .claude/.github/.cursor/.cline/.windsurf rules) and skills on 50,000 files, cold',
   target: '< 150 ms',
   limit: 150,
   runs: 9,
@@ -72,7 +74,7 @@ const cold: Bench<Repo> = {
 };
 
 const cached: Bench<Repo> = {
-  name: 'discover instructions on 50,000 files, cached (revalidated by stamps)',
+  name: 'discover instructions and skills on 50,000 files, cached (revalidated by stamps)',
   target: '< 5 ms',
   limit: 5,
   runs: 21,
