@@ -16,6 +16,7 @@ import type { RunMode } from './plugins/pluginTypes';
 import type { ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { promptText } from './rules/projectRules';
 import { checkImages, offeredTools, requestPrompt, toolSpecs, userTurn } from './runRequest';
+import { invokedSkill } from './setup/skillInvocation';
 import type { Session } from './session/session';
 import { SessionReadOnlyError } from './session/sessionErrors';
 import type { MessageMeta } from './session/sessionRecords';
@@ -229,7 +230,7 @@ export class Project {
       { ctx, sessionId: this.session.id, workspace: scoped, reads, journal, tools, signal, emit },
       input,
       model,
-      { ...opts, context: prompt.context, ruleText: rules.takeText() },
+      { ...opts, context: prompt.context, ruleText: rules.takeText(), skillText: await invokedSkill(input, () => ctx.llmsContext.skills()) },
     );
     // A start without an end tells the next opening that Keel stopped mid-run.
     this.session.startRun();

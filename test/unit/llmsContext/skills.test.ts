@@ -97,6 +97,18 @@ describe('skills in a conversation (scripted model)', () => {
     expect(JSON.stringify(server.requests[1].body)).toContain('scripts/since-tag.sh');
   });
 
+  it('/skill-name from the person attaches that skill to the message; another slash word is left alone', async () => {
+    bench = projectBench(server);
+    bench.write('.keel/skills/db-migrate/SKILL.md', '---\nname: db-migrate\ndescription: New migration.\n---\nCopy template.sql. MIGRATE-BODY');
+    const { project } = await bench.project([reply.text('ok'), reply.text('ok again')]);
+    await project.send('/db-migrate add a users table', recorder());
+    const first = JSON.stringify(server.requests[0].body);
+    expect(first).toContain('/db-migrate add a users table');
+    expect(first).toContain('MIGRATE-BODY');
+    await project.send('/usr/bin is odd', recorder());
+    expect(JSON.stringify(server.requests[1].body.messages.at(-1))).not.toContain('MIGRATE-BODY');
+  });
+
   it('offers no skill tool where there are no skills', async () => {
     bench = projectBench(server);
     const { project } = await bench.project([reply.text('hi')]);
