@@ -28,7 +28,7 @@ export function RulesInEffect() {
       </summary>
       <ul>
         {rules.map((rule) => (
-          <li key={rule.display} className={rule.status === 'included' ? undefined : 'rule-partial'}>
+          <li key={rule.display} className={rule.status === 'included' || rule.status === 'listed' ? undefined : 'rule-partial'}>
             {ruleLabel(rule)}
           </li>
         ))}
