@@ -114,7 +114,7 @@ export async function userTurn(
   parts: UserTurnParts,
   input: UserInput,
   model: ResolvedModel,
-  opts: Pick<RunOptions, 'mentions'> & { context?: ContextUpdate; ruleText?: string; skillText?: string },
+  opts: Pick<RunOptions, 'mentions'> & { context?: ContextUpdate; ruleText?: string; invokedText?: string },
 ): Promise<{ message: ModelMessage; meta: MessageMeta }> {
   const { ctx, emit } = parts;
   let content: UserContent =
@@ -142,7 +142,7 @@ export async function userTurn(
     mentionNotes = mentionNotesOf(expanded.outcomes);
     content = attachMentions(content, expanded.text);
   }
-  if (opts.skillText) content = attachMentions(content, opts.skillText);
+  if (opts.invokedText) content = attachMentions(content, opts.invokedText);
   const undone = parts.journal?.takeRevertNote() ?? '';
   if (undone) content = attachMentions(content, undone);
   const meta: MessageMeta = mentions.length

@@ -23,6 +23,8 @@ import { buildRulesSection, ruleBlock } from './rulesSection';
 import { applyScopedRules, scopedRules } from './scopedRules';
 import { discoverSkills, renderSkillList } from '../setup/skillFiles';
 import type { Skill } from '../setup/skillFiles';
+import { discoverCommandFiles } from '../setup/commandFiles';
+import type { CommandFile } from '../setup/commandFiles';
 import { estimateTokens, fitToBudget } from './tokenBudget';
 
 export interface LlmsContextOptions {
@@ -164,7 +166,16 @@ export class LlmsContext {
 
   /** The skills of the workspace and the person (`.keel/.claude/.github/skills`, `~/.keel/skills`, `~/.claude/skills`). */
   skills(): Promise<Skill[]> {
-    return discoverSkills(this.opts.workspace, { keel: this.opts.home, ...(this.opts.userHome ? { user: this.opts.userHome } : {}) }, this.files);
+    return discoverSkills(this.opts.workspace, this.homes(), this.files);
+  }
+
+  /** Command files: `.keel/commands`, `.claude/commands`, `.github/prompts`, `~/.keel/commands`, `~/.claude/commands`. */
+  commandFiles(): Promise<CommandFile[]> {
+    return discoverCommandFiles(this.opts.workspace, this.homes(), this.files);
+  }
+
+  private homes(): { keel: string; user?: string } {
+    return { keel: this.opts.home, ...(this.opts.userHome ? { user: this.opts.userHome } : {}) };
   }
 
   private section(id: string, title: string, raw: string, budget: number, hint: string): ContextSection {
