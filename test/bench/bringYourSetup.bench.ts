@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { FileTextCache } from '../../src/core/llmsContext/fileTextCache';
 import { baseRules, nestedRules } from '../../src/core/llmsContext/rulesFiles';
 import { applyScopedRules, scopedRules } from '../../src/core/llmsContext/scopedRules';
+import { discoverCommandFiles } from '../../src/core/setup/commandFiles';
 import { discoverSkills } from '../../src/core/setup/skillFiles';
 import { Workspace } from '../../src/core/workspace/workspace';
 import type { Bench, BenchSuite } from './benchTypes';
+import { writeFiftyThousandFiles } from './fiftyThousandFiles';
 
 interface Repo {
   base: string;
@@ -29,13 +31,7 @@ async function makeRepo(): Promise<Repo> {
   const root = join(base, 'repo');
   const home = join(base, 'home');
   await mkdir(home, { recursive: true });
-  for (let p = 0; p < 50; p++) {
-    for (let d = 0; d < 20; d++) {
-      const dir = join(root, 'packages', `pkg${p}`, `mod${d}`);
-      await mkdir(dir, { recursive: true });
-      await Promise.all(Array.from({ length: 50 }, (_, f) => writeFile(join(dir, `file${f}.ts`), `export const v${f} = ${f};\n`)));
-    }
-  }
+  await writeFiftyThousandFiles(root);
   await cp(fixture, root, { recursive: true });
   for (let i = 0; i < 40; i++) {
     await writeFile(join(root, '.cursor', 'rules', `pkg${i}.mdc`), `---\nglobs: packages/pkg${i}/**/*.ts\n---\nRules for package ${i}.\n`);
@@ -44,17 +40,18 @@ async function makeRepo(): Promise<Repo> {
   return { base, root, home, workspace: await Workspace.create([{ path: root }]) };
 }
 
-/** What a request needs: base, nested and scoped rules for a file the conversation touched, and the skills. */
+/** What a request needs: base, nested and scoped rules for a file the conversation touched, the skills and the command files. */
 async function discover(repo: Repo, cache: FileTextCache): Promise<void> {
   const file = join(repo.root, 'packages', 'pkg7', 'mod3', 'file9.ts');
-  const [base, nested, scoped, skills] = await Promise.all([
+  const [base, nested, scoped, skills, commands] = await Promise.all([
     baseRules(repo.workspace, repo.home, cache),
     nestedRules(repo.workspace, [join(repo.root, 'packages', 'pkg7', 'mod3')], cache),
     scopedRules(repo.workspace, cache),
     discoverSkills(repo.workspace, { keel: repo.home }, cache),
+    discoverCommandFiles(repo.workspace, { keel: repo.home }, cache),
   ]);
   const applied = applyScopedRules(scoped, [file], repo.workspace);
-  if (base.length < 2 || nested.length !== 0 || skills.length !== 3 || !applied.some((a) => a.rule.display === '.cursor/rules/pkg7.mdc')) {
+  if (base.length < 2 || nested.length !== 0 || skills.length !== 3 || commands.length !== 3 || !applied.some((a) => a.rule.display === '.cursor/rules/pkg7.mdc')) {
     throw new Error(`discovery missed rules: ${applied.map((a) => a.rule.display).join(', ')}`);
   }
 }
@@ -62,7 +59,7 @@ async function discover(repo: Repo, cache: FileTextCache): Promise<void> {
 const teardown = async (repo: Repo) => rm(repo.base, { recursive: true, force: true });
 
 const cold: Bench<Repo> = {
-  name: 'discover instructions (AGENTS/CLAUDE, nested, .claude/.github/.cursor/.cline/.windsurf rules) and skills on 50,000 files, cold',
+  name: 'discover instructions (AGENTS/CLAUDE, nested, .claude/.github/.cursor/.cline/.windsurf rules), skills and command files on 50,000 files, cold',
   target: '< 150 ms',
   limit: 150,
   runs: 9,
@@ -74,7 +71,7 @@ const cold: Bench<Repo> = {
 };
 
 const cached: Bench<Repo> = {
-  name: 'discover instructions and skills on 50,000 files, cached (revalidated by stamps)',
+  name: 'discover instructions, skills and command files on 50,000 files, cached (revalidated by stamps)',
   target: '< 5 ms',
   limit: 5,
   runs: 21,

@@ -1,5 +1,6 @@
 import type { RuleInEffect } from './contextTypes';
 import type { RuleFile } from './rulesFiles';
+import { oneLine } from '../tools/toolPresentation';
 import { estimateTokens, fitToBudget } from './tokenBudget';
 
 /** Below this many tokens left, a rules file is listed as omitted rather than shown as a stub. */
@@ -20,7 +21,7 @@ export function ruleBlock(rule: RuleFile, body: string): string {
 
 /** The rules with a description only: named with it, for the model to read when the task fits. */
 function listedBlock(rules: readonly RuleFile[]): string {
-  const lines = rules.map((r) => `- ${r.display}: ${clip(r.description ?? '', 200)}`.trimEnd());
+  const lines = rules.map((r) => `- ${r.display}: ${oneLine(r.description ?? '', 200)}`.trimEnd());
   return `Rules to read (with the read tool) when the task fits their description:\n${lines.join('\n')}`;
 }
 
@@ -66,9 +67,4 @@ export function buildRulesSection(files: readonly { rule: RuleFile; text: string
   }
   const text = parts.join('\n');
   return { text, rules, tokens: estimateTokens(text), cut: omitted.length > 0 || rules.some((r) => r.status === 'cut') };
-}
-
-function clip(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }

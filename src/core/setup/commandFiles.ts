@@ -1,7 +1,8 @@
-import { join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import type { FileTextCache } from '../llmsContext/fileTextCache';
 import { frontList, frontString, parseFrontMatter } from '../llmsContext/frontMatter';
 import type { Workspace } from '../workspace/workspace';
+import { firstByName, slashed } from './discovery';
 
 /** A prompt kept in a file, run as `/name args`: Claude Code's commands, Copilot's prompt files, Keel's own. */
 export interface CommandFile {
@@ -36,14 +37,7 @@ export async function discoverCommandFiles(workspace: Workspace, homes: { keel?:
   if (homes.keel) places.push({ dir: join(homes.keel, 'commands'), suffix: /\.md$/i, nested: false, shown: (p) => `~keel/${slashed(relative(homes.keel!, p))}` });
   if (homes.user) places.push({ dir: join(homes.user, '.claude', 'commands'), suffix: /\.md$/i, nested: true, shown: (p) => `~/${slashed(relative(homes.user!, p))}` });
   const found = await Promise.all(places.map((p) => commandsIn(p, p.dir, [], cache)));
-  const out: CommandFile[] = [];
-  const seen = new Set<string>();
-  for (const c of found.flat()) {
-    if (seen.has(c.name)) continue;
-    seen.add(c.name);
-    out.push(c);
-  }
-  return out;
+  return firstByName(found.flat());
 }
 
 async function commandsIn(place: Place, dir: string, prefix: string[], cache: FileTextCache): Promise<CommandFile[]> {
@@ -64,10 +58,6 @@ async function commandsIn(place: Place, dir: string, prefix: string[], cache: Fi
     }
   }
   return out;
-}
-
-function slashed(path: string): string {
-  return path.split(sep).join('/');
 }
 
 /**

@@ -1,7 +1,9 @@
-import { join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import type { FileTextCache } from '../llmsContext/fileTextCache';
 import { frontString, parseFrontMatter } from '../llmsContext/frontMatter';
+import { oneLine } from '../tools/toolPresentation';
 import type { Workspace } from '../workspace/workspace';
+import { firstByName, slashed } from './discovery';
 
 /** One Agent Skill: a folder with a SKILL.md (front matter `name`, `description`, then its instructions). */
 export interface Skill {
@@ -44,14 +46,7 @@ export async function discoverSkills(workspace: Workspace, homes: SkillHomes, ca
   if (homes.keel) places.push({ dir: join(homes.keel, 'skills'), shown: (d) => `~keel/${slashed(relative(homes.keel!, d))}` });
   if (homes.user) places.push({ dir: join(homes.user, '.claude', 'skills'), shown: (d) => `~/${slashed(relative(homes.user!, d))}` });
   const found = await Promise.all(places.map((p) => skillsIn(p.dir, p.shown, cache)));
-  const out: Skill[] = [];
-  const seen = new Set<string>();
-  for (const skill of found.flat()) {
-    if (seen.has(skill.name)) continue;
-    seen.add(skill.name);
-    out.push(skill);
-  }
-  return out;
+  return firstByName(found.flat());
 }
 
 async function skillsIn(dir: string, shown: (dir: string) => string, cache: FileTextCache): Promise<Skill[]> {
@@ -70,10 +65,6 @@ async function skillsIn(dir: string, shown: (dir: string) => string, cache: File
   return out;
 }
 
-function slashed(path: string): string {
-  return path.split(sep).join('/');
-}
-
 /** The skills as the model is told about them: names and descriptions only (each cut to 300 characters). */
 export function renderSkillList(skills: readonly Skill[]): string {
   if (skills.length === 0) return '';
@@ -84,7 +75,3 @@ export function renderSkillList(skills: readonly Skill[]): string {
   ].join('\n');
 }
 
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
-}
