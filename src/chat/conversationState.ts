@@ -243,5 +243,7 @@ function sameRecord<T extends object>(a: T, b: T): boolean {
 function ruleInfo(rule: RuleInEffect): RuleInEffectInfo {
   const info: RuleInEffectInfo = { display: rule.display, scope: rule.scope, status: rule.status };
   if (rule.appliesTo !== undefined) info.appliesTo = rule.appliesTo;
+  if (rule.trigger !== undefined) info.trigger = rule.trigger;
+  if (rule.matched !== undefined) info.matched = { ...rule.matched };
   return info;
 }

@@ -98,6 +98,8 @@ export class Context {
     sessions: SessionStore;
     host: Host;
     workspaceTrusted: boolean;
+    /** The person's home folder (`~/.claude/skills`): `HOME` of the environment given, so tests stay hermetic. */
+    userHome?: string;
     warnings: string[];
     mcp: McpManager;
     ownsMcp: boolean;
@@ -115,7 +117,7 @@ export class Context {
     this.host = init.host;
     this.workspaceTrusted = init.workspaceTrusted;
     this.warnings = init.warnings;
-    this.llmsContext = new LlmsContext({ workspace: init.workspace, host: init.host, home: init.paths.home });
+    this.llmsContext = new LlmsContext({ workspace: init.workspace, host: init.host, home: init.paths.home, ...(init.userHome ? { userHome: init.userHome } : {}) });
   }
 
   static async create(opts: ContextOptions): Promise<Context> {
@@ -192,6 +194,7 @@ export class Context {
       sessions,
       host: opts.host,
       workspaceTrusted: trusted,
+      ...(env.HOME ? { userHome: env.HOME } : {}),
       warnings: resolved.warnings,
       sandbox,
     });

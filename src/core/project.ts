@@ -16,6 +16,9 @@ import type { RunMode } from './plugins/pluginTypes';
 import type { ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { promptText } from './rules/projectRules';
 import { checkImages, offeredTools, requestPrompt, toolSpecs, userTurn } from './runRequest';
+import { invokedSkill } from './setup/skillInvocation';
+import { invokedCommand } from './setup/commandInvocation';
+import { narrowTools } from './setup/commandFiles';
 import type { Session } from './session/session';
 import { SessionReadOnlyError } from './session/sessionErrors';
 import type { MessageMeta } from './session/sessionRecords';
@@ -218,8 +221,13 @@ export class Project {
     const emit = (e: ProjectEvent) => opts.onEvent?.(e);
     const model: ResolvedModel = opts.resolvedModel ?? ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
     checkImages(model, input);
-    const offered = new Map((await offeredTools(ctx, mode)).map((t) => [t.name, t]));
+    // A command file's `allowed-tools` may only narrow what this run is offered.
+    const command = await invokedCommand(input, () => ctx.llmsContext.commandFiles());
+    const offerable = await offeredTools(ctx, mode);
+    const allowed = new Set(narrowTools(offerable.map((t) => t.name), command?.file.tools ?? []));
+    const offered = new Map(offerable.filter((t) => allowed.has(t.name)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
+    await context.mentioned((opts.mentions ?? []).flatMap((m) => (m.kind === 'file' || m.kind === 'folder' ? [m.path] : [])));
     const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, [...offered.keys()], scoped.current.path, emit);
     const system = prompt.system;
     const userId = opts.messageId ?? newMessageId();
@@ -228,7 +236,7 @@ export class Project {
       { ctx, sessionId: this.session.id, workspace: scoped, reads, journal, tools, signal, emit },
       input,
       model,
-      { ...opts, context: prompt.context, ruleText: rules.takeText() },
+      { ...opts, context: prompt.context, ruleText: rules.takeText(), invokedText: command?.text ?? (await invokedSkill(input, () => ctx.llmsContext.skills())) },
     );
     // A start without an end tells the next opening that Keel stopped mid-run.
     this.session.startRun();

@@ -10,6 +10,7 @@ import { contextUpdate, shownContext, type ContextUpdate } from './llmsContext/s
 import type { LoopToolSpec } from './loop/loopTypes';
 import { toDisplayText } from './loop/toolOutput';
 import { attachMentions } from './mentions/attachMentions';
+import { createSkillTool } from './tools/skillTool';
 import { expandMentions } from './mentions/expandMentions';
 import { mentionNotesOf, type MentionNote } from './mentions/mentionTypes';
 import type { ResolvedModel } from './model/modelRegistry';
@@ -29,7 +30,9 @@ import type { Workspace } from './workspace/workspace';
 export async function offeredTools(ctx: Context, mode: RunMode): Promise<AnyTool[]> {
   const offeredByPlugins = await ctx.plugins.apply<unknown[]>({ hook: 'tool', memo: [], args: [{ mode }], type: 'SeriesMerge' });
   const fromPlugins = acceptPluginTools(offeredByPlugins, (level, message) => ctx.host.log(level, message));
-  const all = [...builtinTools(), ...fromPlugins, ...(await ctx.mcp.tools())];
+  // The skill tool is offered only where there are skills (the first request grows only by their list).
+  const skills = (await ctx.llmsContext.skills()).length ? [createSkillTool(() => ctx.llmsContext.skills())] : [];
+  const all = [...builtinTools(), ...skills, ...fromPlugins, ...(await ctx.mcp.tools())];
   const byName = new Map<string, AnyTool>();
   for (const t of all) {
     if (byName.has(t.name)) {
@@ -111,7 +114,7 @@ export async function userTurn(
   parts: UserTurnParts,
   input: UserInput,
   model: ResolvedModel,
-  opts: Pick<RunOptions, 'mentions'> & { context?: ContextUpdate; ruleText?: string },
+  opts: Pick<RunOptions, 'mentions'> & { context?: ContextUpdate; ruleText?: string; invokedText?: string },
 ): Promise<{ message: ModelMessage; meta: MessageMeta }> {
   const { ctx, emit } = parts;
   let content: UserContent =
@@ -139,6 +142,7 @@ export async function userTurn(
     mentionNotes = mentionNotesOf(expanded.outcomes);
     content = attachMentions(content, expanded.text);
   }
+  if (opts.invokedText) content = attachMentions(content, opts.invokedText);
   const undone = parts.journal?.takeRevertNote() ?? '';
   if (undone) content = attachMentions(content, undone);
   const meta: MessageMeta = mentions.length

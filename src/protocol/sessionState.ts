@@ -95,8 +95,15 @@ export const ruleInEffectSchema = z.strictObject({
   scope: z.enum(['global', 'workspace', 'nested']),
   /** For nested rules: the folder whose files they govern. */
   appliesTo: z.string().optional(),
-  /** cut: only its start fit the rules budget; omitted: the budget was used up before it. */
-  status: z.enum(['included', 'cut', 'omitted']),
+  /** For the other agents' scoped rules: always, for matching files, or listed by description. */
+  trigger: z.enum(['always', 'files', 'described']).optional(),
+  /** For `files`: the glob and the file that matched it. */
+  matched: z.strictObject({ glob: z.string(), file: z.string() }).optional(),
+  /**
+   * cut: only its start fit the rules budget; omitted: the budget was used up before it;
+   * listed: named with its description for the model to read when it fits.
+   */
+  status: z.enum(['included', 'cut', 'omitted', 'listed']),
 });
 
 /** The oldest part of the conversation was left out of a request so it fits the model's window. */

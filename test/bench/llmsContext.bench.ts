@@ -6,6 +6,7 @@ import { createFsHost } from '../../src/core/fsHost';
 import { LlmsContext } from '../../src/core/llmsContext/llmsContext';
 import { Workspace } from '../../src/core/workspace/workspace';
 import type { Bench, BenchSuite } from './benchTypes';
+import { writeFiftyThousandFiles } from './fiftyThousandFiles';
 
 interface Repo {
   base: string;
@@ -26,13 +27,7 @@ async function makeRepo(): Promise<Repo> {
   const root = join(base, 'repo');
   const home = join(base, 'home');
   await mkdir(home, { recursive: true });
-  for (let p = 0; p < 50; p++) {
-    for (let d = 0; d < 20; d++) {
-      const dir = join(root, 'packages', `pkg${p}`, `mod${d}`);
-      await mkdir(dir, { recursive: true });
-      await Promise.all(Array.from({ length: 50 }, (_, f) => writeFile(join(dir, `file${f}.ts`), `export const v${f} = ${f};\n`)));
-    }
-  }
+  await writeFiftyThousandFiles(root);
   await writeFile(join(root, '.gitignore'), 'dist/\n');
   await mkdir(join(root, 'dist'), { recursive: true });
   await writeFile(join(root, 'dist', 'bundle.js'), '');

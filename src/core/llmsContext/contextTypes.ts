@@ -6,6 +6,8 @@ export interface SectionBudgets {
   git: number;
   structure: number;
   rules: number;
+  /** The skills' names and descriptions. */
+  skills: number;
   readme: number;
   editor: number;
   /** Each plugin section that does not ask for its own budget. */
@@ -17,6 +19,7 @@ export const defaultBudgets: SectionBudgets = {
   git: 1_500,
   structure: 2_500,
   rules: 10_000,
+  skills: 2_000,
   readme: 1_500,
   editor: 2_000,
   plugin: 1_000,
@@ -31,7 +34,7 @@ export interface PluginContextSection {
 }
 
 export interface ContextSection {
-  /** `environment`, `git`, `structure`, `rules`, `readme`, `editor`, or `plugin:<title>`. */
+  /** `environment`, `git`, `structure`, `rules`, `skills`, `readme`, `editor`, or `plugin:<title>`. */
   id: string;
   title: string;
   /** The text the model sees, already within budget (with a cut note when it was cut). */
@@ -41,7 +44,8 @@ export interface ContextSection {
   cut: boolean;
 }
 
-export type RuleStatus = 'included' | 'cut' | 'omitted';
+/** `listed`: a rule with a description, named for the model to read when it fits the task. */
+export type RuleStatus = 'included' | 'cut' | 'omitted' | 'listed';
 
 /** A rules file the model is following, for the view's "rules in effect". */
 export interface RuleInEffect extends RuleFile {

@@ -11,6 +11,7 @@ import type { GatheredContext, PluginContextSection, RuleInEffect } from './cont
 import type { LlmsContext } from './llmsContext';
 import { touchedPathsIn } from './touchedPaths';
 import { errorCode } from '../errorCode';
+import { PathError } from '../workspace/pathError';
 
 export interface ConversationContextDeps {
   llmsContext: LlmsContext;
@@ -30,6 +31,8 @@ export interface ConversationContextDeps {
 export class ConversationContext {
   private readonly deps: ConversationContextDeps;
   private readonly touched = new Set<string>();
+  /** Paths the agent's tools named: scoped rules (`applyTo`, `globs`) match against them. */
+  private readonly files = new Set<string>();
   /** Rules files the model has been shown, so each is shown once per request. */
   private readonly shown = new Set<string>();
   private seeded = false;
@@ -49,20 +52,39 @@ export class ConversationContext {
     let gathered: GatheredContext;
     try {
       await this.seed();
-      gathered = await llmsContext.gather({ touched: this.touched, extra: this.validSections(extra), ...(current ? { current } : {}) });
+      gathered = await llmsContext.gather({ touched: this.touched, files: this.files, extra: this.validSections(extra), ...(current ? { current } : {}) });
     } catch (err) {
       host.log('error', `Gathering the workspace context failed: ${errorMessage(err)}`);
       return { note: `(Keel could not gather the workspace context: ${errorMessage(err)}. Look around with the tools.)` };
     }
     this.shown.clear();
-    for (const r of gathered.rules) if (r.status !== 'omitted') this.shown.add(r.path);
+    for (const r of gathered.rules) if (r.status === 'included' || r.status === 'cut') this.shown.add(r.path);
     return { gathered };
   }
 
   /** The rules files in effect for this conversation now, for a view that shows them outside a run. */
   async rulesInEffect(): Promise<RuleInEffect[]> {
     await this.seed();
-    return (await this.deps.llmsContext.gather({ touched: this.touched })).rules;
+    return (await this.deps.llmsContext.gather({ touched: this.touched, files: this.files })).rules;
+  }
+
+  /**
+   * Files and folders the person mentioned (`@file`, `@folder`; as typed): their nested and
+   * scoped rules apply from this message on. A path outside the workspace is skipped here;
+   * the mention itself reports it.
+   */
+  async mentioned(paths: readonly string[]): Promise<void> {
+    for (const p of paths) {
+      let abs: string;
+      try {
+        abs = await this.deps.workspace.resolve(p);
+      } catch (err) {
+        if (!(err instanceof PathError)) throw err;
+        continue;
+      }
+      this.files.add(abs);
+      this.touched.add(await folderOf(abs));
+    }
   }
 
   /** Once per conversation: the folders an earlier part of the session touched (after a resume). */
@@ -70,6 +92,7 @@ export class ConversationContext {
     if (this.seeded || !this.deps.entries) return;
     this.seeded = true;
     const paths = await touchedPathsIn(this.deps.entries(), this.deps.workspace);
+    for (const p of paths) this.files.add(p);
     for (const folder of await Promise.all(paths.map(folderOf))) this.touched.add(folder);
   }
 
@@ -94,11 +117,13 @@ export class ConversationContext {
     const folders = await Promise.all(paths.map(folderOf));
     const fresh = folders.filter((f) => !this.touched.has(f));
     for (const f of fresh) this.touched.add(f);
-    if (fresh.length === 0 || result.isError) return result;
-    const rules = await llmsContext.newRulesFor(fresh, this.shown);
+    const freshFiles = paths.filter((p) => !this.files.has(p));
+    for (const p of freshFiles) this.files.add(p);
+    if ((fresh.length === 0 && freshFiles.length === 0) || result.isError) return result;
+    const rules = await llmsContext.newRulesFor(fresh, this.shown, freshFiles);
     if (rules.length === 0) return result;
     for (const r of rules) this.shown.add(r.rule.path);
-    const note = `\n\n${rules.length === 1 ? 'A rules file applies' : 'Rules files apply'} to files in this folder; follow ${rules.length === 1 ? 'it' : 'them'}:\n${rules.map((r) => r.block).join('\n')}`;
+    const note = `\n\n${rules.length === 1 ? 'A rules file applies' : 'Rules files apply'} to the files this touched; follow ${rules.length === 1 ? 'it' : 'them'}:\n${rules.map((r) => r.block).join('\n')}`;
     if (typeof result.output === 'string') return { ...result, output: result.output + note };
     return { ...result, output: [...result.output, { type: 'text', text: note.trimStart() }] };
   }

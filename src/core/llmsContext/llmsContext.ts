@@ -20,13 +20,20 @@ import type { GitSnapshot } from './gitSnapshot';
 import { baseRules, nestedRules } from './rulesFiles';
 import type { RuleFile } from './rulesFiles';
 import { buildRulesSection, ruleBlock } from './rulesSection';
+import { applyScopedRules, scopedRules } from './scopedRules';
+import { discoverSkills, renderSkillList } from '../setup/skillFiles';
+import type { Skill } from '../setup/skillFiles';
+import { discoverCommandFiles } from '../setup/commandFiles';
+import type { CommandFile } from '../setup/commandFiles';
 import { estimateTokens, fitToBudget } from './tokenBudget';
 
 export interface LlmsContextOptions {
   workspace: Workspace;
   host: Host;
-  /** KEEL_HOME: its AGENTS.md holds the person's global rules. */
+  /** KEEL_HOME: its AGENTS.md holds the person's global rules, its skills/ the person's skills. */
   home: string;
+  /** The person's home folder, for `~/.claude/skills`; absent: not looked at. */
+  userHome?: string;
   budgets?: Partial<SectionBudgets>;
   tree?: { maxEntries?: number; maxPerDir?: number };
   /**
@@ -46,6 +53,8 @@ export interface LlmsContextOptions {
 export interface GatherRequest {
   /** Folders the agent touched this session (absolute): rules files on the way down to them apply. */
   touched?: Iterable<string>;
+  /** Files the conversation touched or mentioned (absolute): scoped rules whose globs match them apply. */
+  files?: Iterable<string>;
   /** Sections plugins added through the `context` hook. */
   extra?: readonly PluginContextSection[];
   /**
@@ -117,16 +126,18 @@ export class LlmsContext {
   async gather(req: GatherRequest = {}): Promise<GatheredContext> {
     const generation = this.generation;
     const workspace = req.current === undefined ? this.opts.workspace : this.opts.workspace.withCurrent(req.current);
-    const [environment, git, structure, rules, readme, editor] = await Promise.all([
+    const [environment, git, structure, rules, skills, readme, editor] = await Promise.all([
       this.environmentSection(workspace),
       this.gitSection(generation, workspace.root),
       this.structureSection(generation),
-      this.rulesSection(req.touched ?? []),
+      this.rulesSection(req.touched ?? [], req.files ?? []),
+      this.skills(),
       this.readmeSection(workspace.root),
       this.editorSection(),
     ]);
     const sections: ContextSection[] = [environment, git, structure];
     if (rules.section) sections.push(rules.section);
+    if (skills.length) sections.push(this.section('skills', 'Skills', renderSkillList(skills), this.budgets.skills, 'call the skill tool with a name you know'));
     if (readme) sections.push(readme);
     if (editor) sections.push(editor);
     for (const extra of req.extra ?? []) sections.push(this.pluginSection(extra));
@@ -137,16 +148,34 @@ export class LlmsContext {
    * Nested rules files for `dirs` that are not in `known` (paths), as blocks to show the
    * model right away (e.g. after a tool touched a folder with its own AGENTS.md).
    */
-  async newRulesFor(dirs: Iterable<string>, known: ReadonlySet<string>): Promise<NewRule[]> {
-    const found = (await nestedRules(this.opts.workspace, dirs, this.files)).filter((r) => !known.has(r.path));
+  async newRulesFor(dirs: Iterable<string>, known: ReadonlySet<string>, files: Iterable<string> = []): Promise<NewRule[]> {
+    const [nested, scoped] = await Promise.all([nestedRules(this.opts.workspace, dirs, this.files), scopedRules(this.opts.workspace, this.files)]);
+    const found: { rule: RuleFile; text?: string }[] = [
+      ...applyScopedRules(scoped, files, this.opts.workspace).filter((a) => a.rule.trigger === 'files'),
+      ...nested.map((rule) => ({ rule })),
+    ].filter((f) => !known.has(f.rule.path));
     const out: NewRule[] = [];
-    for (const rule of found) {
-      const text = await this.files.text(rule.path);
+    for (const { rule, text: body } of found) {
+      const text = body ?? (await this.files.text(rule.path));
       if (text === undefined) continue;
       const fitted = fitToBudget(text.trim(), Math.floor(this.budgets.rules * 0.6), `read ${rule.display} for the rest`);
       out.push({ rule, block: ruleBlock(rule, fitted.text) });
     }
     return out;
+  }
+
+  /** The skills of the workspace and the person (`.keel/.claude/.github/skills`, `~/.keel/skills`, `~/.claude/skills`). */
+  skills(): Promise<Skill[]> {
+    return discoverSkills(this.opts.workspace, this.homes(), this.files);
+  }
+
+  /** Command files: `.keel/commands`, `.claude/commands`, `.github/prompts`, `~/.keel/commands`, `~/.claude/commands`. */
+  commandFiles(): Promise<CommandFile[]> {
+    return discoverCommandFiles(this.opts.workspace, this.homes(), this.files);
+  }
+
+  private homes(): { keel: string; user?: string } {
+    return { keel: this.opts.home, ...(this.opts.userHome ? { user: this.opts.userHome } : {}) };
   }
 
   private section(id: string, title: string, raw: string, budget: number, hint: string): ContextSection {
@@ -237,11 +266,21 @@ export class LlmsContext {
     return { id: 'structure', title: 'Directory structure', text: fitted.text, tokens: fitted.tokens, budget, cut };
   }
 
-  private async rulesSection(touched: Iterable<string>): Promise<{ section?: ContextSection; inEffect: RuleInEffect[] }> {
+  /**
+   * Rules in order: global, workspace roots, the other agents' scoped rules that apply
+   * (always, then by the files in play), nested ones shallow to deep, and last the ones
+   * listed by their description.
+   */
+  private async rulesSection(touched: Iterable<string>, inPlay: Iterable<string>): Promise<{ section?: ContextSection; inEffect: RuleInEffect[] }> {
     const { workspace, home } = this.opts;
     const dirs = [...touched];
-    const [base, nested] = await Promise.all([baseRules(workspace, home, this.files), nestedRules(workspace, dirs, this.files)]);
-    const files: { rule: RuleFile; text: string }[] = [];
+    const [base, nested, scoped] = await Promise.all([
+      baseRules(workspace, home, this.files),
+      nestedRules(workspace, dirs, this.files),
+      scopedRules(workspace, this.files),
+    ]);
+    const applied = applyScopedRules(scoped, inPlay, workspace);
+    const files: { rule: RuleFile; text: string }[] = applied.filter((a) => a.rule.trigger !== 'described');
     for (const rule of [...base, ...nested]) {
       try {
         const text = await this.files.text(rule.path);
@@ -250,6 +289,9 @@ export class LlmsContext {
         files.push({ rule, text: `(could not read ${rule.display}: ${errorMessage(err)})` });
       }
     }
+    // Base rules first: they were pushed after the scoped ones only to be read in one loop.
+    files.sort((a, b) => rank(a.rule) - rank(b.rule));
+    files.push(...applied.filter((a) => a.rule.trigger === 'described'));
     const built = buildRulesSection(files, this.budgets.rules);
     if (built.rules.length === 0) return { inEffect: [] };
     return {
@@ -288,6 +330,15 @@ export class LlmsContext {
   private clock(): number {
     return this.opts.clock ? this.opts.clock() : Date.now();
   }
+}
+
+/** Order within the rules section: global, workspace roots, scoped always, scoped by file, nested. */
+function rank(rule: RuleFile): number {
+  if (rule.scope === 'global') return 0;
+  if (rule.scope === 'nested') return 4;
+  if (rule.trigger === 'always') return 2;
+  if (rule.trigger === 'files') return 3;
+  return 1;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

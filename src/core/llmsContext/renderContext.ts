@@ -5,6 +5,7 @@ const tags: Record<string, string> = {
   git: 'git',
   structure: 'directory_structure',
   rules: 'rules_in_effect',
+  skills: 'skills',
   readme: 'readme',
   editor: 'editor',
 };

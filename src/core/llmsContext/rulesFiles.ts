@@ -5,6 +5,13 @@ import type { FileTextCache } from './fileTextCache';
 /** Where a rules file comes from: the person's own (KEEL_HOME), a workspace folder's root, or a folder below it. */
 export type RuleScope = 'global' | 'workspace' | 'nested';
 
+/**
+ * Why a workspace's scoped rule (the other agents' formats) applies: `always`, `files` (its
+ * globs match a file the conversation touched), or `described` (listed by its description,
+ * for the model to read when it fits the task).
+ */
+export type RuleTrigger = 'always' | 'files' | 'described';
+
 export interface RuleFile {
   path: string;
   /** As the person and the model see it: relative to its workspace folder, or `~keel/AGENTS.md`. */
@@ -12,6 +19,12 @@ export interface RuleFile {
   scope: RuleScope;
   /** For nested rules: the folder whose files they govern, as displayed. */
   appliesTo?: string;
+  /** For scoped rules (`.github/instructions`, `.cursor/rules`, …): why it applies. */
+  trigger?: RuleTrigger;
+  /** For `files`: the glob and the file (as displayed) that matched it. */
+  matched?: { glob: string; file: string };
+  /** For `described`: what the rule is about, from its front matter. */
+  description?: string;
 }
 
 export const rulesFileNames: readonly string[] = ['AGENTS.md', 'CLAUDE.md'];

@@ -98,6 +98,40 @@ describe('the workspace context in each request', () => {
     expect(contexts.at(-1)).toMatchObject({ rules: [{ display: 'packages/api/AGENTS.md', scope: 'nested' }] });
   });
 
+  it('a Copilot applyTo rule comes with the result of the tool that first touched a matching file', async () => {
+    bench = projectBench(server);
+    bench.write('.github/instructions/ts.instructions.md', '---\napplyTo: "**/*.ts"\n---\nUse import type for types.');
+    bench.write('notes.md', 'hello\n');
+    bench.write('src/a.ts', 'export const a = 1;\n');
+    const { project } = await bench.project([
+      reply.tool('read', { file_path: 'notes.md' }),
+      { ...reply.text('read notes'), match: { lastToolResultIncludes: 'hello' } },
+      reply.tool('read', { file_path: 'src/a.ts' }),
+      { ...reply.text('read a.ts'), match: { lastToolResultIncludes: 'Use import type for types.' } },
+    ]);
+    const r = recorder();
+    expect((await project.send('read the notes', r)).status).toBe('completed');
+    expect(JSON.stringify(server.requests[1].body)).not.toContain('Use import type');
+    expect((await project.send('now the code', r)).status).toBe('completed');
+    expect(JSON.stringify(server.requests[3].body)).toContain('applies_to=\\"**/*.ts\\"');
+  });
+
+  it('a file the person mentions brings in the scoped rules that match it, and says why', async () => {
+    bench = projectBench(server);
+    bench.write('.cursor/rules/react.mdc', '---\ndescription:\nglobs: web/**/*.tsx\nalwaysApply: false\n---\nComponents are function components.');
+    bench.write('web/App.tsx', 'export {};\n');
+    const { project } = await bench.project([reply.text('first'), reply.text('second')]);
+    const r = recorder();
+    await project.send('hello', r);
+    expect(requestOf(0)).not.toContain('function components');
+    await project.send('look at this', { ...r, mentions: [{ kind: 'file', path: 'web/App.tsx' }] });
+    expect(requestOf(1)).toContain('<rules file=".cursor/rules/react.mdc" scope="workspace" applies_to="web/**/*.tsx">\nComponents are function components.');
+    const contexts = r.events.filter((e) => e.type === 'context');
+    expect(contexts.at(-1)).toMatchObject({
+      rules: [{ display: '.cursor/rules/react.mdc', trigger: 'files', matched: { glob: 'web/**/*.tsx', file: 'web/App.tsx' }, status: 'included' }],
+    });
+  });
+
   it('a resumed conversation keeps the nested rules of the folders it worked in', async () => {
     bench = projectBench(server);
     bench.write('packages/web/CLAUDE.md', 'Web code uses tabs.');

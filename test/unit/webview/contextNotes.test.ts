@@ -37,6 +37,25 @@ describe('context notes', () => {
     expect(mounted.byTestId('rules-in-effect').querySelector('summary')?.textContent).toContain('AGENTS.md');
   });
 
+  it('says why each of the other agents\' scoped rules applies', async () => {
+    const mounted = await start();
+    mounted.host.emit('snapshot', snapshot({ messages: [userMessage('u1', 'Fix the handler')] }));
+    mounted.host.emit('rules', {
+      rules: [
+        { display: '.github/copilot-instructions.md', scope: 'workspace', trigger: 'always', status: 'included' },
+        { display: '.cursor/rules/react.mdc', scope: 'workspace', trigger: 'files', matched: { glob: 'web/**/*.tsx', file: 'web/App.tsx' }, status: 'included' },
+        { display: '.cursor/rules/migrations.mdc', scope: 'workspace', trigger: 'described', status: 'listed' },
+      ],
+    });
+    await settle();
+    const items = [...mounted.byTestId('rules-in-effect').querySelectorAll('li')].map((li) => li.textContent);
+    expect(items).toEqual([
+      '.github/copilot-instructions.md (always)',
+      '.cursor/rules/react.mdc (web/**/*.tsx matches web/App.tsx)',
+      '.cursor/rules/migrations.mdc (listed by its description: the agent reads it when the task fits)',
+    ]);
+  });
+
   it('says when the oldest part of the conversation was left out, until the next run starts', async () => {
     const mounted = await start();
     const state = snapshot().state;

@@ -177,6 +177,13 @@ describe('Workspace.isProtected', () => {
       '.clinerules',
       '.clinerules/one.md',
       '.github/copilot-instructions.md',
+      '.claude/settings.json',
+      '.claude/skills/deploy/run.sh',
+      '.github/prompts/review.prompt.md',
+      '.github/agents/tester.agent.md',
+      '.github/skills/x/SKILL.md',
+      '.windsurf/rules/style.md',
+      '.codex/agents/a.toml',
       '.mcp.json',
       'sub/.vscode/mcp.json',
     ]) {

@@ -5,8 +5,16 @@ import { Icon } from '../../ui/Icon';
 
 function ruleLabel(rule: RuleInEffectInfo): string {
   const status = rule.status === 'cut' ? l10n.t(' (only its start fit)') : rule.status === 'omitted' ? l10n.t(' (left out: no room)') : '';
-  const scope = rule.scope === 'global' ? l10n.t(' (yours, every workspace)') : rule.appliesTo ? l10n.t(' (for {0})', rule.appliesTo) : '';
+  const scope = rule.scope === 'global' ? l10n.t(' (yours, every workspace)') : rule.appliesTo ? l10n.t(' (for {0})', rule.appliesTo) : triggerLabel(rule);
   return `${rule.display}${scope}${status}`;
+}
+
+/** Why one of the other agents' scoped rules applies. */
+function triggerLabel(rule: RuleInEffectInfo): string {
+  if (rule.matched) return l10n.t(' ({0} matches {1})', rule.matched.glob, rule.matched.file);
+  if (rule.trigger === 'always') return l10n.t(' (always)');
+  if (rule.trigger === 'described') return l10n.t(' (listed by its description: the agent reads it when the task fits)');
+  return '';
 }
 
 /** "Rules in effect: AGENTS.md, …": the rules files the agent followed for the latest request; opens to list them. */
@@ -20,7 +28,7 @@ export function RulesInEffect() {
       </summary>
       <ul>
         {rules.map((rule) => (
-          <li key={rule.display} className={rule.status === 'included' ? undefined : 'rule-partial'}>
+          <li key={rule.display} className={rule.status === 'included' || rule.status === 'listed' ? undefined : 'rule-partial'}>
             {ruleLabel(rule)}
           </li>
         ))}
