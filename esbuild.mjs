@@ -31,6 +31,17 @@ const hostSplit = {
   },
 };
 
+// The AI SDK's providers for APIs Keel has no lean wire for are files of their own, loaded by a
+// dynamic import the first time a model of that kind streams: `keel run` and the extension's
+// runtime never parse them otherwise.
+const sdkProviders = ['anthropicSdk'];
+const sdkProviderSplit = {
+  name: 'sdk-provider-split',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^\\./(${sdkProviders.join('|')})$`) }, (args) => ({ path: `${args.path}.js`, external: true }));
+  },
+};
+
 // @ai-sdk/openai and openai-compatible import zod's `z` object, which bundlers cannot shake:
 // it drags in every schema kind and all 40-odd error-message locales (about 370 KB). The
 // namespace import has the same members and only keeps what the code uses.
@@ -75,8 +86,17 @@ const targets = [
     format: 'cjs',
     target: 'node22',
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [zodNamespace],
+    plugins: [zodNamespace, sdkProviderSplit],
   },
+  ...sdkProviders.map((name) => ({
+    ...common,
+    entryPoints: [`src/core/model/sdk/${name}.ts`],
+    outfile: `dist/${name}.js`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    plugins: [zodNamespace],
+  })),
   {
     ...common,
     entryPoints: ['src/vscode/extension.ts'],
@@ -95,7 +115,7 @@ const targets = [
     format: 'cjs',
     target: 'node22',
     external: ['vscode'],
-    plugins: [zodNamespace],
+    plugins: [zodNamespace, sdkProviderSplit],
   },
   {
     ...common,

@@ -7,11 +7,17 @@ import { patternProblem } from '../shell/commandPatterns';
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
 export type ApprovalMode = (typeof approvalModes)[number];
 
-/** `chat` speaks Chat Completions (any OpenAI-compatible server); `responses` is OpenAI's Responses API. */
+/**
+ * `chat` speaks Chat Completions (any OpenAI-compatible server); `responses` is OpenAI's Responses API;
+ * `anthropic` is Anthropic's Messages API (through the AI SDK's Anthropic provider, loaded when used).
+ */
+export const providerApis = ['chat', 'responses', 'anthropic'] as const;
+export type ProviderApi = (typeof providerApis)[number];
+
 export const providerSchema = z.strictObject({
   /** Defaults for a known endpoint (base URL, key variable, API); a provider named after a preset gets it anyway. */
   preset: z.enum(presetNames).optional(),
-  api: z.enum(['chat', 'responses']).optional(),
+  api: z.enum(providerApis).optional(),
   baseURL: z.url().optional(),
   /** Name of the environment variable holding the key (keys never live in config files). */
   apiKeyEnv: z.string().optional(),

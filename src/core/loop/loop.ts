@@ -17,10 +17,38 @@ interface PendingCall extends LoopToolCall {
 interface TurnOutput {
   text: string;
   reasoning: string;
+  /**
+   * The reasoning blocks as the provider sent them, with what it attached to each (Anthropic's
+   * thinking signature, its redacted thinking): sent back as they came so thinking carries
+   * across turns. Empty when no provider attached anything.
+   */
+  reasoningBlocks: ReasoningBlock[];
   calls: PendingCall[];
   inputTokens: number;
   outputTokens: number;
   aborted: boolean;
+}
+
+interface ReasoningBlock {
+  id: string;
+  text: string;
+  providerOptions?: SharedProviderOptions;
+}
+
+type SharedProviderOptions = NonNullable<Extract<Exclude<AssistantModelMessage['content'], string>[number], { type: 'reasoning' }>['providerOptions']>;
+
+/** Keeps what a provider attached to a reasoning block (merged per provider as it arrives). */
+function noteReasoning(out: TurnOutput, id: string, text: string, meta: SharedProviderOptions | undefined): void {
+  let block = out.reasoningBlocks.find((b) => b.id === id);
+  if (!block) {
+    block = { id, text: '' };
+    out.reasoningBlocks.push(block);
+  }
+  block.text += text;
+  if (!meta) return;
+  const merged: SharedProviderOptions = { ...block.providerOptions };
+  for (const [provider, fields] of Object.entries(meta)) merged[provider] = { ...merged[provider], ...fields };
+  block.providerOptions = merged;
 }
 
 const cancelledResult: ToolResult = { output: 'Cancelled by the user before this tool finished.', isError: true };
@@ -134,7 +162,7 @@ async function streamTurnWithRetry(
   messages: ModelMessage[],
 ): Promise<TurnOutput> {
   for (let attempt = 1; ; attempt++) {
-    const out: TurnOutput = { text: '', reasoning: '', calls: [], inputTokens: 0, outputTokens: 0, aborted: false };
+    const out: TurnOutput = { text: '', reasoning: '', reasoningBlocks: [], calls: [], inputTokens: 0, outputTokens: 0, aborted: false };
     try {
       await streamTurn(opts, request, messages, out);
       if (!out.aborted && !opts.signal.aborted && isEmptyAnswer(out)) throw new EmptyAnswerError();
@@ -151,7 +179,7 @@ async function streamTurnWithRetry(
         await sleep(delayMs, opts.signal);
       } catch {
         // Aborted while waiting: nothing of this turn was kept.
-        return { ...out, text: '', reasoning: '', calls: [], aborted: true };
+        return { ...out, text: '', reasoning: '', reasoningBlocks: [], calls: [], aborted: true };
       }
     }
   }
@@ -183,10 +211,17 @@ async function streamTurn(opts: LoopOptions, request: TurnRequest, messages: Mod
         out.text += part.delta;
         opts.onEvent({ type: 'text_delta', text: part.delta });
         break;
+      case 'reasoning-start':
+        noteReasoning(out, part.id, '', part.providerMetadata);
+        break;
       case 'reasoning-delta':
+        noteReasoning(out, part.id, part.delta, part.providerMetadata);
         if (part.delta === '') break;
         out.reasoning += part.delta;
         opts.onEvent({ type: 'reasoning_delta', text: part.delta });
+        break;
+      case 'reasoning-end':
+        if (part.providerMetadata) noteReasoning(out, part.id, '', part.providerMetadata);
         break;
       case 'tool-input-start':
         opts.onToolInputStart?.(part.toolName);
@@ -216,7 +251,9 @@ function parseCall(toolCallId: string, toolName: string, input: string): Pending
 
 function assistantMessage(turn: TurnOutput): AssistantModelMessage | undefined {
   const content: Exclude<AssistantModelMessage['content'], string> = [];
-  if (turn.reasoning) content.push({ type: 'reasoning', text: turn.reasoning });
+  if (turn.reasoningBlocks.some((b) => b.providerOptions)) {
+    for (const b of turn.reasoningBlocks) content.push({ type: 'reasoning', text: b.text, ...(b.providerOptions ? { providerOptions: b.providerOptions } : {}) });
+  } else if (turn.reasoning) content.push({ type: 'reasoning', text: turn.reasoning });
   if (turn.text) content.push({ type: 'text', text: turn.text });
   for (const c of turn.calls) {
     content.push({ type: 'tool-call', toolCallId: c.toolCallId, toolName: c.toolName, input: c.input ?? {} });

@@ -10,6 +10,8 @@ import { effectiveProvider } from './providerPresets';
 import { OPENAI_BASE_URL, originOf, presetOrigin, providerOrigin } from './keyOrigin';
 import type { PairedKey } from './keyOrigin';
 import { leanChatModel, leanResponsesModel } from './wire/leanModels';
+import { AnthropicMessagesModel } from './sdk/anthropicModel';
+import type { ProviderApi } from '../config/configSchema';
 
 export type ModelPurpose = 'model' | 'planModel' | 'smallModel';
 
@@ -150,7 +152,8 @@ export class ModelRegistry {
   endpoint(provider: string): ProviderEndpoint | undefined {
     if (this.opts.factories?.some((f) => f.name === provider)) return undefined;
     const pconf = effectiveProvider(provider, this.opts.config.providers[provider]);
-    if (!pconf) return undefined;
+    // Anthropic lists its models with its own key header, which this asking does not send.
+    if (!pconf || pconf.api === 'anthropic') return undefined;
     return { provider, baseURL: pconf.baseURL ?? OPENAI_BASE_URL, apiKey: this.apiKey(provider, pconf), headers: pconf.headers };
   }
 
@@ -204,11 +207,12 @@ function requestOrigin(pconf: ProviderConfig | undefined): string {
 function createModel(
   provider: string,
   modelId: string,
-  api: 'chat' | 'responses',
+  api: ProviderApi,
   pconf: ProviderConfig | undefined,
   apiKey: string | undefined,
 ): LanguageModel {
   const endpoint = { baseURL: pconf?.baseURL ?? OPENAI_BASE_URL, apiKey, headers: pconf?.headers };
+  if (api === 'anthropic') return new AnthropicMessagesModel(provider, modelId, endpoint);
   if (api === 'responses') return leanResponsesModel(provider, modelId, endpoint);
   return leanChatModel(provider, modelId, pconf?.baseURL ? 'compatible' : 'openai', endpoint);
 }
