@@ -47,6 +47,11 @@ export const commandRulesSchema = z.strictObject({
   deny: z.array(commandPattern).optional(),
 });
 
+const perMillion = z.number().nonnegative();
+/** A model's prices in US dollars per million tokens; cached input and cache writes default to input's. */
+export const priceSchema = z.strictObject({ input: perMillion, output: perMillion, cachedInput: perMillion.optional(), cacheWrite: perMillion.optional() });
+export type ModelPrice = z.infer<typeof priceSchema>;
+
 /** Every field optional: each layer (user, workspace, options) sets only what it changes. */
 export const configLayerSchema = z.strictObject({
   model: z.string().min(1).optional(),
@@ -71,6 +76,11 @@ export const configLayerSchema = z.strictObject({
    * Widens what Keel does: honoured from the person's own layers only.
    */
   sandboxNetwork: z.array(commandPattern).optional(),
+  /**
+   * Prices in US dollars per million tokens, by model (`provider/model` or the bare model id),
+   * over Keel's catalogue. Only the person's own layers set them: a workspace's are ignored.
+   */
+  prices: z.record(z.string().min(1), priceSchema).optional(),
 });
 export type ConfigLayer = z.infer<typeof configLayerSchema>;
 
@@ -94,6 +104,8 @@ export interface KeelConfig {
   sandbox: SandboxMode;
   /** Command prefixes that get the network in the sandbox without asking. */
   sandboxNetwork: string[];
+  /** Prices the person set, by model (see configLayerSchema.prices). */
+  prices: Record<string, ModelPrice>;
 }
 
 export const defaultConfig: KeelConfig = {
@@ -108,4 +120,5 @@ export const defaultConfig: KeelConfig = {
   snapshots: { maxFileMB: 5, capMB: 200 },
   sandbox: 'auto',
   sandboxNetwork: [],
+  prices: {},
 };

@@ -86,6 +86,7 @@ export function mergeLayers(base: KeelConfig, layer: ConfigLayer): KeelConfig {
       deny: union(base.commands.deny, layer.commands?.deny),
     },
     sandboxNetwork: union(base.sandboxNetwork, layer.sandboxNetwork),
+    prices: { ...base.prices, ...layer.prices },
   };
   if (layer.model !== undefined) out.model = layer.model;
   if (layer.planModel !== undefined) out.planModel = layer.planModel;

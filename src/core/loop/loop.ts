@@ -1,4 +1,6 @@
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
+import { addUsage, usageOfCall } from '../model/tokenUsage';
+import type { TokenUsage } from '../model/tokenUsage';
 import { errorMessage } from '../errors';
 import { isContextOverflow, overflowSize } from '../history/contextOverflow';
 import { maxShrinkAttempts, shrinkHistory } from '../history/shrinkHistory';
@@ -24,8 +26,7 @@ interface TurnOutput {
    */
   reasoningBlocks: ReasoningBlock[];
   calls: PendingCall[];
-  inputTokens: number;
-  outputTokens: number;
+  usage: TokenUsage;
   aborted: boolean;
 }
 
@@ -78,7 +79,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   // What is sent: the given messages plus this run's, less what context recovery left out.
   let history: ModelMessage[] = [...opts.messages];
   const produced: ModelMessage[] = [];
-  const usage = { inputTokens: 0, outputTokens: 0 };
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let contextTokens = 0;
   let turns = 0;
   let lastText = '';
@@ -138,11 +139,10 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
         });
       }
     }
-    usage.inputTokens += turn.inputTokens;
-    usage.outputTokens += turn.outputTokens;
-    if (turn.inputTokens > 0) contextTokens = turn.inputTokens;
-    if (turn.inputTokens || turn.outputTokens) {
-      opts.onEvent({ type: 'usage', turn: turns, inputTokens: turn.inputTokens, outputTokens: turn.outputTokens });
+    addUsage(usage, turn.usage);
+    if (turn.usage.inputTokens > 0) contextTokens = turn.usage.inputTokens;
+    if (turn.usage.inputTokens || turn.usage.outputTokens) {
+      opts.onEvent({ type: 'usage', turn: turns, ...turn.usage });
     }
     lastText = turn.text;
     const assistant = assistantMessage(turn);
@@ -162,7 +162,7 @@ async function streamTurnWithRetry(
   messages: ModelMessage[],
 ): Promise<TurnOutput> {
   for (let attempt = 1; ; attempt++) {
-    const out: TurnOutput = { text: '', reasoning: '', reasoningBlocks: [], calls: [], inputTokens: 0, outputTokens: 0, aborted: false };
+    const out: TurnOutput = { text: '', reasoning: '', reasoningBlocks: [], calls: [], usage: { inputTokens: 0, outputTokens: 0 }, aborted: false };
     try {
       await streamTurn(opts, request, messages, out);
       if (!out.aborted && !opts.signal.aborted && isEmptyAnswer(out)) throw new EmptyAnswerError();
@@ -230,8 +230,7 @@ async function streamTurn(opts: LoopOptions, request: TurnRequest, messages: Mod
         out.calls.push(parseCall(part.toolCallId, part.toolName, part.input));
         break;
       case 'finish':
-        out.inputTokens += part.usage.inputTokens.total ?? 0;
-        out.outputTokens += part.usage.outputTokens.total ?? 0;
+        addUsage(out.usage, usageOfCall(part.usage));
         break;
       default:
         break;

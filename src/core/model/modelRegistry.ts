@@ -1,7 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
-import type { KeelConfig, ProviderConfig } from '../config/configSchema';
+import type { KeelConfig, ModelPrice, ProviderConfig } from '../config/configSchema';
+import { modelPrice } from './modelCatalogue';
 import { parseModelRef } from './modelRef';
 import { knownContextWindow } from './contextWindows';
 import { fetchEndpointModels } from './endpointModels';
@@ -24,6 +25,8 @@ export interface ResolvedModel {
   contextWindow?: number;
   /** Whether the model accepts image parts (unknown models are assumed not to). */
   supportsImages: boolean;
+  /** Its price (the person's `prices`, else the catalogue's); absent when unknown. */
+  price?: ModelPrice;
 }
 
 /** A model a source offers, for the model picker. */
@@ -104,6 +107,12 @@ export class ModelRegistry {
   }
 
   resolve(purpose: ModelPurpose = 'model', explicit?: string): ResolvedModel {
+    const resolved = this.resolveModel(purpose, explicit);
+    const price = modelPrice(resolved.id, this.opts.config.prices);
+    return price ? { ...resolved, price } : resolved;
+  }
+
+  private resolveModel(purpose: ModelPurpose, explicit: string | undefined): ResolvedModel {
     const ref = explicit ?? this.configuredId(purpose);
     if (!ref) throw new KeelError('model_not_configured', l10n.t('No model is configured. {0}', setupHint()));
     const { provider, modelId } = this.parse(ref);

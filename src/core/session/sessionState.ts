@@ -1,4 +1,6 @@
 import type { ModelMessage } from 'ai';
+import { addUsage } from '../model/tokenUsage';
+import type { TokenUsage } from '../model/tokenUsage';
 import type { ApprovalMode } from '../config/configSchema';
 import type { ChangeRecord, CompactionRecord, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SessionRecord, SnapshotRecord } from './sessionRecords';
 import { isKeelNote } from './keelNotes';
@@ -27,9 +29,12 @@ export interface SessionConfig {
   worktree?: ConfigValues['worktree'];
 }
 
-export interface UsageTotals {
-  inputTokens: number;
-  outputTokens: number;
+/** Tokens over a session, and what they cost where the price was known. */
+export interface UsageTotals extends TokenUsage {
+  /** US dollars over the calls whose model had a price. */
+  costUsd?: number;
+  /** Calls whose model had no known price (their cost is not in costUsd). */
+  unpricedCalls?: number;
 }
 
 const TITLE_MAX = 80;
@@ -133,8 +138,9 @@ export class SessionState {
         }
         return undefined;
       case 'usage':
-        this.usage.inputTokens += record.inputTokens;
-        this.usage.outputTokens += record.outputTokens;
+        addUsage(this.usage, record);
+        if (record.costUsd !== undefined) this.usage.costUsd = (this.usage.costUsd ?? 0) + record.costUsd;
+        else this.usage.unpricedCalls = (this.usage.unpricedCalls ?? 0) + 1;
         return undefined;
       case 'compaction':
         if (!this.nodes.has(record.replacesUpTo)) {
