@@ -31,16 +31,10 @@ const hostSplit = {
   },
 };
 
-// The AI SDK's providers for APIs Keel has no lean wire for are files of their own, loaded by a
-// dynamic import the first time a model of that kind streams: `keel run` and the extension's
-// runtime never parse them otherwise.
+// The AI SDK's providers for APIs Keel has no lean wire for are files of their own next to the
+// bundles, loaded by a dynamic import the first time a model of that kind streams (see
+// src/core/model/sdk/anthropicModel.ts): `keel run` and the extension's runtime never parse them otherwise.
 const sdkProviders = ['anthropicSdk'];
-const sdkProviderSplit = {
-  name: 'sdk-provider-split',
-  setup(b) {
-    b.onResolve({ filter: new RegExp(`^\\./(${sdkProviders.join('|')})$`) }, (args) => ({ path: `${args.path}.js`, external: true }));
-  },
-};
 
 // @ai-sdk/openai and openai-compatible import zod's `z` object, which bundlers cannot shake:
 // it drags in every schema kind and all 40-odd error-message locales (about 370 KB). The
@@ -86,7 +80,7 @@ const targets = [
     format: 'cjs',
     target: 'node22',
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [zodNamespace, sdkProviderSplit],
+    plugins: [zodNamespace],
   },
   ...sdkProviders.map((name) => ({
     ...common,
@@ -115,7 +109,7 @@ const targets = [
     format: 'cjs',
     target: 'node22',
     external: ['vscode'],
-    plugins: [zodNamespace, sdkProviderSplit],
+    plugins: [zodNamespace],
   },
   {
     ...common,

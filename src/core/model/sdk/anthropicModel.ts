@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { CallOptions, GenerateResult, LanguageModelSpec, StreamResult } from '../wire/modelSpec';
 import { withCacheBreakpoints } from './cacheBreakpoints';
 
@@ -7,6 +10,19 @@ export interface AnthropicEndpoint {
   apiKey?: string;
   headers?: Record<string, string>;
 }
+
+/**
+ * Where an SDK provider module is: the build's own file next to the bundle (`dist/<name>.js`),
+ * else this folder's source (tests run from source). The specifier is computed so that no
+ * bundler folds the provider into the bundle that loads it: esbuild's lazy wrapping of a
+ * dynamically imported module breaks zod's initialisation order in the rest of the bundle.
+ */
+function sdkModuleUrl(name: string): string {
+  const built = join(__dirname, `${name}.js`);
+  return pathToFileURL(existsSync(built) ? built : join(__dirname, `${name}.ts`)).href;
+}
+
+type AnthropicSdk = typeof import('./anthropicSdk');
 
 const ephemeral = { cacheControl: { type: 'ephemeral' } };
 
@@ -40,7 +56,7 @@ export class AnthropicMessagesModel implements LanguageModelSpec {
   }
 
   private load(): Promise<LanguageModelSpec> {
-    this.loaded ??= import('./anthropicSdk').then(({ createAnthropic }) => {
+    this.loaded ??= (import(/* @vite-ignore */ sdkModuleUrl('anthropicSdk')) as Promise<AnthropicSdk>).then(({ createAnthropic }) => {
       const sdk = createAnthropic({
         baseURL: this.endpoint.baseURL.replace(/\/+$/, ''),
         // Without a key the SDK would read ANTHROPIC_API_KEY itself, past Keel's pairing rule.
