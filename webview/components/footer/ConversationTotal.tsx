@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { useMeta } from '../../store/storeHooks';
-import { conversationTotal } from './conversationTotal';
+import { conversationTotal } from './usageTotal';
 
 /** The conversation's cost so far (or its tokens when the price is unknown); every count in the tooltip. */
 export function ConversationTotal() {
