@@ -28,10 +28,8 @@ export const usageSchema = z.strictObject({
   cachedInputTokens: z.number().int().nonnegative().optional(),
   cacheWriteTokens: z.number().int().nonnegative().optional(),
   reasoningTokens: z.number().int().nonnegative().optional(),
-  /** US dollars over the calls whose model had a price. */
+  /** US dollars, present only while every call's model had a price. */
   costUsd: z.number().nonnegative().optional(),
-  /** Calls whose model had no known price: the cost above leaves them out. */
-  unpricedCalls: z.number().int().nonnegative().optional(),
   /** Tokens the conversation occupies in the context window now. */
   contextTokens: z.number().int().nonnegative().optional(),
   contextWindow: z.number().int().positive().optional(),

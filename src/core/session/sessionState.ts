@@ -31,10 +31,8 @@ export interface SessionConfig {
 
 /** Tokens over a session, and what they cost where the price was known. */
 export interface UsageTotals extends TokenUsage {
-  /** US dollars over the calls whose model had a price. */
+  /** US dollars, present only while every call's model had a price (an unknown price is never guessed). */
   costUsd?: number;
-  /** Calls whose model had no known price (their cost is not in costUsd). */
-  unpricedCalls?: number;
 }
 
 const TITLE_MAX = 80;
@@ -49,6 +47,8 @@ export class SessionState {
   leafId: string | null = null;
   readonly compactions: CompactionRecord[] = [];
   readonly usage: UsageTotals = { inputTokens: 0, outputTokens: 0 };
+  /** A usage record without a cost was seen: the total's cost is unknown from then on. */
+  private unpriced = false;
   approvalMode?: ApprovalMode;
   title?: string;
   model?: string;
@@ -139,8 +139,10 @@ export class SessionState {
         return undefined;
       case 'usage':
         addUsage(this.usage, record);
-        if (record.costUsd !== undefined) this.usage.costUsd = (this.usage.costUsd ?? 0) + record.costUsd;
-        else this.usage.unpricedCalls = (this.usage.unpricedCalls ?? 0) + 1;
+        if (record.costUsd === undefined) {
+          this.unpriced = true;
+          delete this.usage.costUsd;
+        } else if (!this.unpriced) this.usage.costUsd = (this.usage.costUsd ?? 0) + record.costUsd;
         return undefined;
       case 'compaction':
         if (!this.nodes.has(record.replacesUpTo)) {

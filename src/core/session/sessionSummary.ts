@@ -27,7 +27,6 @@ const storedSummarySchema = z.object({
     cacheWriteTokens: tokens.optional(),
     reasoningTokens: tokens.optional(),
     costUsd: z.number().nonnegative().optional(),
-    unpricedCalls: tokens.optional(),
   }),
   logBytes: z.number().int().nonnegative(),
   branch: z.string().optional(),

@@ -17,7 +17,7 @@ function dollars(amount: number): string {
 /** The conversation's tokens and cost so far, or null before the first answer. */
 export function conversationTotal(usage: Usage | null): ConversationTotal | null {
   if (!usage || usage.inputTokens + usage.outputTokens === 0) return null;
-  const priced = usage.costUsd !== undefined && !usage.unpricedCalls;
+  const priced = usage.costUsd !== undefined;
   const lines = [
     l10n.t('Input: {0} tokens', count.format(usage.inputTokens)),
     ...(usage.cachedInputTokens ? [l10n.t('Read from cache: {0}', count.format(usage.cachedInputTokens))] : []),
