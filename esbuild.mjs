@@ -31,6 +31,11 @@ const hostSplit = {
   },
 };
 
+// The AI SDK's providers for APIs Keel has no lean wire for are files of their own next to the
+// bundles, loaded by a dynamic import the first time a model of that kind streams (see
+// src/core/model/sdk/anthropicModel.ts): `keel run` and the extension's runtime never parse them otherwise.
+const sdkProviders = ['anthropicSdk'];
+
 // @ai-sdk/openai and openai-compatible import zod's `z` object, which bundlers cannot shake:
 // it drags in every schema kind and all 40-odd error-message locales (about 370 KB). The
 // namespace import has the same members and only keeps what the code uses.
@@ -77,6 +82,15 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
     plugins: [zodNamespace],
   },
+  ...sdkProviders.map((name) => ({
+    ...common,
+    entryPoints: [`src/core/model/sdk/${name}.ts`],
+    outfile: `dist/${name}.js`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    plugins: [zodNamespace],
+  })),
   {
     ...common,
     entryPoints: ['src/vscode/extension.ts'],

@@ -146,8 +146,7 @@ export class SendRun implements QueuedRun {
     if (event.type === 'usage') {
       const totals = project.session.usageTotals();
       state.setUsage({
-        inputTokens: totals.inputTokens,
-        outputTokens: totals.outputTokens,
+        ...totals,
         contextTokens: event.inputTokens + event.outputTokens,
         ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}),
       });

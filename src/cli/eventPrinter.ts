@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { usageText } from '../core/session/usageText';
 import type { ProjectEvent, RunResult } from '../core/projectTypes';
 
 export interface Printer {
@@ -147,7 +148,7 @@ export function textPrinter(out: Write, err: Write): Printer {
     },
     result(r) {
       if (!atLineStart) out('\n');
-      const tokens = l10n.t('{0} in / {1} out tokens', r.usage.inputTokens, r.usage.outputTokens);
+      const tokens = usageText(r.usage);
       if (r.status === 'completed') err(`— ${l10n.t('done in {0} turn(s), {1}; session {2}', r.turns, tokens, r.sessionId)}\n`);
       else if (r.status === 'max_turns') err(`— ${l10n.t('stopped: reached the turn cap ({0}); session {1}', r.turns, r.sessionId)}\n`);
       else if (r.status === 'cancelled') err(`— ${l10n.t('cancelled; partial output kept in session {0}', r.sessionId)}\n`);

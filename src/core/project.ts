@@ -1,4 +1,5 @@
 import { autoCompaction, runCompaction } from './compaction/autoCompaction';
+import { costOf } from './model/modelCatalogue';
 import type { CompactionOutcome } from './compaction/compactor';
 import { textTokens } from './compaction/tokenEstimate';
 import type { ApprovalMode } from './config/configSchema';
@@ -291,7 +292,10 @@ export class Project {
           emit({ type: 'message', id, message: e.message, partial: e.partial });
           return;
         }
-        if (e.type === 'usage') this.session.appendUsage({ inputTokens: e.inputTokens, outputTokens: e.outputTokens, model: model.id });
+        if (e.type === 'usage') {
+          const { type: _type, turn: _turn, ...tokens } = e;
+          this.session.appendUsage({ ...tokens, model: model.id, ...(model.price ? { costUsd: costOf(tokens, model.price) } : {}) });
+        }
         emit(e);
       },
     }).then(
@@ -317,7 +321,7 @@ export class Project {
       sessionId: this.session.id,
       mode,
       turns: result.turns,
-      usage: result.usage,
+      usage: model.price ? { ...result.usage, costUsd: costOf(result.usage, model.price) } : result.usage,
       contextTokens: result.contextTokens,
       text: result.text,
     };

@@ -1,4 +1,5 @@
 import type { ModelMessage, UserContent } from 'ai';
+import type { TokenUsage } from './model/tokenUsage';
 import type { ApprovalMode } from './config/configSchema';
 import type { JournalEntry } from './journal/changeJournal';
 import type { RuleInEffect } from './llmsContext/contextTypes';
@@ -94,7 +95,8 @@ export interface RunResult {
   sessionId: string;
   mode: RunMode;
   turns: number;
-  usage: { inputTokens: number; outputTokens: number };
+  /** The run's tokens, and their cost in US dollars when the model's price is known. */
+  usage: TokenUsage & { costUsd?: number };
   contextTokens: number;
   text: string;
   error?: LoopError;

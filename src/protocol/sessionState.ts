@@ -24,6 +24,12 @@ export const runStateSchema = z.strictObject({
 export const usageSchema = z.strictObject({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  /** Of inputTokens, read from / written to the provider's prompt cache; of outputTokens, reasoning. */
+  cachedInputTokens: z.number().int().nonnegative().optional(),
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
+  reasoningTokens: z.number().int().nonnegative().optional(),
+  /** US dollars, present only while every call's model had a price. */
+  costUsd: z.number().nonnegative().optional(),
   /** Tokens the conversation occupies in the context window now. */
   contextTokens: z.number().int().nonnegative().optional(),
   contextWindow: z.number().int().positive().optional(),

@@ -23,6 +23,11 @@ export interface SourceTraits {
    * a parsed object, so there a malformed call fails inside the providing extension.
    */
   rawArguments: boolean;
+  /**
+   * The provider signs its reasoning (Anthropic's thinking signatures): the kept reasoning part
+   * carries the signature under `providerOptions[signsReasoning]`, to be sent back next turn.
+   */
+  signsReasoning?: string;
 }
 
 export interface ModelSource {
@@ -196,7 +201,14 @@ export function wireCases(source: ModelSource): WireCase[] {
         const firstReasoning = events.findIndex((e) => e.type === 'reasoning_delta');
         const firstText = events.findIndex((e) => e.type === 'text_delta');
         assert.ok(firstReasoning < firstText, 'reasoning comes first');
-        assert.deepEqual(result.messages[0], {
+        const kept = result.messages[0] as Extract<ModelMessage, { role: 'assistant' }>;
+        const signature = (kept.content as Array<{ providerOptions?: Record<string, Record<string, unknown>> }>)[0]?.providerOptions;
+        if (t.signsReasoning) {
+          assert.equal(typeof signature?.[t.signsReasoning]?.signature, 'string', `the reasoning keeps its signature: ${JSON.stringify(kept)}`);
+        }
+        // What a provider attaches to its reasoning (a signature, an item id) is kept for it; the rest is the same everywhere.
+        const withoutSignature = (kept.content as Array<Record<string, unknown>>).map(({ providerOptions: _, ...part }) => part);
+        assert.deepEqual({ role: kept.role, content: withoutSignature }, {
           role: 'assistant',
           content: [
             { type: 'reasoning', text: 'First I think, then I answer.' },

@@ -87,6 +87,7 @@ export async function runCompaction(
       reason: opts.reason,
       model: model.model,
       modelId: model.id,
+      ...(model.price ? { price: model.price } : {}),
       keepTokens: opts.keepTokens,
       ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),

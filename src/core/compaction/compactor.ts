@@ -1,4 +1,6 @@
 import type { LanguageModel } from 'ai';
+import { costOf } from '../model/modelCatalogue';
+import type { ModelPrice } from '../config/configSchema';
 import { modelText } from '../model/modelText';
 import { errorMessage } from '../errors';
 import { isContextOverflow } from '../history/contextOverflow';
@@ -82,6 +84,8 @@ export interface CompactOptions {
   model: LanguageModel;
   /** Recorded with the summary request's token usage (it is paid for like any other). */
   modelId?: string;
+  /** The model's price, so the summary's cost is recorded with its tokens. */
+  price?: ModelPrice;
   contextWindow?: number;
   keepTokens: number;
   signal?: AbortSignal;
@@ -116,7 +120,9 @@ export async function compactSession(session: Session, opts: CompactOptions): Pr
     }
     if (text === '') throw new CompactionError('the model returned an empty summary', undefined);
     const outcome = applyCompaction(session, prepared, text, { ...(opts.id ? { id: opts.id } : {}), ...(opts.reason ? { reason: opts.reason } : {}) });
-    if (usage.inputTokens || usage.outputTokens) session.appendUsage({ ...usage, ...(opts.modelId ? { model: opts.modelId } : {}) });
+    if (usage.inputTokens || usage.outputTokens) {
+      session.appendUsage({ ...usage, ...(opts.modelId ? { model: opts.modelId } : {}), ...(opts.price ? { costUsd: costOf(usage, opts.price) } : {}) });
+    }
     return outcome;
   }
 }

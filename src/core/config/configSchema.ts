@@ -8,11 +8,17 @@ import { patternProblem } from '../shell/commandPatterns';
 export const approvalModes = ['manual', 'autoEdit', 'yolo'] as const;
 export type ApprovalMode = (typeof approvalModes)[number];
 
-/** `chat` speaks Chat Completions (any OpenAI-compatible server); `responses` is OpenAI's Responses API. */
+/**
+ * `chat` speaks Chat Completions (any OpenAI-compatible server); `responses` is OpenAI's Responses API;
+ * `anthropic` is Anthropic's Messages API (through the AI SDK's Anthropic provider, loaded when used).
+ */
+export const providerApis = ['chat', 'responses', 'anthropic'] as const;
+export type ProviderApi = (typeof providerApis)[number];
+
 export const providerSchema = z.strictObject({
   /** Defaults for a known endpoint (base URL, key variable, API); a provider named after a preset gets it anyway. */
   preset: z.enum(presetNames).optional(),
-  api: z.enum(['chat', 'responses']).optional(),
+  api: z.enum(providerApis).optional(),
   baseURL: z.url().optional(),
   /** Name of the environment variable holding the key (keys never live in config files). */
   apiKeyEnv: z.string().optional(),
@@ -47,6 +53,10 @@ const envAllowEntry = z.string().superRefine((entry, ctx) => {
   const problem = allowEntryProblem(entry);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
+const perMillion = z.number().nonnegative();
+/** A model's prices in US dollars per million tokens; cached input and cache writes default to input's. */
+export const priceSchema = z.strictObject({ input: perMillion, output: perMillion, cachedInput: perMillion.optional(), cacheWrite: perMillion.optional() });
+export type ModelPrice = z.infer<typeof priceSchema>;
 
 /** Every field optional: each layer (user, workspace, options) sets only what it changes. */
 export const configLayerSchema = z.strictObject({
@@ -78,6 +88,11 @@ export const configLayerSchema = z.strictObject({
    * looks like a secret). Widens what a command sees: honoured from the person's own layers only.
    */
   shellEnv: z.strictObject({ allow: z.array(envAllowEntry).optional() }).optional(),
+  /**
+   * Prices in US dollars per million tokens, by model (`provider/model` or the bare model id),
+   * over Keel's catalogue. Only the person's own layers set them: a workspace's are ignored.
+   */
+  prices: z.record(z.string().min(1), priceSchema).optional(),
 });
 export type ConfigLayer = z.infer<typeof configLayerSchema>;
 
@@ -103,6 +118,8 @@ export interface KeelConfig {
   sandboxNetwork: string[];
   /** Variables children inherit besides the built-in allow-list (see configLayerSchema.shellEnv). */
   shellEnv: { allow: string[] };
+  /** Prices the person set, by model (see configLayerSchema.prices). */
+  prices: Record<string, ModelPrice>;
 }
 
 export const defaultConfig: KeelConfig = {
@@ -118,4 +135,5 @@ export const defaultConfig: KeelConfig = {
   sandbox: 'auto',
   sandboxNetwork: [],
   shellEnv: { allow: [] },
+  prices: {},
 };

@@ -1,4 +1,6 @@
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
+import { addUsage, usageOfCall } from '../model/tokenUsage';
+import type { TokenUsage } from '../model/tokenUsage';
 import { errorMessage } from '../errors';
 import { isContextOverflow, overflowSize } from '../history/contextOverflow';
 import { maxShrinkAttempts, shrinkHistory } from '../history/shrinkHistory';
@@ -17,10 +19,37 @@ interface PendingCall extends LoopToolCall {
 interface TurnOutput {
   text: string;
   reasoning: string;
+  /**
+   * The reasoning blocks as the provider sent them, with what it attached to each (Anthropic's
+   * thinking signature, its redacted thinking): sent back as they came so thinking carries
+   * across turns. Empty when no provider attached anything.
+   */
+  reasoningBlocks: ReasoningBlock[];
   calls: PendingCall[];
-  inputTokens: number;
-  outputTokens: number;
+  usage: TokenUsage;
   aborted: boolean;
+}
+
+interface ReasoningBlock {
+  id: string;
+  text: string;
+  providerOptions?: SharedProviderOptions;
+}
+
+type SharedProviderOptions = NonNullable<Extract<Exclude<AssistantModelMessage['content'], string>[number], { type: 'reasoning' }>['providerOptions']>;
+
+/** Keeps what a provider attached to a reasoning block (merged per provider as it arrives). */
+function noteReasoning(out: TurnOutput, id: string, text: string, meta: SharedProviderOptions | undefined): void {
+  let block = out.reasoningBlocks.find((b) => b.id === id);
+  if (!block) {
+    block = { id, text: '' };
+    out.reasoningBlocks.push(block);
+  }
+  block.text += text;
+  if (!meta) return;
+  const merged: SharedProviderOptions = { ...block.providerOptions };
+  for (const [provider, fields] of Object.entries(meta)) merged[provider] = { ...merged[provider], ...fields };
+  block.providerOptions = merged;
 }
 
 const cancelledResult: ToolResult = { output: 'Cancelled by the user before this tool finished.', isError: true };
@@ -50,7 +79,7 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   // What is sent: the given messages plus this run's, less what context recovery left out.
   let history: ModelMessage[] = [...opts.messages];
   const produced: ModelMessage[] = [];
-  const usage = { inputTokens: 0, outputTokens: 0 };
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let contextTokens = 0;
   let turns = 0;
   let lastText = '';
@@ -110,11 +139,10 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
         });
       }
     }
-    usage.inputTokens += turn.inputTokens;
-    usage.outputTokens += turn.outputTokens;
-    if (turn.inputTokens > 0) contextTokens = turn.inputTokens;
-    if (turn.inputTokens || turn.outputTokens) {
-      opts.onEvent({ type: 'usage', turn: turns, inputTokens: turn.inputTokens, outputTokens: turn.outputTokens });
+    addUsage(usage, turn.usage);
+    if (turn.usage.inputTokens > 0) contextTokens = turn.usage.inputTokens;
+    if (turn.usage.inputTokens || turn.usage.outputTokens) {
+      opts.onEvent({ type: 'usage', turn: turns, ...turn.usage });
     }
     lastText = turn.text;
     const assistant = assistantMessage(turn);
@@ -134,7 +162,7 @@ async function streamTurnWithRetry(
   messages: ModelMessage[],
 ): Promise<TurnOutput> {
   for (let attempt = 1; ; attempt++) {
-    const out: TurnOutput = { text: '', reasoning: '', calls: [], inputTokens: 0, outputTokens: 0, aborted: false };
+    const out: TurnOutput = { text: '', reasoning: '', reasoningBlocks: [], calls: [], usage: { inputTokens: 0, outputTokens: 0 }, aborted: false };
     try {
       await streamTurn(opts, request, messages, out);
       if (!out.aborted && !opts.signal.aborted && isEmptyAnswer(out)) throw new EmptyAnswerError();
@@ -151,7 +179,7 @@ async function streamTurnWithRetry(
         await sleep(delayMs, opts.signal);
       } catch {
         // Aborted while waiting: nothing of this turn was kept.
-        return { ...out, text: '', reasoning: '', calls: [], aborted: true };
+        return { ...out, text: '', reasoning: '', reasoningBlocks: [], calls: [], aborted: true };
       }
     }
   }
@@ -183,10 +211,17 @@ async function streamTurn(opts: LoopOptions, request: TurnRequest, messages: Mod
         out.text += part.delta;
         opts.onEvent({ type: 'text_delta', text: part.delta });
         break;
+      case 'reasoning-start':
+        noteReasoning(out, part.id, '', part.providerMetadata);
+        break;
       case 'reasoning-delta':
+        noteReasoning(out, part.id, part.delta, part.providerMetadata);
         if (part.delta === '') break;
         out.reasoning += part.delta;
         opts.onEvent({ type: 'reasoning_delta', text: part.delta });
+        break;
+      case 'reasoning-end':
+        if (part.providerMetadata) noteReasoning(out, part.id, '', part.providerMetadata);
         break;
       case 'tool-input-start':
         opts.onToolInputStart?.(part.toolName);
@@ -195,8 +230,7 @@ async function streamTurn(opts: LoopOptions, request: TurnRequest, messages: Mod
         out.calls.push(parseCall(part.toolCallId, part.toolName, part.input));
         break;
       case 'finish':
-        out.inputTokens += part.usage.inputTokens.total ?? 0;
-        out.outputTokens += part.usage.outputTokens.total ?? 0;
+        addUsage(out.usage, usageOfCall(part.usage));
         break;
       default:
         break;
@@ -216,7 +250,9 @@ function parseCall(toolCallId: string, toolName: string, input: string): Pending
 
 function assistantMessage(turn: TurnOutput): AssistantModelMessage | undefined {
   const content: Exclude<AssistantModelMessage['content'], string> = [];
-  if (turn.reasoning) content.push({ type: 'reasoning', text: turn.reasoning });
+  if (turn.reasoningBlocks.some((b) => b.providerOptions)) {
+    for (const b of turn.reasoningBlocks) content.push({ type: 'reasoning', text: b.text, ...(b.providerOptions ? { providerOptions: b.providerOptions } : {}) });
+  } else if (turn.reasoning) content.push({ type: 'reasoning', text: turn.reasoning });
   if (turn.text) content.push({ type: 'text', text: turn.text });
   for (const c of turn.calls) {
     content.push({ type: 'tool-call', toolCallId: c.toolCallId, toolName: c.toolName, input: c.input ?? {} });

@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelMessage } from 'ai';
+import type { TokenUsage } from '../model/tokenUsage';
 import type { ToolResult } from '../tools/tool';
 import type { ToolPresentation } from '../tools/toolPresentation';
 
@@ -28,7 +29,8 @@ export type LoopEvent =
   | { type: 'tool_result'; toolCallId: string; name: string; isError: boolean; output: string; sandboxed?: boolean }
   /** A failed attempt that will be retried; text streamed during it is discarded. */
   | { type: 'retry'; attempt: number; maxAttempts: number; error: string; delayMs: number }
-  | { type: 'usage'; turn: number; inputTokens: number; outputTokens: number }
+  /** One model call's tokens (cache reads and writes, reasoning, where the provider reports them). */
+  | ({ type: 'usage'; turn: number } & TokenUsage)
   /**
    * The model said the conversation does not fit its context window: older messages were
    * left out of what is sent (the session keeps them) and the turn is tried again.
@@ -78,7 +80,7 @@ export type LoopStatus = 'completed' | 'cancelled' | 'max_turns' | 'error';
 export interface LoopResult {
   status: LoopStatus;
   turns: number;
-  usage: { inputTokens: number; outputTokens: number };
+  usage: TokenUsage;
   /** Input tokens of the last turn: how full the context window is now. */
   contextTokens: number;
   /** Text of the last assistant turn. */

@@ -1,7 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
-import type { KeelConfig, ProviderConfig } from '../config/configSchema';
+import type { KeelConfig, ModelPrice, ProviderConfig } from '../config/configSchema';
+import { modelPrice } from './modelCatalogue';
 import { parseModelRef } from './modelRef';
 import { knownContextWindow } from './contextWindows';
 import { fetchEndpointModels } from './endpointModels';
@@ -10,6 +11,8 @@ import { effectiveProvider } from './providerPresets';
 import { OPENAI_BASE_URL, originOf, presetOrigin, providerOrigin } from './keyOrigin';
 import type { PairedKey } from './keyOrigin';
 import { leanChatModel, leanResponsesModel } from './wire/leanModels';
+import { AnthropicMessagesModel } from './sdk/anthropicModel';
+import type { ProviderApi } from '../config/configSchema';
 
 export type ModelPurpose = 'model' | 'planModel' | 'smallModel';
 
@@ -22,6 +25,8 @@ export interface ResolvedModel {
   contextWindow?: number;
   /** Whether the model accepts image parts (unknown models are assumed not to). */
   supportsImages: boolean;
+  /** Its price (the person's `prices`, else the catalogue's); absent when unknown. */
+  price?: ModelPrice;
 }
 
 /** A model a source offers, for the model picker. */
@@ -102,6 +107,12 @@ export class ModelRegistry {
   }
 
   resolve(purpose: ModelPurpose = 'model', explicit?: string): ResolvedModel {
+    const resolved = this.resolveModel(purpose, explicit);
+    const price = modelPrice(resolved.id, this.opts.config.prices);
+    return price ? { ...resolved, price } : resolved;
+  }
+
+  private resolveModel(purpose: ModelPurpose, explicit: string | undefined): ResolvedModel {
     const ref = explicit ?? this.configuredId(purpose);
     if (!ref) throw new KeelError('model_not_configured', l10n.t('No model is configured. {0}', setupHint()));
     const { provider, modelId } = this.parse(ref);
@@ -150,7 +161,8 @@ export class ModelRegistry {
   endpoint(provider: string): ProviderEndpoint | undefined {
     if (this.opts.factories?.some((f) => f.name === provider)) return undefined;
     const pconf = effectiveProvider(provider, this.opts.config.providers[provider]);
-    if (!pconf) return undefined;
+    // Anthropic lists its models with its own key header, which this asking does not send.
+    if (!pconf || pconf.api === 'anthropic') return undefined;
     return { provider, baseURL: pconf.baseURL ?? OPENAI_BASE_URL, apiKey: this.apiKey(provider, pconf), headers: pconf.headers };
   }
 
@@ -204,11 +216,12 @@ function requestOrigin(pconf: ProviderConfig | undefined): string {
 function createModel(
   provider: string,
   modelId: string,
-  api: 'chat' | 'responses',
+  api: ProviderApi,
   pconf: ProviderConfig | undefined,
   apiKey: string | undefined,
 ): LanguageModel {
   const endpoint = { baseURL: pconf?.baseURL ?? OPENAI_BASE_URL, apiKey, headers: pconf?.headers };
+  if (api === 'anthropic') return new AnthropicMessagesModel(provider, modelId, endpoint);
   if (api === 'responses') return leanResponsesModel(provider, modelId, endpoint);
   return leanChatModel(provider, modelId, pconf?.baseURL ? 'compatible' : 'openai', endpoint);
 }

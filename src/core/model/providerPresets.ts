@@ -1,4 +1,4 @@
-import type { ProviderConfig } from '../config/configSchema';
+import type { ProviderApi, ProviderConfig } from '../config/configSchema';
 import { isPresetName } from './presetNames';
 import type { PresetName } from './presetNames';
 
@@ -7,7 +7,7 @@ export interface ProviderPreset {
   label: string;
   /** Absent for OpenAI: the SDK knows its endpoint. */
   baseURL?: string;
-  api: 'chat' | 'responses';
+  api: ProviderApi;
   apiKeyEnv?: string;
   /** Local servers answer without a key. */
   needsKey: boolean;
@@ -24,6 +24,18 @@ export const providerPresets: Record<PresetName, ProviderPreset> = {
   ollama: { label: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1', api: 'chat', needsKey: false },
   lmstudio: { label: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1', api: 'chat', needsKey: false },
   vllm: { label: 'vLLM', baseURL: 'http://127.0.0.1:8000/v1', api: 'chat', apiKeyEnv: 'VLLM_API_KEY', needsKey: false },
+  anthropic: { label: 'Anthropic', baseURL: 'https://api.anthropic.com/v1', api: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', needsKey: true },
+  groq: { label: 'Groq', baseURL: 'https://api.groq.com/openai/v1', api: 'chat', apiKeyEnv: 'GROQ_API_KEY', needsKey: true },
+  together: { label: 'Together AI', baseURL: 'https://api.together.xyz/v1', api: 'chat', apiKeyEnv: 'TOGETHER_API_KEY', needsKey: true },
+  fireworks: { label: 'Fireworks AI', baseURL: 'https://api.fireworks.ai/inference/v1', api: 'chat', apiKeyEnv: 'FIREWORKS_API_KEY', needsKey: true },
+  mistral: { label: 'Mistral', baseURL: 'https://api.mistral.ai/v1', api: 'chat', apiKeyEnv: 'MISTRAL_API_KEY', needsKey: true },
+  xai: { label: 'xAI', baseURL: 'https://api.x.ai/v1', api: 'chat', apiKeyEnv: 'XAI_API_KEY', needsKey: true },
+  cerebras: { label: 'Cerebras', baseURL: 'https://api.cerebras.ai/v1', api: 'chat', apiKeyEnv: 'CEREBRAS_API_KEY', needsKey: true },
+  dashscope: { label: 'DashScope (Qwen)', baseURL: 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1', api: 'chat', apiKeyEnv: 'DASHSCOPE_API_KEY', needsKey: true },
+  moonshot: { label: 'Moonshot (Kimi)', baseURL: 'https://api.moonshot.ai/v1', api: 'chat', apiKeyEnv: 'MOONSHOT_API_KEY', needsKey: true },
+  zhipu: { label: 'Zhipu (GLM)', baseURL: 'https://open.bigmodel.cn/api/paas/v4', api: 'chat', apiKeyEnv: 'ZHIPU_API_KEY', needsKey: true },
+  siliconflow: { label: 'SiliconFlow', baseURL: 'https://api.siliconflow.cn/v1', api: 'chat', apiKeyEnv: 'SILICONFLOW_API_KEY', needsKey: true },
+  litellm: { label: 'LiteLLM proxy', baseURL: 'http://127.0.0.1:4000/v1', api: 'chat', apiKeyEnv: 'LITELLM_API_KEY', needsKey: false },
 };
 
 

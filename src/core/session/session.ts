@@ -1,4 +1,6 @@
 import * as l10n from '@vscode/l10n';
+import { tokensOf } from '../model/tokenUsage';
+import type { TokenUsage } from '../model/tokenUsage';
 import type { ModelMessage } from 'ai';
 import { errorMessage } from '../errors';
 import { parseRecord } from './logReader';
@@ -33,10 +35,10 @@ export type SessionEntry =
    */
   | { kind: 'compaction'; id: string; ts: string; summary: string; replacesUpTo: string; messages?: number; reason?: CompactionRecord['reason'] };
 
-export interface UsageInput {
-  inputTokens: number;
-  outputTokens: number;
+export interface UsageInput extends TokenUsage {
   model?: string;
+  /** What the call cost in US dollars, when the model's price is known. */
+  costUsd?: number;
 }
 
 export interface SessionInit {
@@ -111,8 +113,9 @@ export class Session {
   }
 
   appendUsage(usage: UsageInput): void {
-    const record: Record<string, unknown> = { type: 'usage', ts: now(), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+    const record: Record<string, unknown> = { type: 'usage', ts: now(), ...tokensOf(usage) };
     if (usage.model !== undefined) record.model = usage.model;
+    if (usage.costUsd !== undefined) record.costUsd = usage.costUsd;
     this.append(record);
   }
 

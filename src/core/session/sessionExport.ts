@@ -1,4 +1,6 @@
 import * as l10n from '@vscode/l10n';
+import { usageText } from './usageText';
+import type { UsageTotals } from './sessionState';
 import type { ModelMessage } from 'ai';
 import { presentByName } from '../tools/builtinTools';
 import type { Session, SessionEntry } from './session';
@@ -18,7 +20,7 @@ export interface ExportSource {
   workspace: string;
   createdAt: string;
   updatedAt: string;
-  usage: { inputTokens: number; outputTokens: number };
+  usage: UsageTotals;
   entries: readonly SessionEntry[];
 }
 
@@ -44,6 +46,7 @@ export function sessionToMarkdown(src: ExportSource): string {
   out.push(`- ${l10n.t('Started: {0}', src.createdAt)}`, `- ${l10n.t('Last activity: {0}', src.updatedAt)}`);
   out.push(`- ${l10n.t('Messages: {0}', src.entries.filter((e) => e.kind === 'message').length)}`);
   out.push(`- ${l10n.t('Tokens: {0} ({1} in, {2} out)', src.usage.inputTokens + src.usage.outputTokens, src.usage.inputTokens, src.usage.outputTokens)}`);
+  out.push(`- ${l10n.t('Usage: {0}', usageText(src.usage))}`);
   for (const entry of src.entries) {
     out.push('');
     if (entry.kind === 'compaction') {

@@ -145,7 +145,12 @@ export const usageRecordSchema = z.object({
   ts: isoTime,
   inputTokens: tokenCount,
   outputTokens: tokenCount,
+  cachedInputTokens: tokenCount.optional(),
+  cacheWriteTokens: tokenCount.optional(),
+  reasoningTokens: tokenCount.optional(),
   model: z.string().optional(),
+  /** US dollars, from the model's price when it was known. */
+  costUsd: z.number().nonnegative().optional(),
 });
 export type UsageRecord = z.output<typeof usageRecordSchema>;
 

@@ -1,4 +1,6 @@
 import type { ModelMessage } from 'ai';
+import { addUsage } from '../model/tokenUsage';
+import type { TokenUsage } from '../model/tokenUsage';
 import type { ApprovalMode } from '../config/configSchema';
 import type { ChangeRecord, CompactionRecord, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SessionRecord, SnapshotRecord } from './sessionRecords';
 import { isKeelNote } from './keelNotes';
@@ -27,9 +29,10 @@ export interface SessionConfig {
   worktree?: ConfigValues['worktree'];
 }
 
-export interface UsageTotals {
-  inputTokens: number;
-  outputTokens: number;
+/** Tokens over a session, and what they cost where the price was known. */
+export interface UsageTotals extends TokenUsage {
+  /** US dollars, present only while every call's model had a price (an unknown price is never guessed). */
+  costUsd?: number;
 }
 
 const TITLE_MAX = 80;
@@ -44,6 +47,8 @@ export class SessionState {
   leafId: string | null = null;
   readonly compactions: CompactionRecord[] = [];
   readonly usage: UsageTotals = { inputTokens: 0, outputTokens: 0 };
+  /** A usage record without a cost was seen: the total's cost is unknown from then on. */
+  private unpriced = false;
   approvalMode?: ApprovalMode;
   title?: string;
   model?: string;
@@ -133,8 +138,11 @@ export class SessionState {
         }
         return undefined;
       case 'usage':
-        this.usage.inputTokens += record.inputTokens;
-        this.usage.outputTokens += record.outputTokens;
+        addUsage(this.usage, record);
+        if (record.costUsd === undefined) {
+          this.unpriced = true;
+          delete this.usage.costUsd;
+        } else if (!this.unpriced) this.usage.costUsd = (this.usage.costUsd ?? 0) + record.costUsd;
         return undefined;
       case 'compaction':
         if (!this.nodes.has(record.replacesUpTo)) {

@@ -1,6 +1,6 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as z from 'zod';
-import type { SessionState } from './sessionState';
+import type { SessionState, UsageTotals } from './sessionState';
 
 /**
  * Listing reads one small `<id>.meta.json` per session instead of parsing every log. The
@@ -9,7 +9,7 @@ import type { SessionState } from './sessionState';
  * log size it describes: a sidecar whose size disagrees with the log (a crash between the two
  * writes, or a log from an older build) is rebuilt from the log on the next listing.
  */
-const SUMMARY_VERSION = 1;
+const SUMMARY_VERSION = 2;
 
 const tokens = z.number().int().nonnegative();
 
@@ -20,7 +20,14 @@ const storedSummarySchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   messageCount: z.number().int().nonnegative(),
-  usage: z.object({ inputTokens: tokens, outputTokens: tokens }),
+  usage: z.object({
+    inputTokens: tokens,
+    outputTokens: tokens,
+    cachedInputTokens: tokens.optional(),
+    cacheWriteTokens: tokens.optional(),
+    reasoningTokens: tokens.optional(),
+    costUsd: z.number().nonnegative().optional(),
+  }),
   logBytes: z.number().int().nonnegative(),
   branch: z.string().optional(),
 });
@@ -36,7 +43,7 @@ export interface SessionSummary {
   /** Messages on the active branch. */
   messageCount: number;
   /** Tokens over the whole session, abandoned branches included (they were paid for). */
-  usage: { inputTokens: number; outputTokens: number };
+  usage: UsageTotals;
   /** The branch of the git worktree the conversation works in. */
   branch?: string;
 }

@@ -29,7 +29,7 @@ describe('keel in Simplified Chinese', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Hello.');
-    expect(r.stderr).toMatch(/— 完成，用了 1 轮，输入 \d+ \/ 输出 \d+ 个 token；会话 /);
+    expect(r.stderr).toMatch(/— 完成，用了 1 轮，输入 \d+ \/ 输出 \d+ 个 token，价格未知；会话 /);
     const system = JSON.stringify(rig.server.requests[0]?.body.messages[0]);
     expect(system).toContain("The person's display language is Simplified Chinese (zh-cn)");
     // The prompt itself stays English.

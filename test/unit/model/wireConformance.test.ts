@@ -11,6 +11,7 @@ import { mergeLayers } from '../../../src/core/config/loadConfig';
 import { providerOrigin } from '../../../src/core/model/keyOrigin';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
 import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
+import { AnthropicMessagesModel } from '../../../src/core/model/sdk/anthropicModel';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { wireCases } from '../../conformance/wireConformance';
@@ -20,14 +21,18 @@ const http = { exactUsage: true, httpStatus: true, rawArguments: true };
 
 /** A model as Keel's registry makes it for a provider configured this way. */
 function registryModel(provider: ProviderConfig) {
+  const model = resolved(provider);
+  if (!(model instanceof LeanLanguageModel)) throw new Error('the registry did not build a lean model');
+  return model;
+}
+
+function resolved(provider: ProviderConfig) {
   const registry = new ModelRegistry({
     config: mergeLayers(defaultConfig, { model: 'p/scripted-model', providers: { p: provider } }),
     env: {},
     apiKeys: { p: { key: 'sk-test', origin: providerOrigin('p', provider) } },
   });
-  const { model } = registry.resolve('model');
-  if (!(model instanceof LeanLanguageModel)) throw new Error('the registry did not build a lean model');
-  return model;
+  return registry.resolve('model').model;
 }
 
 const sources: ModelSource[] = [
@@ -46,6 +51,15 @@ const sources: ModelSource[] = [
     name: 'lean Responses',
     traits: { ...http, reasoning: true },
     model: (s) => registryModel({ baseURL: s.baseURL, api: 'responses' }),
+  },
+  {
+    name: 'Anthropic Messages (AI SDK provider, loaded on use)',
+    traits: { ...http, reasoning: true, signsReasoning: 'anthropic' },
+    model: (s) => {
+      const model = resolved({ preset: 'anthropic', baseURL: s.baseURL });
+      if (!(model instanceof AnthropicMessagesModel)) throw new Error('the registry did not build an Anthropic model');
+      return model;
+    },
   },
   {
     name: 'AI SDK openai-compatible chat (reference)',

@@ -60,12 +60,17 @@ describe('the environment children get', () => {
   });
 
   it("never passes Keel's own key, by its variable or by its value under another name, even when named", () => {
-    const policy = childEnvPolicy({ ...defaultConfig, shellEnv: { allow: ['OPENAI_API_KEY', 'DEEPSEEK_API_KEY', 'MY_COPY', 'ANTHROPIC_API_KEY'] } });
+    const allow = ['OPENAI_API_KEY', 'DEEPSEEK_API_KEY', 'MY_COPY', 'ANTHROPIC_API_KEY'];
+    const policy = childEnvPolicy({ ...defaultConfig, model: 'deepseek/deepseek-chat', shellEnv: { allow } });
     const env = childEnv(host, policy);
     expect(env.OPENAI_API_KEY).toBeUndefined();
     expect(env.DEEPSEEK_API_KEY).toBeUndefined();
     expect(env.MY_COPY).toBeUndefined();
+    // Another provider's key is the person's own secret: it passes because they named it.
     expect(env.ANTHROPIC_API_KEY).toBe('sk-ant');
+    const otherProvider = childEnv(host, childEnvPolicy({ ...defaultConfig, model: 'anthropic/claude-sonnet-4-5', shellEnv: { allow } }));
+    expect(otherProvider.ANTHROPIC_API_KEY).toBeUndefined();
+    expect(otherProvider.DEEPSEEK_API_KEY).toBe(host.DEEPSEEK_API_KEY);
     const custom = childEnvPolicy({ ...defaultConfig, providers: { corp: { apiKeyEnv: 'CORP_LLM' } }, shellEnv: { allow: ['CORP_LLM'] } });
     expect(childEnv({ CORP_LLM: 'corp-key-123456' }, custom)).toEqual({});
   });

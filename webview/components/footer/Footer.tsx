@@ -1,5 +1,6 @@
 import { ApprovalModePicker } from './ApprovalModePicker';
 import { ContextMeter } from './ContextMeter';
+import { ConversationTotal } from './ConversationTotal';
 import { ModelPicker } from './ModelPicker';
 import { ProjectPicker } from './ProjectPicker';
 
@@ -10,6 +11,7 @@ export function Footer() {
       <ModelPicker />
       <ApprovalModePicker />
       <ContextMeter />
+      <ConversationTotal />
     </footer>
   );
 }

@@ -1,0 +1,63 @@
+import type { ModelPrice } from '../config/configSchema';
+import type { TokenUsage } from './tokenUsage';
+
+/** What Keel knows of a model without asking anyone: limits and list prices (USD per million tokens). */
+export interface CatalogueEntry {
+  contextWindow: number;
+  maxOutputTokens: number;
+  images: boolean;
+  price: ModelPrice;
+}
+
+const entry = (contextWindow: number, maxOutputTokens: number, images: boolean, price: ModelPrice): CatalogueEntry => ({ contextWindow, maxOutputTokens, images, price });
+
+/**
+ * Common models by id; a dated id (`claude-sonnet-4-5-20250929`) or `-latest` is its family. Prices are the providers' list prices for
+ * standard requests; Anthropic's cache writes are the five-minute ones. The person's `prices`
+ * override these; a model that is not here has an unknown price, never a guessed one.
+ */
+const catalogue: Record<string, CatalogueEntry> = {
+  'claude-opus-4-5': entry(200_000, 64_000, true, { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 }),
+  'claude-opus-4-1': entry(200_000, 32_000, true, { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 }),
+  'claude-opus-4': entry(200_000, 32_000, true, { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 }),
+  'claude-sonnet-4-5': entry(200_000, 64_000, true, { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 }),
+  'claude-sonnet-4': entry(200_000, 64_000, true, { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 }),
+  'claude-3-7-sonnet': entry(200_000, 64_000, true, { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 }),
+  'claude-haiku-4-5': entry(200_000, 64_000, true, { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 }),
+  'claude-3-5-haiku': entry(200_000, 8_192, true, { input: 0.8, cachedInput: 0.08, cacheWrite: 1, output: 4 }),
+  'gpt-5': entry(400_000, 128_000, true, { input: 1.25, cachedInput: 0.125, output: 10 }),
+  'gpt-5-mini': entry(400_000, 128_000, true, { input: 0.25, cachedInput: 0.025, output: 2 }),
+  'gpt-5-nano': entry(400_000, 128_000, true, { input: 0.05, cachedInput: 0.005, output: 0.4 }),
+  'gpt-4.1': entry(1_047_576, 32_768, true, { input: 2, cachedInput: 0.5, output: 8 }),
+  'gpt-4.1-mini': entry(1_047_576, 32_768, true, { input: 0.4, cachedInput: 0.1, output: 1.6 }),
+  'gpt-4.1-nano': entry(1_047_576, 32_768, true, { input: 0.1, cachedInput: 0.025, output: 0.4 }),
+  'gpt-4o': entry(128_000, 16_384, true, { input: 2.5, cachedInput: 1.25, output: 10 }),
+  'gpt-4o-mini': entry(128_000, 16_384, true, { input: 0.15, cachedInput: 0.075, output: 0.6 }),
+  o3: entry(200_000, 100_000, true, { input: 2, cachedInput: 0.5, output: 8 }),
+  'o4-mini': entry(200_000, 100_000, true, { input: 1.1, cachedInput: 0.275, output: 4.4 }),
+  'deepseek-chat': entry(128_000, 8_192, false, { input: 0.28, cachedInput: 0.028, output: 0.42 }),
+  'deepseek-reasoner': entry(128_000, 65_536, false, { input: 0.28, cachedInput: 0.028, output: 0.42 }),
+};
+
+/** The catalogue's entry for a model id (`provider/…/model` or bare), or undefined. */
+export function catalogueEntry(modelId: string): CatalogueEntry | undefined {
+  const bare = modelId.slice(modelId.lastIndexOf('/') + 1).toLowerCase();
+  // The family itself, or it with a date or `latest`: `o3-pro` is not `o3`, and has no price here.
+  const family = /^(.*?)(?:-(?:\d{8}|\d{4}-\d{2}-\d{2}|latest))?$/.exec(bare)?.[1] ?? bare;
+  return catalogue[bare] ?? catalogue[family];
+}
+
+/** A model's price: the person's for `provider/model`, else theirs for the bare id, else the catalogue's. */
+export function modelPrice(ref: string, personal: Record<string, ModelPrice>): ModelPrice | undefined {
+  const bare = ref.slice(ref.lastIndexOf('/') + 1);
+  return personal[ref] ?? personal[bare] ?? catalogueEntry(ref)?.price;
+}
+
+/** What `usage` costs at `price`, in US dollars: uncached input, cache reads and writes, output. */
+export function costOf(usage: TokenUsage, price: ModelPrice): number {
+  const cached = usage.cachedInputTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
+  const fresh = Math.max(0, usage.inputTokens - cached - written);
+  const dollars = fresh * price.input + cached * (price.cachedInput ?? price.input) + written * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output;
+  return dollars / 1_000_000;
+}
