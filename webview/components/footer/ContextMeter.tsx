@@ -2,18 +2,13 @@ import * as l10n from '@vscode/l10n';
 import { useMeta } from '../../store/storeHooks';
 import { contextUsage } from './contextUsage';
 
-/** How full the context window is: a labelled bar ("Context 42%"); the token counts are in the tooltip. */
+/** How full the context window is: a labelled bar ("Context 42%"); the token counts are in the tooltip. Hidden until known. */
 export function ContextMeter() {
   const usage = useMeta((meta) => meta.usage);
   const context = contextUsage(usage);
-  if (!context) {
-    return (
-      <div className="context-meter context-meter-unknown" data-testid="context-meter" title={l10n.t('Context use is not known yet')}>
-        <span className="context-meter-label">{l10n.t('Context –')}</span>
-        <div className="context-meter-bar" aria-hidden="true" />
-      </div>
-    );
-  }
+  // Nothing to show before the first reply says how much of the window is used: an empty bar
+  // with a dash reads as broken, so the meter appears with its first number.
+  if (!context) return null;
   const level = context.fraction >= 0.9 ? 'high' : context.fraction >= 0.7 ? 'medium' : 'low';
   return (
     <div
