@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import { registerDiffCommands } from './diff/diffCommands';
+import { registerEditorCommands } from './editor/editorCommands';
 import type { KeelRuntime } from './keelRuntime';
 import { registerWorktreeCommands } from './worktreeCommands';
 
@@ -52,6 +53,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.showMcpServers', async () => (await deps.runtime()).showMcpServers()),
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
     ...registerWorktreeCommands(deps),
+    ...registerEditorCommands(deps),
     // Plan mode (the work is in the runtime, loaded on first use).
     ...['keel.plan', 'keel.togglePlanMode', 'keel.openPlan', 'keel.executePlan'].map((id) =>
       command(id, async (...args) => (await deps.runtime()).planCommand(id, args)),
