@@ -4,7 +4,7 @@
 // (the composer's placeholder included), nothing runs past the view's edge, the context meter is
 // not drawn before there is anything to measure, and axe-core finds no serious problem.
 import * as assert from 'node:assert';
-import type { Frame } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import { keelContentFrame } from './harness/keelView.ts';
 import { seriousViolations } from './support/axeCheck.ts';
 import { cutThings } from './support/chatLayout.ts';
@@ -48,6 +48,18 @@ async function lookAtEveryWidthAndTheme(rig: ReturnType<typeof useChatRig>, fram
   }
 }
 
+/** The empty composer is as tall as its whole placeholder, not a part of a line of it. */
+async function assertPlaceholderFits(input: Locator, when: string): Promise<void> {
+  const box = await input.evaluate((element: HTMLTextAreaElement) => {
+    const shown = element.clientHeight;
+    element.value = element.placeholder;
+    const needed = element.scrollHeight;
+    element.value = '';
+    return { shown, needed };
+  });
+  assert.ok(box.shown + 1 >= box.needed, `${when}: the composer is ${box.shown} px tall, its placeholder needs ${box.needed} px`);
+}
+
 describe('the empty chat, as a person first sees it', () => {
   const rig = useChatRig({ cleanup: ({ workspace }) => setWorkspaceSetting(workspace, 'workbench.colorTheme', undefined) });
 
@@ -58,16 +70,11 @@ describe('the empty chat, as a person first sees it', () => {
     assert.strictEqual(await rig.chat.frame.getByTestId('context-meter').count(), 0, 'no meter before the first reply');
     const input = rig.chat.composer();
     assert.match((await input.getAttribute('placeholder')) ?? '', /Ask Keel/);
+    // As the view first opens, before anything resizes it (it is drawn hidden behind the early view).
+    await assertPlaceholderFits(input, 'as the view opens');
     await lookAtEveryWidthAndTheme(rig, frame, '.empty-state');
-    // The placeholder's whole text fits the box at the narrowest width, not half a line of it.
-    const box = await input.evaluate((element: HTMLTextAreaElement) => {
-      const shown = element.clientHeight;
-      element.value = element.placeholder;
-      const needed = element.scrollHeight;
-      element.value = '';
-      return { shown, needed };
-    });
-    assert.ok(box.shown + 1 >= box.needed, `the composer is ${box.shown} px tall, its placeholder needs ${box.needed} px`);
+    // And at the narrowest width, where it wraps.
+    await assertPlaceholderFits(input, 'at 220 px');
   });
 });
 
