@@ -105,12 +105,13 @@ function startScript(src: string, nonce: string, you: string): string {
     if (empty) input.value = '';
   };
   let width = 0;
-  if (input) new ResizeObserver(() => {
+  if (input && typeof ResizeObserver === 'function') new ResizeObserver(() => {
     if (input.clientWidth === width) return;
     width = input.clientWidth;
     fit();
   }).observe(input);
   input?.addEventListener('input', fit);
+  window.addEventListener('resize', fit);
 })();`;
 }
 
