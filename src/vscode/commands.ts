@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../core/errors';
 import { registerDiffCommands } from './diff/diffCommands';
 import { registerEditorCommands } from './editor/editorCommands';
+import { guardedCommand } from './guardedCommand';
 import type { KeelRuntime } from './keelRuntime';
 import { registerWorktreeCommands } from './worktreeCommands';
 
@@ -18,15 +18,7 @@ const FOCUS_VIEW = 'keel.chat.focus';
 
 /** The palette and view-title commands. Each is small; the work is in the runtime. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const command = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        await run(...args);
-      } catch (err) {
-        deps.log.error(`${id} failed: ${errorMessage(err)}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('Keel: {0}', errorMessage(err)));
-      }
-    });
+  const command = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown): vscode.Disposable => guardedCommand(deps.log, id, run);
 
   return [
     command('keel.newChat', async () => {

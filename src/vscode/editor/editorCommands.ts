@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/errors';
 import type { EventData } from '../../protocol/catalogue';
 import type { Mention } from '../../protocol/uiMessage';
+import { guardedCommand } from '../guardedCommand';
 import type { KeelRuntime } from '../keelRuntime';
 import { pathMention, problemLine, problemMentions, selectionMention } from './editorMentions';
 
@@ -20,15 +20,7 @@ const FOCUS_VIEW = 'keel.chat.focus';
  * until the person presses Enter. With no model configured the chat shows its first-run panel.
  */
 export function registerEditorCommands(deps: EditorCommandDeps): vscode.Disposable[] {
-  const command = (id: string, run: (...args: unknown[]) => Promise<void>): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        await run(...args);
-      } catch (err) {
-        deps.log.error(`${id} failed: ${errorMessage(err)}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('Keel: {0}', errorMessage(err)));
-      }
-    });
+  const command = (id: string, run: (...args: unknown[]) => Promise<void>): vscode.Disposable => guardedCommand(deps.log, id, run);
 
   /** `fresh`: a request of its own, in a new conversation unless the one in view is empty. */
   const toChat = async (prefill: EventData<'composer'>, fresh: boolean): Promise<void> => {
