@@ -74,7 +74,8 @@ export class ViewSync implements EventSink {
 
   /** Fills the composer (the editor's "Add to Chat", "Fix with Keel"); waits for the view if it is loading. */
   prefillComposer(prefill: EventData<'composer'>): void {
-    if (this.view && this.synced) this.view.outbox.emit('composer', prefill);
+    // A hidden view's page is gone (isReady false) until it shows and says ready again: it waits for that.
+    if (this.view && this.synced && this.view.isReady()) this.view.outbox.emit('composer', prefill);
     else this.pendingComposer.push(prefill);
   }
 
