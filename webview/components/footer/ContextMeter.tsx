@@ -6,9 +6,18 @@ import { contextUsage } from './contextUsage';
 export function ContextMeter() {
   const usage = useMeta((meta) => meta.usage);
   const context = contextUsage(usage);
-  // Nothing to show before the first reply says how much of the window is used: an empty bar
+  // Nothing to show before the first reply says how many tokens are in context: an empty bar
   // with a dash reads as broken, so the meter appears with its first number.
-  if (!context) return null;
+  if (!context) {
+    if (usage?.contextTokens === undefined) return null;
+    // The model's window is not known (a custom endpoint): the count, without a bar to fill.
+    const tokens = new Intl.NumberFormat('en-US').format(usage.contextTokens);
+    return (
+      <div className="context-meter context-meter-count" data-testid="context-meter" title={l10n.t("{0} tokens in context; this model's context window is not known", tokens)}>
+        <span className="context-meter-label">{l10n.t('Context {0} tokens', tokens)}</span>
+      </div>
+    );
+  }
   const level = context.fraction >= 0.9 ? 'high' : context.fraction >= 0.7 ? 'medium' : 'low';
   return (
     <div
