@@ -1,6 +1,7 @@
 import type { ApprovalMode } from '../core/projectTypes';
 import type { ApprovalAnswer } from '../core/tools/tool';
 import type { FileChange } from '../core/tools/tool';
+import type { EventData } from '../protocol/catalogue';
 import type { ConversationActivity } from '../protocol/conversationActivity';
 import type { AgentMode, ConfigSummary } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
@@ -95,6 +96,11 @@ export class ChatController {
   /** The view said `ready`: it gets one snapshot, then the approvals still waiting. */
   viewReady(): void {
     this.window.view.ready();
+  }
+
+  /** Fills the chat's composer from the editor (mentions, text); waits for the view if it is loading. */
+  prefillComposer(prefill: EventData<'composer'>): void {
+    this.window.view.prefillComposer(prefill);
   }
 
   /** Shows a panel of the view (the view-title buttons); waits for the view if it is loading. */

@@ -1,4 +1,5 @@
 import type { DeltaCoalescer } from '../protocol/deltaCoalescer';
+import type { EventData } from '../protocol/catalogue';
 import type { Snapshot } from '../protocol/sessionState';
 import type { EventSink } from './eventSink';
 
@@ -28,6 +29,8 @@ export class ViewSync implements EventSink {
   private synced = false;
   private readyGeneration = 0;
   private pendingPanel: 'chat' | 'sessions' | undefined;
+  /** What the editor sent to the composer while the view was loading, in order. */
+  private pendingComposer: EventData<'composer'>[] = [];
   private readonly deps: ViewSyncDeps;
 
   constructor(deps: ViewSyncDeps) {
@@ -59,6 +62,7 @@ export class ViewSync implements EventSink {
         view.outbox.emit('view.show', { panel: this.pendingPanel });
         this.pendingPanel = undefined;
       }
+      for (const prefill of this.pendingComposer.splice(0)) view.outbox.emit('composer', prefill);
     });
   }
 
@@ -66,6 +70,13 @@ export class ViewSync implements EventSink {
   showPanel(panel: 'chat' | 'sessions'): void {
     if (this.view && this.synced) this.view.outbox.emit('view.show', { panel });
     else this.pendingPanel = panel;
+  }
+
+  /** Fills the composer (the editor's "Add to Chat", "Fix with Keel"); waits for the view if it is loading. */
+  prefillComposer(prefill: EventData<'composer'>): void {
+    // A hidden view's page is gone (isReady false) until it shows and says ready again: it waits for that.
+    if (this.view && this.synced && this.view.isReady()) this.view.outbox.emit('composer', prefill);
+    else this.pendingComposer.push(prefill);
   }
 
   emit: EventSink['emit'] = (event, data) => {

@@ -6,13 +6,14 @@ import type { ApprovalMode } from '../core/config/configSchema';
 import { KeelError } from '../core/errors';
 import { isPresetName, presetNames } from '../core/model/presetNames';
 import type { PresetName } from '../core/model/presetNames';
+import { bareWorktreeAsEmpty, worktreeNameAfterFlag } from './worktreeArg';
 import { sandboxModes } from '../core/sandbox/sandboxTypes';
 import type { SandboxMode } from '../core/sandbox/sandboxTypes';
 
 /** The help text, in the CLI's language (a function: the locale is applied after this module loads). */
 export function usage(): string {
   return l10n.t(
-    "Usage:\n  keel run [options] PROMPT     run one request in a workspace and exit (\"-\" reads the prompt from stdin)\n  keel sessions [--cwd DIR] [--json]\n                                list the workspace's sessions, newest first\n  keel restore --session ID [--cwd DIR] [--turn N] [--force]\n                                put back every file Keel changed (commands included) from user\n                                turn N on (1-based; default the last); exits 1 and changes nothing\n                                when a file changed since, unless --force\n  keel --help | --version\n\nOptions for run:\n  --cwd DIR                 workspace root (default: current directory)\n  --add-dir DIR             another folder the agent may use (repeatable); paths into it start\n                            with its name; the session still belongs to the --cwd folder\n  --plan                    plan mode: read-only tools, the plan prompt and planModel\n  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,\n                            whatever needs approval is denied and reported)\n  --sandbox MODE            auto | on | off: the OS sandbox for commands and local MCP servers\n                            (default auto: bubblewrap on Linux, sandbox-exec on macOS, where available;\n                            on: refuse commands without one; off: run them unconfined)\n  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)\n  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm\n                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)\n  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);\n                            with --provider, moves that endpoint\n  --api-key KEY             API key (default $OPENAI_API_KEY)\n  --session ID              resume a session of this workspace\n  --max-turns N             cap on model turns (default 50)\n  --output FORMAT           text | stream-json (default text)\n  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({\"servers\": {...}}); repeatable\n  --worktree[=NAME]         work in a new git worktree on branch keel/NAME, made from the HEAD of\n                            the --cwd checkout, which stays untouched (NAME: a time stamp if left out)\n  --worktree-dir DIR        where worktrees are made (default: under $KEEL_HOME, outside the workspace)\n\nKeel stores sessions under $KEEL_HOME (default ~/.keel). Config: $KEEL_HOME/config.json is yours;\na workspace's .keel/config.json may only narrow it (a stricter mode, deny rules), never allow\nmore or choose where your key goes: what it tries is ignored with a warning.",
+    "Usage:\n  keel run [options] PROMPT     run one request in a workspace and exit (\"-\" reads the prompt from stdin)\n  keel sessions [--cwd DIR] [--json]\n                                list the workspace's sessions, newest first\n  keel restore --session ID [--cwd DIR] [--turn N] [--force]\n                                put back every file Keel changed (commands included) from user\n                                turn N on (1-based; default the last); exits 1 and changes nothing\n                                when a file changed since, unless --force\n  keel --help | --version\n\nOptions for run:\n  --cwd DIR                 workspace root (default: current directory)\n  --add-dir DIR             another folder the agent may use (repeatable); paths into it start\n                            with its name; the session still belongs to the --cwd folder\n  --plan                    plan mode: read-only tools, the plan prompt and planModel\n  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,\n                            whatever needs approval is denied and reported)\n  --sandbox MODE            auto | on | off: the OS sandbox for commands and local MCP servers\n                            (default auto: bubblewrap on Linux, sandbox-exec on macOS, where available;\n                            on: refuse commands without one; off: run them unconfined)\n  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)\n  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm\n                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)\n  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);\n                            with --provider, moves that endpoint\n  --api-key KEY             API key (default $OPENAI_API_KEY)\n  --session ID              resume a session of this workspace\n  --max-turns N             cap on model turns (default 50)\n  --output FORMAT           text | stream-json (default text)\n  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({\"servers\": {...}}); repeatable\n  --worktree [NAME]         work in a new git worktree on branch keel/NAME, made from the HEAD of\n                            the --cwd checkout, which stays untouched (NAME: a time stamp if left out)\n  --worktree-dir DIR        where worktrees are made (default: under $KEEL_HOME, outside the workspace)\n\nKeel stores sessions under $KEEL_HOME (default ~/.keel). Config: $KEEL_HOME/config.json is yours;\na workspace's .keel/config.json may only narrow it (a stricter mode, deny rules), never allow\nmore or choose where your key goes: what it tries is ignored with a warning.",
   );
 }
 
@@ -64,9 +65,10 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   let parsed;
   try {
     parsed = parseArgs({
-      // `--worktree` takes its name only as `--worktree=NAME`, so a prompt after it is never taken for one.
-      args: argv.map((a) => (a === '--worktree' ? '--worktree=' : a)),
+      // A bare `--worktree` parses as empty; worktreeNameAfterFlag decides whether the next word names it.
+      args: bareWorktreeAsEmpty(argv),
       allowPositionals: true,
+      tokens: true,
       strict: true,
       options: {
         help: { type: 'boolean', short: 'h' },
@@ -94,7 +96,10 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   } catch (err) {
     throw usageError((err as Error).message);
   }
-  const { values: v, positionals } = parsed;
+  const { values: v, tokens } = parsed;
+  const named = worktreeNameAfterFlag(argv, tokens, parsed.positionals, usageError);
+  const positionals = named.positionals;
+  if (named.name !== undefined) v.worktree = named.name;
   if (v.help) return { command: 'help' };
   if (v.version) return { command: 'version' };
   const [command, ...rest] = positionals;

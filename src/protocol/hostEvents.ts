@@ -110,11 +110,16 @@ export const hostEvents = {
   session: sessionInfoSchema,
   /** Model configured / workspace trust / config problem changed. */
   config: configSummarySchema,
-  /** Prefill the composer (from a command such as "add selection to chat"); focus it. */
+  /**
+   * Prefill the composer (from the editor: "Fix with Keel", "Add to Chat"); focus it. `add`: the
+   * mentions join what is already there (each once) and the text goes after what is typed;
+   * otherwise the draft is replaced.
+   */
   composer: z.strictObject({
     text: z.string().optional(),
     mentions: z.array(mentionSchema).optional(),
     mode: agentModeSchema.optional(),
+    add: z.boolean().optional(),
   }),
   /** The workspace projects (folders) or the conversation's current one changed. */
   workspaceProjects: workspaceProjectsSchema,

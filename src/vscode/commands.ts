@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../core/errors';
 import { registerDiffCommands } from './diff/diffCommands';
+import { registerEditorCommands } from './editor/editorCommands';
+import { guardedCommand } from './guardedCommand';
 import type { KeelRuntime } from './keelRuntime';
 import { registerWorktreeCommands } from './worktreeCommands';
 
@@ -17,15 +18,7 @@ const FOCUS_VIEW = 'keel.chat.focus';
 
 /** The palette and view-title commands. Each is small; the work is in the runtime. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const command = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        await run(...args);
-      } catch (err) {
-        deps.log.error(`${id} failed: ${errorMessage(err)}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('Keel: {0}', errorMessage(err)));
-      }
-    });
+  const command = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown): vscode.Disposable => guardedCommand(deps.log, id, run);
 
   return [
     command('keel.newChat', async () => {
@@ -52,6 +45,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.showMcpServers', async () => (await deps.runtime()).showMcpServers()),
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
     ...registerWorktreeCommands(deps),
+    ...registerEditorCommands(deps),
     // Plan mode (the work is in the runtime, loaded on first use).
     ...['keel.plan', 'keel.togglePlanMode', 'keel.openPlan', 'keel.executePlan'].map((id) =>
       command(id, async (...args) => (await deps.runtime()).planCommand(id, args)),

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
+import { KeelCodeActions } from './editor/keelCodeActions';
 import { openHeadlessChatPage } from './headlessChatView';
 import { KEEL_API_VERSION } from './keelApi';
 import type { KeelApi } from './keelApi';
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
     channel,
     vscode.window.registerWebviewViewProvider('keel.chat', provider),
     ...registerCommands({ context, log, runtime: getRuntime, loadedRuntime: () => loaded }),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new KeelCodeActions(), { providedCodeActionKinds: KeelCodeActions.kinds }),
   );
   log.info(`${context.extension.id} activated in ${(performance.now() - started).toFixed(1)} ms`);
 

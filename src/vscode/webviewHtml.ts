@@ -69,7 +69,8 @@ ${earlyViewHtml(assets.locale)}
  * Draws the early view's messages from the page's saved state, then, after the page's load
  * event (when VS Code shows it), tells the host the page is on screen and adds the UI script. The page's VS Code API may be acquired once only: it is left on
  * `window.keelVsCodeApi` for the UI (webview/bridge/vscodeApi.ts). Until the UI takes over,
- * Enter in the early composer keeps the text (nothing can be sent yet).
+ * Enter in the early composer keeps the text (nothing can be sent yet); the composer is as tall
+ * as its placeholder, which wraps in a narrow view.
  */
 function startScript(src: string, nonce: string, you: string): string {
   return `(() => {
@@ -89,9 +90,28 @@ function startScript(src: string, nonce: string, you: string): string {
   };
   if (document.readyState === 'complete') start();
   else window.addEventListener('load', start, { once: true });
-  document.getElementById('keel-early-input')?.addEventListener('keydown', (event) => {
+  const input = document.getElementById('keel-early-input');
+  input?.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) event.preventDefault();
   });
+  // As tall as its text, or its placeholder while empty (which wraps in a narrow view), as the chat's composer is.
+  // Not measured while the page is hidden (it has no width then); it is once it shows.
+  const fit = () => {
+    if (!input || input.clientWidth === 0) return;
+    input.style.height = 'auto';
+    const empty = input.value === '';
+    if (empty) input.value = input.placeholder;
+    input.style.height = input.scrollHeight + 'px';
+    if (empty) input.value = '';
+  };
+  let width = 0;
+  if (input && typeof ResizeObserver === 'function') new ResizeObserver(() => {
+    if (input.clientWidth === width) return;
+    width = input.clientWidth;
+    fit();
+  }).observe(input);
+  input?.addEventListener('input', fit);
+  window.addEventListener('resize', fit);
 })();`;
 }
 

@@ -24,6 +24,8 @@ interface EarlySighting {
   composer?: boolean;
   /** The chat's own root was hidden meanwhile (no "Connecting…", never both at once). */
   rootHidden?: boolean;
+  /** The empty early composer's height and what its placeholder needs, the most it was short by. */
+  placeholder?: { shown: number; needed: number };
 }
 
 /**
@@ -47,6 +49,15 @@ async function watchForEarlyView(page: Page, extensionId: string): Promise<void>
         seen.empty = early.querySelector('[data-testid="early-empty"]:not([hidden])') !== null;
         seen.composer = early.querySelector('[data-testid="early-composer"]') !== null;
         seen.rootHidden = doc.getElementById('root')?.hidden === true;
+        const input = early.querySelector<HTMLTextAreaElement>('[data-testid="early-composer"]');
+        if (input && input.value === '' && input.clientWidth > 0) {
+          // Measured as if the placeholder were typed, and emptied again in the same frame.
+          const shown = input.clientHeight;
+          input.value = input.placeholder;
+          const needed = input.scrollHeight;
+          input.value = '';
+          if (!seen.placeholder || needed - shown > seen.placeholder.needed - seen.placeholder.shown) seen.placeholder = { shown, needed };
+        }
       }
       requestAnimationFrame(look);
     };
@@ -76,6 +87,8 @@ describe('the chat in a fresh window', () => {
     assert.deepStrictEqual(seen.messages, []);
     assert.ok(seen.composer, 'the early view had a composer');
     assert.ok(seen.rootHidden, 'the chat stayed hidden behind the early view');
+    assert.ok(seen.placeholder, 'the early composer was measured while empty');
+    assert.ok(seen.placeholder.shown + 1 >= seen.placeholder.needed, `the early composer is ${seen.placeholder.shown} px tall, its placeholder needs ${seen.placeholder.needed} px`);
     await chat.frame.getByTestId('early-view').waitFor({ state: 'detached', timeout: 30_000 });
     assert.strictEqual(await chat.composer().inputValue(), 'draft more');
   });
@@ -119,6 +132,8 @@ describe('the chat shown again', () => {
     assert.match(seen.messages[1]!, /The build runs esbuild twice\./);
     assert.ok(seen.composer, 'the early view had a composer');
     assert.ok(seen.rootHidden, 'the chat stayed hidden behind the early view');
+    assert.ok(seen.placeholder, 'the early composer was measured while empty');
+    assert.ok(seen.placeholder.shown + 1 >= seen.placeholder.needed, `the early composer is ${seen.placeholder.shown} px tall, its placeholder needs ${seen.placeholder.needed} px`);
 
     // The chat is the one on screen now, with the same conversation.
     await chat.frame.getByTestId('early-view').waitFor({ state: 'detached', timeout: 30_000 });

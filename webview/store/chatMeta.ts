@@ -37,6 +37,8 @@ export interface ComposerPrefill {
   mode?: AgentMode;
   /** Where the caret goes (the end of the text when absent). */
   caret?: number;
+  /** Join the draft (mentions once each, text after it) instead of replacing it. */
+  add?: boolean;
 }
 
 export type Panel = 'chat' | 'sessions';

@@ -68,9 +68,25 @@ export function TextArea({
       }
     };
     fit();
-    // A narrower or wider view wraps the text differently.
+    // A narrower or wider view wraps the text differently. The element's own width is watched too:
+    // drawn while hidden (behind the early view) it measures nothing, and the window does not
+    // resize when it appears, which left the box shorter than one line.
+    // (The unit tests' DOM has no ResizeObserver; every webview has.)
+    let width = element.clientWidth;
+    const observer =
+      typeof ResizeObserver === 'undefined'
+        ? undefined
+        : new ResizeObserver(() => {
+            if (element.clientWidth === width) return;
+            width = element.clientWidth;
+            fit();
+          });
+    observer?.observe(element);
     window.addEventListener('resize', fit);
-    return () => window.removeEventListener('resize', fit);
+    return () => {
+      observer?.disconnect();
+      window.removeEventListener('resize', fit);
+    };
   }, [value, placeholder]);
 
   return (

@@ -18,9 +18,14 @@ export interface Worktree {
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
+/** Whether `name` can be a worktree's folder and branch name. */
+export function isWorktreeName(name: string): boolean {
+  return namePattern.test(name) && !name.includes('..') && !name.endsWith('.lock') && !name.endsWith('.');
+}
+
 /** A name the person gave, checked: it becomes a folder and a branch name. */
 export function checkWorktreeName(name: string): string {
-  if (!namePattern.test(name) || name.includes('..') || name.endsWith('.lock') || name.endsWith('.')) {
+  if (!isWorktreeName(name)) {
     throw new KeelError('usage', `"${name}" cannot name a worktree: use 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit.`);
   }
   return name;

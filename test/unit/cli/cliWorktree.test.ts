@@ -132,6 +132,15 @@ describe('keel run --worktree', { timeout: 90_000 }, () => {
     expect(checkoutState(rig.box.ws)).toEqual(before);
   });
 
+  it('names the worktree with the word after --worktree when a prompt follows (--worktree NAME PROMPT)', async () => {
+    const r = await keel(rig.server, [reply.text('Done.')], ['--worktree', 'feat1', 'write it']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.lines[0]).toMatchObject({ type: 'worktree', branch: 'keel/feat1' });
+    const sent = JSON.stringify(rig.server.requests[0].body.messages.at(-1));
+    expect(sent).toContain('write it');
+    expect(sent).not.toContain('feat1 write it');
+  });
+
   it('makes up a name when none is given, and a prompt after the flag stays the prompt', async () => {
     const r = await keel(rig.server, [reply.text('Nothing to do.')], ['--worktree', 'Look around']);
     expect(r.code).toBe(0);
@@ -144,7 +153,7 @@ describe('keel run --worktree', { timeout: 90_000 }, () => {
     const plain = join(rig.box.dir, 'plain');
     execFileSync('mkdir', [plain]);
     rig.server.load({ turns: [reply.text('never')] });
-    const r = await runCli(rig.cli, ['run', '--cwd', plain, '--model', 'scripted-model', '--base-url', rig.server.baseURL, '--worktree', 'x'], { KEEL_HOME: rig.box.home });
+    const r = await runCli(rig.cli, ['run', '--cwd', plain, '--model', 'scripted-model', '--base-url', rig.server.baseURL, '--worktree', 'Look at x'], { KEEL_HOME: rig.box.home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/needs a git repository/);
     expect(rig.server.requests).toHaveLength(0);

@@ -2,8 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { ClipboardEvent, KeyboardEvent } from 'react';
 import { MAX_IMAGES_PER_MESSAGE } from '../../../src/protocol/limits';
-import type { AgentMode } from '../../../src/protocol/sessionState';
-import type { ImageAttachment, Mention } from '../../../src/protocol/uiMessage';
+import type { ImageAttachment } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { useMeta } from '../../store/storeHooks';
 import { Badge } from '../../ui/Badge';
@@ -23,15 +22,12 @@ import { parseSlashCommand, slashCompletions } from './slashCommands';
 import type { ParsedSlash, SlashCommandInfo } from './slashCommands';
 import { contextChoices, fileChoice, sameMention } from './contextMentions';
 import type { MentionChoice } from './contextMentions';
+import { joinDraft } from './joinDraft';
+import type { ComposerDraft } from './joinDraft';
 import { useFileSearch } from './useFileSearch';
 import type { FileHit } from './useFileSearch';
 
-interface Draft {
-  text: string;
-  mentions: Mention[];
-  images: ImageAttachment[];
-  mode: AgentMode | undefined;
-}
+type Draft = ComposerDraft;
 
 const EMPTY_DRAFT: Draft = { text: '', mentions: [], images: [], mode: undefined };
 
@@ -73,8 +69,9 @@ export function Composer() {
 
   useEffect(() => {
     if (!prefill) return;
-    setDraft({ text: prefill.text ?? '', mentions: prefill.mentions ?? [], images: [], mode: prefill.mode });
-    pendingCaret.current = Math.min(prefill.caret ?? Infinity, (prefill.text ?? '').length);
+    const next = prefill.add ? joinDraft(current.current, prefill) : { text: prefill.text ?? '', mentions: prefill.mentions ?? [], images: [], mode: prefill.mode };
+    setDraft(next);
+    pendingCaret.current = Math.min(prefill.caret ?? Infinity, next.text.length);
     input.current?.focus();
   }, [prefill]);
 
