@@ -13,6 +13,7 @@ import { serverEnv } from './mcpEnv';
 import { mcpPromptCommand } from './mcpNames';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
 import { LineLog } from './lineLog';
+import { McpSignInRequired, signInRequired } from './mcpSignIn';
 
 export interface McpServerOptions {
   config: McpServerConfig;
@@ -187,7 +188,7 @@ export class McpServer {
       this.client = undefined;
       this.generation++;
       if (client) await closeQuietly(client, (m) => this.log.add(`[keel] ${m}`));
-      this.failed(`could not start: ${errorMessage(err)}`);
+      this.failed(`could not start: ${errorMessage(err)}`, !(err instanceof McpSignInRequired));
     }
   }
 
@@ -239,6 +240,8 @@ export class McpServer {
         return await this.attach(new StreamableHTTPClientTransport(url, { requestInit }), current);
       } catch (err) {
         if (!current()) throw err;
+        const signIn = signInRequired(err);
+        if (signIn) throw signIn;
         this.log.add(`[keel] streamable HTTP failed (${errorMessage(err)}); trying the older SSE transport`);
       }
     }
@@ -339,9 +342,10 @@ export class McpServer {
     this.failed('the server exited or closed the connection');
   }
 
-  private failed(reason: string): void {
+  /** `retry`: false when restarting cannot help (a server that needs sign-in). */
+  private failed(reason: string, retry = true): void {
     this.log.add(`[keel] ${reason}`);
-    const delay = this.opts.backoffMs[this.failures];
+    const delay = retry ? this.opts.backoffMs[this.failures] : undefined;
     this.failures++;
     if (delay === undefined) {
       this.opts.log('error', `MCP server "${this.config.name}" failed: ${reason}`);
