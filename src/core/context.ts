@@ -180,6 +180,7 @@ export class Context {
         trusted,
         log: (level, message) => opts.host.log(level, message),
         version: opts.clientVersion,
+        roots: workspace.folders.map((f) => f.path),
       });
     mcp.setSandbox((cwd, visible) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message), visible), childEnvPolicy(config));
     mcp.setToolTimeout(config.mcpToolTimeout * 1000);

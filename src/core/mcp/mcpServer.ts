@@ -14,6 +14,7 @@ import { mcpPromptCommand } from './mcpNames';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
 import { LineLog } from './lineLog';
 import { McpSignInRequired, signInRequired } from './mcpSignIn';
+import { handleServerRequests, keelClientCapabilities } from './mcpClientHandlers';
 
 export interface McpServerOptions {
   config: McpServerConfig;
@@ -26,6 +27,8 @@ export interface McpServerOptions {
   onChange(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   version: string;
+  /** The workspace folders (and added folders), offered to the server as its roots. */
+  roots(): readonly string[];
   /** What a local server inherits of `env` besides the built-in allow-list (the person's `shellEnv.allow`). */
   envPolicy?(): ChildEnvPolicy;
   /** Prepares the OS sandbox a local server runs in; undefined: it runs without one; throws: it must not run. */
@@ -118,6 +121,13 @@ export class McpServer {
     this.client = undefined;
     this.setState('disabled', reason);
     if (client) await closeQuietly(client, (m) => this.log.add(`[keel] ${m}`));
+  }
+
+  /** Tells a connected server that the roots changed; it asks for them again. */
+  rootsChanged(): void {
+    const client = this.client;
+    if (!client || this.state !== 'ready') return;
+    client.sendRootsListChanged().catch((err: unknown) => this.log.add(`[keel] could not announce the new roots: ${errorMessage(err)}`));
   }
 
   async restart(): Promise<void> {
@@ -251,7 +261,8 @@ export class McpServer {
   }
 
   private async attach(transport: Transport, current: () => boolean): Promise<Client> {
-    const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities: {} });
+    const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities: keelClientCapabilities });
+    handleServerRequests(client, { roots: () => this.opts.roots(), log: (line) => current() && this.log.add(line) });
     client.onerror = (err) => {
       if (current()) this.log.add(`[keel] protocol error: ${errorMessage(err)}`);
     };
