@@ -35,6 +35,9 @@ export interface McpServerOptions {
   sandboxStart?(cwd: string, visible: readonly string[]): Promise<SandboxedStart | undefined>;
 }
 
+/** A call that keeps reporting progress may run this many times the tool timeout in all. */
+const progressCapFactor = 10;
+
 /** A connection that stays up this long counts as healthy: the next crash starts the backoff over. */
 const healthyAfterMs = 30_000;
 
@@ -140,7 +143,15 @@ export class McpServer {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
     try {
-      return await client.callTool({ name, arguments: args }, undefined, { signal, timeout: timeoutMs, maxTotalTimeout: timeoutMs });
+      // A progress token goes with every call (the SDK adds it for onprogress); each progress
+      // report restarts the timeout, up to progressCapFactor times the timeout in all.
+      return await client.callTool({ name, arguments: args }, undefined, {
+        signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: timeoutMs * progressCapFactor,
+        onprogress: () => undefined,
+      });
     } catch (err) {
       // An HTTP server that went away shows only as failed requests: treat it as a crash.
       if (this.config.type !== 'stdio' && this.client === client && !signal.aborted && unreachable(err)) this.closedUnexpectedly();

@@ -21,8 +21,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function start(roots: string[]): McpManager {
-  m = new McpManager({ workspaceRoot: roots[0], roots, env: { PATH: process.env.PATH }, log: () => undefined, trusted: true, version: '1.2.3' });
+function start(roots: string[], toolTimeoutMs?: number): McpManager {
+  m = new McpManager({ workspaceRoot: roots[0], roots, toolTimeoutMs, env: { PATH: process.env.PATH }, log: () => undefined, trusted: true, version: '1.2.3' });
   m.setServers([{ name: 'asking', origin: 'user', type: 'stdio', command: process.execPath, args: [asking], env: {} }]);
   return m;
 }
@@ -53,5 +53,11 @@ describe('what Keel answers an MCP server', () => {
     const manager = start([dir]);
     expect(await call(manager, 'log', { text: 'disk almost full' })).toBe('logged');
     expect(manager.log('asking')).toContain('[warning] asking: disk almost full');
+  });
+
+  it('every call carries a progress token, and progress keeps a call past the tool timeout alive', async () => {
+    const manager = start([dir], 400);
+    // Six steps of 100 ms: 600 ms in all, over the 400 ms timeout, but never 400 ms without progress.
+    expect(await call(manager, 'slow', { steps: 6 })).toBe('done after 6 steps');
   });
 });
