@@ -3,6 +3,7 @@ import { ListRootsRequestSchema, LoggingMessageNotificationSchema } from '@model
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { errorMessage } from '../errors';
 
 /** What Keel offers a server besides calling it: the workspace folders as roots (and says when they change). */
 export const keelClientCapabilities: ClientCapabilities = { roots: { listChanged: true } };
@@ -23,4 +24,17 @@ export function handleServerRequests(client: Client, opts: { roots(): readonly s
     const text = typeof data === 'string' ? data : JSON.stringify(data);
     opts.log(`[${level}]${logger ? ` ${logger}:` : ''} ${text}`);
   });
+}
+
+/** The level Keel asks servers that log to send from: info and above reach the server's log. */
+export const mcpLogLevel = 'info';
+
+/** Asks a server that offers logging for its messages from `mcpLogLevel` up; a refusal is noted, not fatal. */
+export async function askForLogs(client: Client, note: (line: string) => void): Promise<void> {
+  if (!client.getServerCapabilities()?.logging) return;
+  try {
+    await client.setLoggingLevel(mcpLogLevel);
+  } catch (err) {
+    note(`[keel] logging/setLevel failed: ${errorMessage(err)}`);
+  }
 }

@@ -13,8 +13,9 @@ import { serverEnv } from './mcpEnv';
 import { mcpPromptCommand } from './mcpNames';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
 import { LineLog } from './lineLog';
+import { closeQuietly, unreachable, withTimeout } from './mcpConnection';
 import { McpSignInRequired, signInRequired } from './mcpSignIn';
-import { handleServerRequests, keelClientCapabilities } from './mcpClientHandlers';
+import { askForLogs, handleServerRequests, keelClientCapabilities } from './mcpClientHandlers';
 
 export interface McpServerOptions {
   config: McpServerConfig;
@@ -196,6 +197,7 @@ export class McpServer {
         return;
       }
       this.client = client;
+      await askForLogs(client, (line) => this.log.add(line));
       await withTimeout(this.refreshLists(client), timeout, `did not list its tools within ${timeout / 1000} s`);
       if (!current()) return;
       this.readyAt = Date.now();
@@ -394,30 +396,4 @@ export class McpServer {
     if (state === 'starting') this.stderrTail.clear();
     this.opts.onChange();
   }
-}
-
-/** A request that never reached the server (refused, reset, DNS), as opposed to an answer that says no. */
-function unreachable(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code && ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'UND_ERR_SOCKET'].includes(code)) return true;
-    if (e.message === 'fetch failed') return true;
-  }
-  return false;
-}
-
-async function closeQuietly(client: Client, note: (message: string) => void): Promise<void> {
-  try {
-    await client.close();
-  } catch (err) {
-    note(`closing the connection failed: ${errorMessage(err)}`);
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

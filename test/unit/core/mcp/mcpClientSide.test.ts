@@ -49,9 +49,10 @@ describe('what Keel answers an MCP server', () => {
     expect(after).toEqual({ roots: [{ uri: pathToFileURL(join(dir, 'lib')).href, name: 'lib' }], rootsChanges: 1 });
   });
 
-  it("the server's log messages go into that server's log", async () => {
+  it("Keel asks for info logs, and the server's log messages go into that server's log", async () => {
     const manager = start([dir]);
     expect(await call(manager, 'log', { text: 'disk almost full' })).toBe('logged');
+    expect(await call(manager, 'logLevel')).toBe('info');
     expect(manager.log('asking')).toContain('[warning] asking: disk almost full');
   });
 
