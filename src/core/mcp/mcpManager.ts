@@ -165,6 +165,14 @@ export class McpManager {
     return out;
   }
 
+  /** The instructions of the running servers that give any, in config order, for the system prompt. */
+  instructions(): { server: string; text: string }[] {
+    return [...this.entries.values()].flatMap(({ server }) => {
+      const text = server.instructions()?.trim();
+      return text ? [{ server: server.config.name, text }] : [];
+    });
+  }
+
   /** A server's log: what Keel did with it and everything it wrote to stderr. */
   log(name: string): string[] {
     return this.entries.get(name)?.server.log.lines() ?? [];

@@ -89,6 +89,11 @@ export class McpServer {
     return this.state === 'ready' && this.client !== undefined;
   }
 
+  /** What the server told clients about using it (`instructions` of its initialize answer). */
+  instructions(): string | undefined {
+    return this.ready ? this.client?.getInstructions() : undefined;
+  }
+
   tools(): McpToolInfo[] {
     return this.ready ? this.toolList : [];
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../../../../src/core/mcp/mcpManager';
+import { buildSystemPrompt, mcpInstructionsCap } from '../../../../src/core/systemPrompt';
 import type { ToolContext } from '../../../../src/core/tools/tool';
 
 const asking = join(import.meta.dirname, '../../../fixtures/mcp/askingServer.mjs');
@@ -54,6 +55,16 @@ describe('what Keel answers an MCP server', () => {
     expect(await call(manager, 'log', { text: 'disk almost full' })).toBe('logged');
     expect(await call(manager, 'logLevel')).toBe('info');
     expect(manager.log('asking')).toContain('[warning] asking: disk almost full');
+  });
+
+  it("the server's instructions are offered for the system prompt, named by server", async () => {
+    const manager = start([dir]);
+    await manager.tools();
+    expect(manager.instructions()).toEqual([{ server: 'asking', text: 'Call roots before anything else.' }]);
+    const prompt = buildSystemPrompt({ mode: 'act', toolNames: ['read'], mcpInstructions: manager.instructions() });
+    expect(prompt).toContain('### asking\nCall roots before anything else.');
+    const long = buildSystemPrompt({ mode: 'act', toolNames: ['read'], mcpInstructions: [{ server: 'wordy', text: 'x'.repeat(mcpInstructionsCap + 10) }] });
+    expect(long).toContain(`${'x'.repeat(mcpInstructionsCap)}\n[cut: 10 more characters]`);
   });
 
   it('every call carries a progress token, and progress keeps a call past the tool timeout alive', async () => {
