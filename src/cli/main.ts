@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     const onSignal = () => controller.abort(new Error('interrupted'));
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
-    return await runCommand(args, io, controller.signal);
+    return await runCommand(args, io, controller.signal, KEEL_VERSION);
   } catch (err) {
     // KeelErrors are usage, configuration and session problems: exit 2 with the reason on stderr.
     if (err instanceof KeelError) {

@@ -37,7 +37,8 @@ export function cliModelLayer(a: RunArgs, env: Record<string, string | undefined
   return { layer, apiKeys: { [provider]: paired } };
 }
 
-export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Promise<number> {
+/** `version`: Keel's own, reported to MCP servers as the client version. */
+export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal, version?: string): Promise<number> {
   const printer: Printer = a.output === 'stream-json' ? streamJsonPrinter(io.stdout) : textPrinter(io.stdout, io.stderr);
   const host = createFsHost({
     log: (level, message) => level !== 'debug' && io.stderr(`keel [${level}] ${message}\n`),
@@ -53,6 +54,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal): Pr
     const mcpServers = readMcpConfigArgs(a.mcpConfigs, { workspaceFolder: cwd, env: io.env });
     ctx = await Context.create({
       mcpServers,
+      clientVersion: version,
       folders: [{ path: cwd }, ...a.addDirs.map((path) => ({ path }))],
       host,
       env: io.env,

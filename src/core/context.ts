@@ -43,6 +43,8 @@ export interface ContextOptions {
   providerFactories?: ProviderFactory[];
   /** MCP servers for a Context that runs them itself (the CLI); stopped by destroy(). */
   mcpServers?: ParsedMcpConfig;
+  /** Keel's version, reported to MCP servers (the CLI's; VS Code passes its own manager). */
+  clientVersion?: string;
   /** A manager the host keeps across rebuilds of its Context (VS Code); destroy() leaves it running. */
   mcp?: McpManager;
   /** Finds the OS sandbox (default: probe this machine); tests inject one that finds none. */
@@ -179,6 +181,8 @@ export class Context {
         env,
         trusted,
         log: (level, message) => opts.host.log(level, message),
+        version: opts.clientVersion,
+        roots: workspace.folders.map((f) => f.path),
       });
     mcp.setSandbox((cwd, visible) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message), visible), childEnvPolicy(config));
     mcp.setToolTimeout(config.mcpToolTimeout * 1000);

@@ -91,7 +91,7 @@ export async function requestPrompt(
   }
   const system = await ctx.plugins.apply<string>({
     hook: 'systemPrompt',
-    memo: buildSystemPrompt({ mode, toolNames, displayLanguage: ctx.host.displayLanguage }),
+    memo: buildSystemPrompt({ mode, toolNames, displayLanguage: ctx.host.displayLanguage, mcpInstructions: ctx.mcp.instructions() }),
     args: [{ mode }],
     type: 'SeriesLast',
   });

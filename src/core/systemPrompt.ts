@@ -5,6 +5,8 @@ export interface PromptFacts {
   toolNames: string[];
   /** BCP 47 tag of the person's display language, when the host knows it. */
   displayLanguage?: string;
+  /** Each MCP server's own instructions (fixed per server), named by server. */
+  mcpInstructions?: { server: string; text: string }[];
 }
 
 const actPrompt = `You are Keel, a coding agent working in the person's workspace. You read, search and edit files and run commands through tools.
@@ -39,7 +41,19 @@ export function buildSystemPrompt(f: PromptFacts): string {
   const language = f.displayLanguage ? languageLine(f.displayLanguage) : undefined;
   if (language) parts.push(language);
   parts.push(contextNote);
+  if (f.mcpInstructions?.length) parts.push(mcpInstructionsSection(f.mcpInstructions));
   return parts.join('\n\n');
+}
+
+/** Characters of one server's instructions that reach the prompt; past it they are cut with a note. */
+export const mcpInstructionsCap = 4000;
+
+function mcpInstructionsSection(list: { server: string; text: string }[]): string {
+  const blocks = list.map(({ server, text }) => {
+    const cut = text.length > mcpInstructionsCap ? `${text.slice(0, mcpInstructionsCap)}\n[cut: ${text.length - mcpInstructionsCap} more characters]` : text;
+    return `### ${server}\n${cut}`;
+  });
+  return `Instructions from the MCP servers whose tools (mcp__<server>__…) you have, as each server gives them:\n\n${blocks.join('\n\n')}`;
 }
 
 /**

@@ -33,6 +33,7 @@ export class McpHub implements vscode.Disposable {
   ) {
     this.manager = new McpManager({
       workspaceRoot: rootFolder() ?? process.cwd(),
+      roots: fileFolders(),
       env: process.env,
       trusted: vscode.workspace.isTrusted,
       log: (level, message) => log(level, `mcp: ${message}`),
@@ -52,7 +53,10 @@ export class McpHub implements vscode.Disposable {
         if (e.affectsConfiguration('keel.mcpServers')) this.reload();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.manager.setTrusted(true)),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.manager.setRoots(fileFolders());
+        this.reload();
+      }),
     );
     this.reload();
   }
@@ -142,6 +146,11 @@ export class McpHub implements vscode.Disposable {
     const v = this.state.get<unknown>(APPROVED_KEY);
     return typeof v === 'object' && v !== null ? (v as Record<string, string>) : {};
   }
+}
+
+/** The workspace's folders on disk: the roots MCP servers see. */
+function fileFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
 function rootFolder(): string | undefined {

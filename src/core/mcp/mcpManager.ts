@@ -29,6 +29,8 @@ export interface McpManagerOptions {
   /** Servers the person turned off. */
   isDisabled?(name: string): boolean;
   version?: string;
+  /** The folders offered to servers as roots; default the workspace root. `setRoots` changes them. */
+  roots?: readonly string[];
   /** The OS sandbox for local servers (see McpServerOptions.sandboxStart); setSandbox replaces it. */
   sandboxStart?: McpServerOptions['sandboxStart'];
   /** Local servers wait for the first setSandbox (a host whose Context, which knows the setting, comes later). */
@@ -55,6 +57,7 @@ export class McpManager {
   private disposed = false;
   private disposing: Promise<void> | undefined;
   private timeoutMs: number;
+  private roots: readonly string[];
 
   private sandboxStart: McpServerOptions['sandboxStart'];
   private envPolicy: ChildEnvPolicy = noExtraEnv;
@@ -68,6 +71,7 @@ export class McpManager {
     this.sandboxSet = opts.waitForSandbox ? new Promise((resolve) => (this.markSandboxSet = resolve)) : Promise.resolve();
     this.trusted = opts.trusted;
     this.timeoutMs = opts.toolTimeoutMs ?? defaultToolTimeoutMs;
+    this.roots = opts.roots ?? [opts.workspaceRoot];
   }
 
   /**
@@ -86,6 +90,13 @@ export class McpManager {
   }
 
   /** From the config (`mcpToolTimeout`), applied to calls that start from now on. */
+  /** New workspace folders: running servers are told their roots changed (and ask again). */
+  setRoots(folders: readonly string[]): void {
+    if (folders.length === this.roots.length && folders.every((f, i) => f === this.roots[i])) return;
+    this.roots = [...folders];
+    for (const { server } of this.entries.values()) server.rootsChanged();
+  }
+
   setToolTimeout(ms: number): void {
     this.timeoutMs = ms;
   }
@@ -122,6 +133,7 @@ export class McpManager {
         onChange: () => this.changed(),
         log: this.opts.log,
         version: this.opts.version ?? '0',
+        roots: () => this.roots,
         envPolicy: () => this.envPolicy,
         sandboxStart: async (cwd, visible) => {
           await this.sandboxSet;
@@ -151,6 +163,14 @@ export class McpManager {
       out.push({ name: p.server ?? '(config)', origin: 'user', transport: 'stdio', state: 'failed', tools: 0, prompts: 0, resources: 0, reason: p.message });
     }
     return out;
+  }
+
+  /** The instructions of the running servers that give any, in config order, for the system prompt. */
+  instructions(): { server: string; text: string }[] {
+    return [...this.entries.values()].flatMap(({ server }) => {
+      const text = server.instructions()?.trim();
+      return text ? [{ server: server.config.name, text }] : [];
+    });
   }
 
   /** A server's log: what Keel did with it and everything it wrote to stderr. */

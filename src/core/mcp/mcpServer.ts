@@ -13,6 +13,9 @@ import { serverEnv } from './mcpEnv';
 import { mcpPromptCommand } from './mcpNames';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
 import { LineLog } from './lineLog';
+import { closeQuietly, unreachable, withTimeout } from './mcpConnection';
+import { McpSignInRequired, signInRequired } from './mcpSignIn';
+import { askForLogs, handleServerRequests, keelClientCapabilities } from './mcpClientHandlers';
 
 export interface McpServerOptions {
   config: McpServerConfig;
@@ -25,11 +28,16 @@ export interface McpServerOptions {
   onChange(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   version: string;
+  /** The workspace folders (and added folders), offered to the server as its roots. */
+  roots(): readonly string[];
   /** What a local server inherits of `env` besides the built-in allow-list (the person's `shellEnv.allow`). */
   envPolicy?(): ChildEnvPolicy;
   /** Prepares the OS sandbox a local server runs in; undefined: it runs without one; throws: it must not run. */
   sandboxStart?(cwd: string, visible: readonly string[]): Promise<SandboxedStart | undefined>;
 }
+
+/** A call that keeps reporting progress may run this many times the tool timeout in all. */
+const progressCapFactor = 10;
 
 /** A connection that stays up this long counts as healthy: the next crash starts the backoff over. */
 const healthyAfterMs = 30_000;
@@ -81,6 +89,11 @@ export class McpServer {
     return this.state === 'ready' && this.client !== undefined;
   }
 
+  /** What the server told clients about using it (`instructions` of its initialize answer). */
+  instructions(): string | undefined {
+    return this.ready ? this.client?.getInstructions() : undefined;
+  }
+
   tools(): McpToolInfo[] {
     return this.ready ? this.toolList : [];
   }
@@ -119,6 +132,13 @@ export class McpServer {
     if (client) await closeQuietly(client, (m) => this.log.add(`[keel] ${m}`));
   }
 
+  /** Tells a connected server that the roots changed; it asks for them again. */
+  rootsChanged(): void {
+    const client = this.client;
+    if (!client || this.state !== 'ready') return;
+    client.sendRootsListChanged().catch((err: unknown) => this.log.add(`[keel] could not announce the new roots: ${errorMessage(err)}`));
+  }
+
   async restart(): Promise<void> {
     this.failures = 0;
     await this.stop();
@@ -129,7 +149,15 @@ export class McpServer {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
     try {
-      return await client.callTool({ name, arguments: args }, undefined, { signal, timeout: timeoutMs, maxTotalTimeout: timeoutMs });
+      // A progress token goes with every call (the SDK adds it for onprogress); each progress
+      // report restarts the timeout, up to progressCapFactor times the timeout in all.
+      return await client.callTool({ name, arguments: args }, undefined, {
+        signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: timeoutMs * progressCapFactor,
+        onprogress: () => undefined,
+      });
     } catch (err) {
       // An HTTP server that went away shows only as failed requests: treat it as a crash.
       if (this.config.type !== 'stdio' && this.client === client && !signal.aborted && unreachable(err)) this.closedUnexpectedly();
@@ -174,6 +202,7 @@ export class McpServer {
         return;
       }
       this.client = client;
+      await askForLogs(client, (line) => this.log.add(line));
       await withTimeout(this.refreshLists(client), timeout, `did not list its tools within ${timeout / 1000} s`);
       if (!current()) return;
       this.readyAt = Date.now();
@@ -187,7 +216,7 @@ export class McpServer {
       this.client = undefined;
       this.generation++;
       if (client) await closeQuietly(client, (m) => this.log.add(`[keel] ${m}`));
-      this.failed(`could not start: ${errorMessage(err)}`);
+      this.failed(`could not start: ${errorMessage(err)}`, !(err instanceof McpSignInRequired));
     }
   }
 
@@ -239,6 +268,8 @@ export class McpServer {
         return await this.attach(new StreamableHTTPClientTransport(url, { requestInit }), current);
       } catch (err) {
         if (!current()) throw err;
+        const signIn = signInRequired(err);
+        if (signIn) throw signIn;
         this.log.add(`[keel] streamable HTTP failed (${errorMessage(err)}); trying the older SSE transport`);
       }
     }
@@ -248,7 +279,8 @@ export class McpServer {
   }
 
   private async attach(transport: Transport, current: () => boolean): Promise<Client> {
-    const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities: {} });
+    const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities: keelClientCapabilities });
+    handleServerRequests(client, { roots: () => this.opts.roots(), log: (line) => current() && this.log.add(line) });
     client.onerror = (err) => {
       if (current()) this.log.add(`[keel] protocol error: ${errorMessage(err)}`);
     };
@@ -339,9 +371,10 @@ export class McpServer {
     this.failed('the server exited or closed the connection');
   }
 
-  private failed(reason: string): void {
+  /** `retry`: false when restarting cannot help (a server that needs sign-in). */
+  private failed(reason: string, retry = true): void {
     this.log.add(`[keel] ${reason}`);
-    const delay = this.opts.backoffMs[this.failures];
+    const delay = retry ? this.opts.backoffMs[this.failures] : undefined;
     this.failures++;
     if (delay === undefined) {
       this.opts.log('error', `MCP server "${this.config.name}" failed: ${reason}`);
@@ -368,30 +401,4 @@ export class McpServer {
     if (state === 'starting') this.stderrTail.clear();
     this.opts.onChange();
   }
-}
-
-/** A request that never reached the server (refused, reset, DNS), as opposed to an answer that says no. */
-function unreachable(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code && ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'UND_ERR_SOCKET'].includes(code)) return true;
-    if (e.message === 'fetch failed') return true;
-  }
-  return false;
-}
-
-async function closeQuietly(client: Client, note: (message: string) => void): Promise<void> {
-  try {
-    await client.close();
-  } catch (err) {
-    note(`closing the connection failed: ${errorMessage(err)}`);
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
