@@ -1,5 +1,5 @@
 import type { CallOptions, FinishReason, Prompt, StreamPart, Usage, Warning } from './modelSpec';
-import { PARALLEL_WRAPPER, unwrapParallel } from './parallelCalls';
+import { emitFinishedCall, PARALLEL_WRAPPER } from './parallelCalls';
 import { callArguments, fileUrl, functionTools, isImage, toolOutputText } from './promptParts';
 import type { FilePart } from './promptParts';
 import { streamError } from './wireHttp';
@@ -187,20 +187,7 @@ export function chatParser(emit: (part: StreamPart) => void): WireParser {
     for (const call of calls) {
       if (call.done) continue;
       call.done = true;
-      if (call.name === PARALLEL_WRAPPER) {
-        const inner = unwrapParallel(call.id, call.args);
-        if (inner) {
-          for (const c of inner) {
-            emit({ type: 'tool-input-start', id: c.toolCallId, toolName: c.toolName });
-            emit({ type: 'tool-input-end', id: c.toolCallId });
-            emit({ type: 'tool-call', ...c });
-          }
-          continue;
-        }
-        emit({ type: 'tool-input-start', id: call.id, toolName: call.name });
-      }
-      emit({ type: 'tool-input-end', id: call.id });
-      emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.args });
+      emitFinishedCall(emit, call.id, call.name, call.args);
     }
   };
   const reasoningText = (text: string) => {

@@ -6,6 +6,8 @@
  */
 export const PARALLEL_WRAPPER = 'multi_tool_use.parallel';
 
+import type { StreamPart } from './modelSpec';
+
 export interface UnwrappedCall {
   toolCallId: string;
   toolName: string;
@@ -38,4 +40,17 @@ export function unwrapParallel(callId: string, args: string): UnwrappedCall[] | 
     });
   }
   return calls;
+}
+
+/**
+ * Emits a finished call, or the calls inside a parallel wrapper. The wrapper's start was held
+ * back while its arguments streamed; a wrapper that is not one after all starts here.
+ */
+export function emitFinishedCall(emit: (part: StreamPart) => void, toolCallId: string, toolName: string, input: string): void {
+  const inner = toolName === PARALLEL_WRAPPER ? unwrapParallel(toolCallId, input) : undefined;
+  for (const call of inner ?? [{ toolCallId, toolName, input }]) {
+    if (inner || toolName === PARALLEL_WRAPPER) emit({ type: 'tool-input-start', id: call.toolCallId, toolName: call.toolName });
+    emit({ type: 'tool-input-end', id: call.toolCallId });
+    emit({ type: 'tool-call', ...call });
+  }
 }

@@ -1,6 +1,6 @@
 import { finishReasonOf, usageOf } from './chatWire';
 import type { CallOptions, FinishReason, Prompt, StreamPart, Usage, Warning } from './modelSpec';
-import { PARALLEL_WRAPPER, unwrapParallel } from './parallelCalls';
+import { emitFinishedCall, PARALLEL_WRAPPER } from './parallelCalls';
 import { callArguments, fileUrl, functionTools, isImage, toolOutputText } from './promptParts';
 import { streamError } from './wireHttp';
 import type { WireParser, WireRequest } from './wire';
@@ -167,18 +167,7 @@ export function responsesParser(emit: (part: StreamPart) => void): WireParser {
           called = true;
           const name = item.name ?? gathered?.name ?? '';
           const args = item.arguments ?? gathered?.args ?? '';
-          const inner = name === PARALLEL_WRAPPER ? unwrapParallel(callId, args) : undefined;
-          if (inner) {
-            for (const call of inner) {
-              emit({ type: 'tool-input-start', id: call.toolCallId, toolName: call.toolName });
-              emit({ type: 'tool-input-end', id: call.toolCallId });
-              emit({ type: 'tool-call', ...call });
-            }
-            break;
-          }
-          if (name === PARALLEL_WRAPPER) emit({ type: 'tool-input-start', id: callId, toolName: name });
-          emit({ type: 'tool-input-end', id: callId });
-          emit({ type: 'tool-call', toolCallId: callId, toolName: name, input: args });
+          emitFinishedCall(emit, callId, name, args);
           break;
         }
         case 'response.completed':
