@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { MessageMeta } from '../session/sessionRecords';
+import { sha256 } from '../sha256';
 import type { GatheredContext } from './contextTypes';
 import { contextHeader, updateHeader } from './contextBlock';
 import { renderSections } from './renderContext';
@@ -48,5 +48,5 @@ export function contextUpdate(gathered: GatheredContext, before: ReadonlyMap<str
 }
 
 function hashOf(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+  return sha256(text).slice(0, 16);
 }

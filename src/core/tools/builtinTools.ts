@@ -53,12 +53,12 @@ export function allowedInPlanMode(tool: AnyTool): boolean {
 /** Built-in tools without side effects, even in the session (unlike todo_write and bash_output, which plan mode also offers). */
 export const readOnlyToolNames: readonly string[] = ['read', 'ls', 'glob', 'grep', 'fetch', 'todo_read', 'history_search'];
 
-/** A call's card where only its name and input are known (a resumed conversation): a built-in tool's own, else the generic one. */
 /** True for the name of a tool Keel itself ships (its card can be drawn again from the name alone). */
 export function isBuiltinTool(name: string): boolean {
   return builtinByName().has(name);
 }
 
+/** A call's card where only its name and input are known (a resumed conversation): a built-in tool's own, else the generic one. */
 export function presentByName(name: string, input: unknown): ToolPresentation {
   return presentCall(builtinByName().get(name), name, input);
 }
