@@ -20,6 +20,14 @@ module.exports = {
       to: { path: ['^src/vscode/', '^vscode$', '(^|/)node_modules/@types/vscode/'] },
     },
     {
+      name: 'core-through-entries',
+      comment:
+        'The editor, chat and CLI layers use a core subsystem (a folder of src/core) only through its entry module, index.ts: what a subsystem offers is declared in one place, and its insides can change without touching them.',
+      severity: 'error',
+      from: { path: '^src/(chat|vscode|cli)/' },
+      to: { path: '^src/core/[^/]+/', pathNot: '^src/core/[^/]+/index\\.ts$' },
+    },
+    {
       name: 'webview-speaks-protocol',
       comment: 'The webview knows the host only through src/protocol, and folds the conversation with src/conversation.',
       severity: 'error',

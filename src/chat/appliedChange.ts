@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../core/journal/changeJournal';
+import type { JournalEntry } from '../core/journal';
 import type { AppliedChange } from '../protocol/uiMessage';
 
 /** A journal entry as the card of the call that made it shows it (the card offers Undo). */

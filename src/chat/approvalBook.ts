@@ -1,5 +1,5 @@
-import type { ApprovalAnswer, ApprovalRequest } from '../core/tools/tool';
-import type { FileChange } from '../core/tools/tool';
+import type { ApprovalAnswer, ApprovalRequest } from '../core/tools';
+import type { FileChange } from '../core/tools';
 import { MAX_CHANGE_TEXT_CHARS } from '../protocol/limits';
 import type { ProposedChange, ToolApprovalRequest, ToolApprovalResult } from '../protocol/toolApproval';
 import { toJsonValue } from './jsonValue';

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { errorMessage } from '../core/errors';
-import type { ApprovalAnswer, ApprovalRequest } from '../core/tools/tool';
-import type { FileChange } from '../core/tools/tool';
+import type { ApprovalAnswer, ApprovalRequest } from '../core/tools';
+import type { FileChange } from '../core/tools';
 import { isBusError } from '../protocol/busError';
 import type { LogFn } from '../protocol/log';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';

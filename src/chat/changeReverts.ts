@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import * as l10n from '@vscode/l10n';
 import type { Project } from '../core/project';
-import type { SnapshotRecord } from '../core/session/sessionRecords';
-import type { FileRestore, RestoreOutcome } from '../core/snapshots/fileRestore';
+import type { SnapshotRecord } from '../core/session';
+import type { FileRestore, RestoreOutcome } from '../core/snapshots';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { LogFn } from '../protocol/log';
 import type { ConversationState } from './conversationState';

@@ -1,6 +1,6 @@
 import type { ApprovalMode } from '../core/projectTypes';
-import type { ApprovalAnswer } from '../core/tools/tool';
-import type { FileChange } from '../core/tools/tool';
+import type { ApprovalAnswer } from '../core/tools';
+import type { FileChange } from '../core/tools';
 import type { EventData } from '../protocol/catalogue';
 import type { ConversationActivity } from '../protocol/conversationActivity';
 import type { AgentMode, ConfigSummary } from '../protocol/sessionState';

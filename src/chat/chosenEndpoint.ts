@@ -1,6 +1,6 @@
-import type { KeelConfig } from '../core/config/configSchema';
-import { isPresetName } from '../core/model/presetNames';
-import { effectiveProvider, providerPresets } from '../core/model/providerPresets';
+import type { KeelConfig } from '../core/config';
+import { isPresetName } from '../core/model';
+import { effectiveProvider, providerPresets } from '../core/model';
 import type { EndpointSummary } from '../protocol/sessionState';
 
 /**

@@ -1,4 +1,4 @@
-import type { CommandChange, SnapshotRecord } from '../core/session/sessionRecords';
+import type { CommandChange, SnapshotRecord } from '../core/session';
 import { MAX_COMMAND_FILES, type CommandFile, type ToolCallPart } from '../protocol/uiMessage';
 
 /** A command's changes as its card lists them. */

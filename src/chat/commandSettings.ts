@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { patternProblem } from '../core/shell/commandPatterns';
+import { patternProblem } from '../core/shell';
 import type { SettingsSection } from './settingsSection';
 
 export interface CommandSettings {

@@ -1,7 +1,7 @@
-import type { JournalEntry } from '../core/journal/changeJournal';
-import type { RuleInEffect } from '../core/llmsContext/contextTypes';
+import type { JournalEntry } from '../core/journal';
+import type { RuleInEffect } from '../core/llmsContext';
 import type { ProjectEvent } from '../core/projectTypes';
-import type { RulesRecord } from '../core/session/sessionRecords';
+import type { RulesRecord } from '../core/session';
 import type { PlanInfo } from '../protocol/planState';
 import type { ConfigSummary, WorkspaceProjects, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../protocol/sessionState';
 import type { ToolApprovalRequest } from '../protocol/toolApproval';

@@ -1,21 +1,21 @@
 import * as l10n from '@vscode/l10n';
-import { mergeLayers, resolveConfig, userConfigPath, workspaceConfigPath } from '../core/config/loadConfig';
-import { CUSTOM_PROVIDER } from '../core/config/endpointLayer';
+import { mergeLayers, resolveConfig, userConfigPath, workspaceConfigPath } from '../core/config';
+import { CUSTOM_PROVIDER } from '../core/config';
 import { Context } from '../core/context';
 import type { ContextOptions } from '../core/context';
 import { KeelError, errorMessage } from '../core/errors';
 import type { Host } from '../core/host';
 import { keelHome } from '../core/paths';
-import type { McpManager } from '../core/mcp/mcpManager';
-import type { KeelPlugin } from '../core/plugins/pluginTypes';
-import type { ProviderFactory } from '../core/model/modelRegistry';
+import type { McpManager } from '../core/mcp';
+import type { KeelPlugin } from '../core/plugins';
+import type { ProviderFactory } from '../core/model';
 import { LM_PROVIDER } from './lmProviderName';
 import type { LogFn } from '../protocol/log';
 import type { SettingsRead } from './settingsLayer';
 import { personalSettingsLayer, settingsLayer, workspaceSettingsLayers } from './settingsLayer';
-import { providerOrigin } from '../core/model/keyOrigin';
-import { isPresetName, presetNames } from '../core/model/presetNames';
-import type { PairedKey } from '../core/model/keyOrigin';
+import { providerOrigin } from '../core/model';
+import { isPresetName, presetNames } from '../core/model';
+import type { PairedKey } from '../core/model';
 
 /** What building the core needs from the editor, read fresh on every build. */
 export interface CoreInputs {

@@ -1,7 +1,7 @@
 import type { Context } from '../core/context';
-import { CUSTOM_PROVIDER } from '../core/config/endpointLayer';
+import { CUSTOM_PROVIDER } from '../core/config';
 import { KeelError, errorMessage } from '../core/errors';
-import { describeShortfall } from '../core/sandbox/missingProtections';
+import { describeShortfall } from '../core/sandbox';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { ConfigSummary } from '../protocol/sessionState';
 import type { ModelInfo } from '../protocol/uiConfig';

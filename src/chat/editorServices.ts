@@ -1,4 +1,4 @@
-import type { FileChange } from '../core/tools/tool';
+import type { FileChange } from '../core/tools';
 import type { TextDiff } from './changeReverts';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { ConfigSetParams, UiConfig } from '../protocol/uiConfig';

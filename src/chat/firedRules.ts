@@ -1,5 +1,5 @@
 import type { ProjectEvent } from '../core/projectTypes';
-import type { RulesRecord } from '../core/session/sessionRecords';
+import type { RulesRecord } from '../core/session';
 import { MAX_FIRED_RULES, MAX_RULE_TEXT_CHARS } from '../protocol/limits';
 import type { FiredRuleInfo, UiMessage } from '../protocol/uiMessage';
 

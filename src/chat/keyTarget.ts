@@ -1,6 +1,6 @@
-import type { KeelConfig } from '../core/config/configSchema';
-import { CUSTOM_PROVIDER } from '../core/config/endpointLayer';
-import { originOf, providerOrigin } from '../core/model/keyOrigin';
+import type { KeelConfig } from '../core/config';
+import { CUSTOM_PROVIDER } from '../core/config';
+import { originOf, providerOrigin } from '../core/model';
 import type { KeelSettings } from './settingsLayer';
 
 /**

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import type { McpServerStatus } from '../core/mcp/mcpTypes';
-import type { McpManager } from '../core/mcp/mcpManager';
+import type { McpServerStatus } from '../core/mcp';
+import type { McpManager } from '../core/mcp';
 import type { McpStatusView } from '../protocol/mcpStatus';
 import type { ViewExtension } from './nodeBridge';
 

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { mentionLabel } from '../core/mentions/mentionBlock';
-import type { MentionNote as LoggedNote } from '../core/mentions/mentionTypes';
+import { mentionLabel } from '../core/mentions';
+import type { MentionNote as LoggedNote } from '../core/mentions';
 import type { UiMessage, UiPart } from '../protocol/uiMessage';
 
 const maxNoteChars = 1000;

@@ -1,4 +1,4 @@
-import { executedPlanOf, planTitle } from '../core/plan/planDocument';
+import { executedPlanOf, planTitle } from '../core/plan';
 import type { UiPart } from '../protocol/uiMessage';
 
 /**

@@ -1,7 +1,7 @@
-import { executionPrompt, planSteps, planTodos } from '../core/plan/planDocument';
+import { executionPrompt, planSteps, planTodos } from '../core/plan';
 import type { Project } from '../core/project';
 import type { RunOptions, RunResult } from '../core/projectTypes';
-import type { PlanRecord } from '../core/session/sessionRecords';
+import type { PlanRecord } from '../core/session';
 import type { PlanInfo } from '../protocol/planState';
 
 /** A queued run that acts on a plan instead of sending a typed message. */

@@ -1,4 +1,4 @@
-import type { KeelPlugin } from '../core/plugins/pluginTypes';
+import type { KeelPlugin } from '../core/plugins';
 
 /** A core's plugin manager, as far as registering goes. */
 export interface PluginTarget {

@@ -1,6 +1,6 @@
-import { mentionNotesOf } from '../core/mentions/mentionTypes';
+import { mentionNotesOf } from '../core/mentions';
 import type { ProjectEvent } from '../core/projectTypes';
-import type { ToolPresentation } from '../core/tools/toolPresentation';
+import type { ToolPresentation } from '../core/tools';
 import { capToolOutput } from '../protocol/limits';
 import type { UiError } from '../protocol/sessionState';
 import type { FiredRuleInfo, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../protocol/uiMessage';

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { Context } from '../core/context';
-import type { ResolvedModel } from '../core/model/modelRegistry';
+import type { ResolvedModel } from '../core/model';
 import type { Project } from '../core/project';
 import type { ProjectEvent, RunOptions, RunResult } from '../core/projectTypes';
 import type { RequestParams } from '../protocol/catalogue';

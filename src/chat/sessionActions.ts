@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { exportSource } from '../core/session/sessionExport';
+import { exportSource } from '../core/session';
 import { BusError } from '../protocol/busError';
 import type { RequestParams, RequestResult } from '../protocol/catalogue';
 import type { LogFn } from '../protocol/log';

@@ -1,7 +1,7 @@
 import type { Context } from '../core/context';
 import { errorMessage } from '../core/errors';
-import type { Session } from '../core/session/session';
-import { generateTitle } from '../core/session/sessionTitle';
+import type { Session } from '../core/session';
+import { generateTitle } from '../core/session';
 import type { LogFn } from '../protocol/log';
 import { firstExchange } from './sessionView';
 

@@ -1,4 +1,4 @@
-import type { ExportSource } from '../core/session/sessionExport';
+import type { ExportSource } from '../core/session';
 
 export type ExportFormat = 'markdown' | 'json';
 

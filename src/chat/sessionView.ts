@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { Session, SessionEntry } from '../core/session/session';
+import type { Session, SessionEntry } from '../core/session';
 import type { SessionInfo, Usage } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
 import { entriesToUiMessages } from './uiMessages';

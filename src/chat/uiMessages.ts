@@ -1,12 +1,12 @@
 import * as l10n from '@vscode/l10n';
 import type { AssistantModelMessage, ToolResultPart, UserContent } from 'ai';
-import { isKeelNote } from '../core/session/keelNotes';
-import { isMentionExpansion } from '../core/mentions/mentionBlock';
+import { isKeelNote } from '../core/session';
+import { isMentionExpansion } from '../core/mentions';
 import type { ConversationEvent } from '../conversation/conversationEvent';
 import { EMPTY_CONVERSATION, foldEvents, messagesOf } from '../conversation/foldEvent';
-import type { SessionEntry } from '../core/session/session';
-import { presentByName } from '../core/tools/builtinTools';
-import type { ToolPresentation } from '../core/tools/toolPresentation';
+import type { SessionEntry } from '../core/session';
+import { presentByName } from '../core/tools';
+import type { ToolPresentation } from '../core/tools';
 import { capToolOutput } from '../protocol/limits';
 import { toolDisplaySchema } from '../protocol/toolDisplay';
 import { mentionSchema } from '../protocol/uiMessage';

@@ -1,6 +1,6 @@
-import type { SessionEntry } from '../core/session/session';
-import type { SessionSummary as CoreSessionSummary } from '../core/session/sessionSummary';
-import type { TodoItem as CoreTodoItem } from '../core/tools/todoStore';
+import type { SessionEntry } from '../core/session';
+import type { SessionSummary as CoreSessionSummary } from '../core/session';
+import type { TodoItem as CoreTodoItem } from '../core/tools';
 import type { SessionSummary } from '../protocol/sessionState';
 
 /** A history row as the view lists it. */

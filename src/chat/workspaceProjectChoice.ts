@@ -1,6 +1,6 @@
 import type { Context } from '../core/context';
 import type { Project } from '../core/project';
-import { describeProjects } from '../core/workspace/projectInfo';
+import { describeProjects } from '../core/workspace';
 import type { WorkspaceProjects } from '../protocol/sessionState';
 
 /**

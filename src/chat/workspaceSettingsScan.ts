@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../core/errors';
-import { parseJsonc } from '../core/mcp/mcpConfigFile';
+import { parseJsonc } from '../core/mcp';
 
 /**
  * Settings only the person's own (user) settings may set: they widen what Keel may do or move

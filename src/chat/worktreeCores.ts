@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { KeelError } from '../core/errors';
-import type { Worktree } from '../core/worktrees/gitWorktree';
+import type { Worktree } from '../core/worktrees';
 import type { LogFn } from '../protocol/log';
 import type { CoreAccess } from './coreAccess';
 import { CoreLoader } from './coreLoader';

@@ -1,14 +1,14 @@
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { approvalModes } from '../core/config/configSchema';
-import type { ApprovalMode } from '../core/config/configSchema';
+import { approvalModes } from '../core/config';
+import type { ApprovalMode } from '../core/config';
 import { KeelError } from '../core/errors';
-import { isPresetName, presetNames } from '../core/model/presetNames';
-import type { PresetName } from '../core/model/presetNames';
+import { isPresetName, presetNames } from '../core/model';
+import type { PresetName } from '../core/model';
 import { bareWorktreeAsEmpty, worktreeNameAfterFlag } from './worktreeArg';
-import { sandboxModes } from '../core/sandbox/sandboxTypes';
-import type { SandboxMode } from '../core/sandbox/sandboxTypes';
+import { sandboxModes } from '../core/sandbox';
+import type { SandboxMode } from '../core/sandbox';
 
 /** The help text, in the CLI's language (a function: the locale is applied after this module loads). */
 export function usage(): string {

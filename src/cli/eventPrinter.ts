@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { usageText } from '../core/session/usageText';
+import { usageText } from '../core/session';
 import type { ProjectEvent, RunResult } from '../core/projectTypes';
 
 export interface Printer {

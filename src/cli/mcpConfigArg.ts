@@ -2,8 +2,8 @@ import * as l10n from '@vscode/l10n';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { KeelError, errorMessage } from '../core/errors';
-import { parseMcpConfig } from '../core/mcp/mcpConfig';
-import type { ExpandVars, ParsedMcpConfig } from '../core/mcp/mcpConfig';
+import { parseMcpConfig } from '../core/mcp';
+import type { ExpandVars, ParsedMcpConfig } from '../core/mcp';
 
 /**
  * `--mcp-config FILE_OR_JSON`, repeatable: JSON text when it starts with `{`, else a file.

@@ -4,7 +4,7 @@ import { Context } from '../core/context';
 import { KeelError } from '../core/errors';
 import { createFsHost } from '../core/fsHost';
 import { Project } from '../core/project';
-import type { Session } from '../core/session/session';
+import type { Session } from '../core/session';
 import type { RestoreArgs } from './cliArgs';
 import type { CliIo } from './cliIo';
 

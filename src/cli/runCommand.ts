@@ -1,20 +1,20 @@
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
-import type { ConfigLayer } from '../core/config/configSchema';
+import type { ConfigLayer } from '../core/config';
 import { Context } from '../core/context';
-import { endpointLayer } from '../core/config/endpointLayer';
-import { providerOrigin } from '../core/model/keyOrigin';
-import type { PairedKey } from '../core/model/keyOrigin';
+import { endpointLayer } from '../core/config';
+import { providerOrigin } from '../core/model';
+import type { PairedKey } from '../core/model';
 import { errorMessage } from '../core/errors';
 import { createFsHost } from '../core/fsHost';
-import { describeShortfall } from '../core/sandbox/missingProtections';
+import { describeShortfall } from '../core/sandbox';
 import { statedLanguage } from './cliLocale';
 import { Project } from '../core/project';
 import type { RunArgs } from './cliArgs';
 import { readMcpConfigArgs } from './mcpConfigArg';
 import { streamJsonPrinter, textPrinter } from './eventPrinter';
 import { recordedWorktree, worktreeContext, worktreeFor } from './worktreeRun';
-import { removeWorktree } from '../core/worktrees/gitWorktree';
+import { removeWorktree } from '../core/worktrees';
 import type { CliIo } from './cliIo';
 import type { Printer } from './eventPrinter';
 

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
-import { SessionStore } from '../core/session/sessionStore';
+import { SessionStore } from '../core/session';
 import { keelHome } from '../core/paths';
 import type { SessionsArgs } from './cliArgs';
 import type { CliIo } from './cliIo';

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { KeelError } from '../core/errors';
-import { isWorktreeName } from '../core/worktrees/gitWorktree';
+import { isWorktreeName } from '../core/worktrees';
 
 /** A bare `--worktree` (no `=`), as parseArgs sees it: an empty value, so a prompt after it is never taken for one. */
 export function bareWorktreeAsEmpty(argv: string[]): string[] {

@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { KeelError } from '../core/errors';
 import { keelHome } from '../core/paths';
-import { SessionStore } from '../core/session/sessionStore';
-import { createWorktree, defaultWorktreeName, defaultWorktreeRoot, repoRoot } from '../core/worktrees/gitWorktree';
-import type { Worktree } from '../core/worktrees/gitWorktree';
+import { SessionStore } from '../core/session';
+import { createWorktree, defaultWorktreeName, defaultWorktreeRoot, repoRoot } from '../core/worktrees';
+import type { Worktree } from '../core/worktrees';
 import type { RunArgs } from './cliArgs';
 import type { CliIo } from './cliIo';
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { LogFn } from '../protocol/log';
 import type { ApiKeyStore } from './apiKeyStore';
 import { keyProvider } from '../chat/settingsLayer';
-import type { KeelConfig } from '../core/config/configSchema';
+import type { KeelConfig } from '../core/config';
 import { keelSettings } from './keelSettings';
 import { keyOriginFor } from '../chat/keyTarget';
 

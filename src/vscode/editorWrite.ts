@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { WriteReport } from '../core/host';
-import { expectNoRedirect, writeFileNoFollow } from '../core/workspace/noFollowFiles';
+import { expectNoRedirect, writeFileNoFollow } from '../core/workspace';
 import { DiagnosticsWatch } from './diagnosticsWatch';
 import { saveWithRetries } from './documentSave';
 

@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
-import type { ProviderFactory, SourceModel } from '../core/model/modelRegistry';
-import type { ConversationInfo, HookName, HookType, KeelPlugin, PluginHooks, RunMode, ToolUse } from '../core/plugins/pluginTypes';
-import type { AnyTool, ToolCategory, ToolContext, ToolDefinition, ToolPreview, ToolResult } from '../core/tools/tool';
+import type { ProviderFactory, SourceModel } from '../core/model';
+import type { ConversationInfo, HookName, HookType, KeelPlugin, PluginHooks, RunMode, ToolUse } from '../core/plugins';
+import type { AnyTool, ToolCategory, ToolContext, ToolDefinition, ToolPreview, ToolResult } from '../core/tools';
 
 /** The version of the API below; it changes only when a change would break existing plugins. */
 export const KEEL_API_VERSION = 1;

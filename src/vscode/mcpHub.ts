@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
-import type { McpServerConfig, ParsedMcpConfig } from '../core/mcp/mcpConfig';
-import { readMcpFile } from '../core/mcp/mcpConfigFile';
-import { parseMcpConfig } from '../core/mcp/mcpConfig';
-import { describeServer, serverFingerprint } from '../core/mcp/mcpEnv';
-import { McpManager } from '../core/mcp/mcpManager';
+import type { McpServerConfig, ParsedMcpConfig } from '../core/mcp';
+import { readMcpFile } from '../core/mcp';
+import { parseMcpConfig } from '../core/mcp';
+import { describeServer, serverFingerprint } from '../core/mcp';
+import { McpManager } from '../core/mcp';
 import type { LogFn } from '../protocol/log';
 
 /** workspaceState keys: fingerprints of approved workspace servers; servers the person turned off. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { mcpToolName } from '../core/mcp/mcpNames';
-import type { McpServerStatus } from '../core/mcp/mcpTypes';
+import { mcpToolName } from '../core/mcp';
+import type { McpServerStatus } from '../core/mcp';
 import type { McpHub } from './mcpHub';
 import { stateText } from '../chat/mcpView';
 

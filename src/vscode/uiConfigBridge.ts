@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApprovalMode } from '../core/config/configSchema';
+import type { ApprovalMode } from '../core/config';
 import type { ConfigSetParams, UiConfig } from '../protocol/uiConfig';
 import type { ApiKeyStore } from './apiKeyStore';
 import type { CoreAccess } from '../chat/coreAccess';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { exportFileName, sessionToJson, sessionToMarkdown } from '../core/session/sessionExport';
-import type { ExportSource } from '../core/session/sessionExport';
+import { exportFileName, sessionToJson, sessionToMarkdown } from '../core/session';
+import type { ExportSource } from '../core/session';
 import type { ExportFormat, SessionUi } from '../chat/sessionUi';
 
 /**

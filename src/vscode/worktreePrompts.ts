@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Worktree } from '../core/worktrees/gitWorktree';
+import type { Worktree } from '../core/worktrees';
 
 /** What removing a worktree asks the person; `undefined`: keep it. */
 export type WorktreeRemoval = 'folder' | 'folderAndBranch' | undefined;

@@ -1,13 +1,13 @@
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ApprovalAnswer, ApprovalRequest } from '../core/tools/tool';
+import type { ApprovalAnswer, ApprovalRequest } from '../core/tools';
 import { errorMessage } from '../core/errors';
-import type { Worktree } from '../core/worktrees/gitWorktree';
-import { checkoutAtBase, checkoutBytes, checkoutPath, writeToCheckout } from '../core/worktrees/checkoutWrite';
-import { reviewTexts } from '../core/worktrees/reviewTexts';
-import { worktreeChanges } from '../core/worktrees/worktreeDiff';
-import type { WorktreeFileChange } from '../core/worktrees/worktreeDiff';
-import { matchesProtectedPattern } from '../core/workspace/protectedPaths';
+import type { Worktree } from '../core/worktrees';
+import { checkoutAtBase, checkoutBytes, checkoutPath, writeToCheckout } from '../core/worktrees';
+import { reviewTexts } from '../core/worktrees';
+import { worktreeChanges } from '../core/worktrees';
+import type { WorktreeFileChange } from '../core/worktrees';
+import { matchesProtectedPattern } from '../core/workspace';
 import type { LogFn } from '../protocol/log';
 import type { ApprovalDecider, ChangeReview } from './diff/changeReview';
 

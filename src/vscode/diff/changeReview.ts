@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { ProposalReview } from '../../core/diff/proposalReview';
+import { ProposalReview } from '../../core/diff';
 import { errorMessage } from '../../core/errors';
-import type { ApprovalAnswer, ApprovalRequest } from '../../core/tools/tool';
-import type { FileChange } from '../../core/tools/tool';
-import { splitBom } from '../../core/tools/text/lineEndings';
+import type { ApprovalAnswer, ApprovalRequest } from '../../core/tools';
+import type { FileChange } from '../../core/tools';
+import { splitBom } from '../../core/tools';
 import type { LogFn } from '../../protocol/log';
 import type { ChangeApprovalHooks } from '../../chat/approvalFlow';
 import type { DiffReveal } from '../../chat/settingsLayer';

@@ -5,7 +5,7 @@ import { lmErrorMessage } from './lmErrors';
 import { LM_PROVIDER } from '../../chat/lmProviderName';
 import { toLmTurns } from './lmTurns';
 import type { LmTurn } from './lmTurns';
-import type { CallOptions, FunctionTool, GenerateResult, LanguageModelSpec, StreamPart, StreamResult } from '../../core/model/wire/modelSpec';
+import type { CallOptions, FunctionTool, GenerateResult, LanguageModelSpec, StreamPart, StreamResult } from '../../core/model';
 
 /**
  * One of VS Code's language models (`vscode.lm`, e.g. Copilot's) as an AI SDK language model:

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { KeelError, errorMessage } from '../../core/errors';
-import type { ProviderFactory } from '../../core/model/modelRegistry';
+import type { ProviderFactory } from '../../core/model';
 import type { LogFn } from '../../protocol/log';
 import { LmLanguageModel } from './lmLanguageModel';
 import { LM_PROVIDER } from '../../chat/lmProviderName';

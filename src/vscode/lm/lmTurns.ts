@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { Prompt, PromptMessage } from '../../core/model/wire/modelSpec';
+import type { Prompt, PromptMessage } from '../../core/model';
 
 /**
  * A conversation as VS Code's language model API takes it, before it becomes

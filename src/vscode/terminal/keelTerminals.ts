@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { TerminalOutput } from '../../core/editorState';
 import { errorMessage } from '../../core/errors';
-import { MiddleTruncator } from '../../core/tools/text/middleTruncator';
-import { TerminalText } from '../../core/tools/text/terminalText';
+import { MiddleTruncator } from '../../core/tools';
+import { TerminalText } from '../../core/tools';
 
 /** At most this many Keel terminals at once; a command that finds them all busy runs as a child process. */
 export const maxKeelTerminals = 3;

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { killProcessTree, processGroupAlive } from '../../core/tools/process/killProcessTree';
-import { terminalCommandLine } from '../../core/tools/process/terminalCommandLine';
-import type { TerminalCommand, TerminalRan, TerminalRun } from '../../core/tools/process/terminalRun';
-import { MiddleTruncator } from '../../core/tools/text/middleTruncator';
-import { TerminalText } from '../../core/tools/text/terminalText';
+import { killProcessTree, processGroupAlive } from '../../core/tools';
+import { terminalCommandLine } from '../../core/tools';
+import type { TerminalCommand, TerminalRan, TerminalRun } from '../../core/tools';
+import { MiddleTruncator } from '../../core/tools';
+import { TerminalText } from '../../core/tools';
 import { foregroundGroup } from './foregroundGroup';
 import { maxKeelTerminals, type KeelTerminals, type TerminalLease } from './keelTerminals';
 import { shellIntegrationReady, shellIntegrationWaitMs } from './shellIntegrationReady';

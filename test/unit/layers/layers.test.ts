@@ -32,6 +32,7 @@ describe('the layer rules (.dependency-cruiser.cjs)', () => {
       'chat-is-editor-free: src/chat/chatThing.ts → node_modules/@types/vscode/index.d.ts',
       'chat-is-editor-free: src/chat/chatThing.ts → src/vscode/adapter.ts',
       'core-stands-alone: src/core/engine.ts → src/chat/chatThing.ts',
+      'core-through-entries: src/cli/run.ts → src/core/store/disk.ts',
       'no-cycles: src/core/left.ts ↔ src/core/right.ts',
       'protocol-only-zod: src/protocol/frame.ts → fs',
       'webview-speaks-protocol: webview/panel.ts → src/core/engine.ts',

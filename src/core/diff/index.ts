@@ -1,0 +1,4 @@
+// The diff subsystem as the rest of Keel sees it: src/chat, src/vscode and src/cli import
+// from here, never from the files inside (the layer check forbids deep imports).
+
+export { ProposalReview } from './proposalReview';

@@ -1,0 +1,10 @@
+// The mcp subsystem as the rest of Keel sees it: src/chat, src/vscode and src/cli import
+// from here, never from the files inside (the layer check forbids deep imports).
+
+export { parseMcpConfig } from './mcpConfig';
+export type { ExpandVars, McpServerConfig, ParsedMcpConfig } from './mcpConfig';
+export { parseJsonc, readMcpFile } from './mcpConfigFile';
+export { describeServer, serverFingerprint } from './mcpEnv';
+export { McpManager } from './mcpManager';
+export { mcpToolName } from './mcpNames';
+export type { McpServerStatus } from './mcpTypes';
