@@ -6,7 +6,7 @@
 //
 // Every `vscode.l10n.t('…')` (src/vscode) and `l10n.t('…')` from '@vscode/l10n' (src/chat, src/core,
 // src/cli, webview/) is a key; its English text is the key itself. webviewKeys.json is the part the
-// chat page uses: the host hands the page only those (src/vscode/webviewLocale.ts).
+// chat page uses: the host hands the page only those (src/vscode/view/webviewLocale.ts).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

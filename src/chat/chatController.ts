@@ -5,15 +5,15 @@ import type { EventData } from '../protocol/catalogue';
 import type { ConversationActivity } from '../protocol/conversationActivity';
 import type { AgentMode, ConfigSummary } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
-import { BranchActions } from './branchActions';
+import { BranchActions } from './sessions/branchActions';
 import type { ChatControllerOptions } from './chatControllerOptions';
 import type { Context } from '../core/context';
-import type { CoreAccess } from './coreAccess';
-import type { Conversation } from './conversation';
-import { ConversationWindow } from './conversationWindow';
-import type { PlanControl } from './planControl';
-import { SessionActions } from './sessionActions';
-import type { ViewLink } from './viewSync';
+import type { CoreAccess } from './runtime/coreAccess';
+import type { Conversation } from './conversations/conversation';
+import { ConversationWindow } from './conversations/conversationWindow';
+import type { PlanControl } from './runs/planControl';
+import { SessionActions } from './sessions/sessionActions';
+import type { ViewLink } from './bus/viewSync';
 
 /**
  * The host side of the chat, for one window: the conversation in view (whose events reach

@@ -1,12 +1,12 @@
 import type { LogFn } from '../protocol/log';
 import type { PlanInfo } from '../protocol/planState';
 import type { AgentMode } from '../protocol/sessionState';
-import type { ChangeApprovalHooks } from './approvalFlow';
-import type { ConversationStateOptions } from './conversationState';
-import type { CoreAccess } from './coreAccess';
-import type { PlanFiles } from './planRuns';
-import type { SessionUi } from './sessionUi';
-import type { WorktreeSessionHooks } from './worktreeCores';
+import type { ChangeApprovalHooks } from './approvals/approvalFlow';
+import type { ConversationStateOptions } from './conversations/conversationState';
+import type { CoreAccess } from './runtime/coreAccess';
+import type { PlanFiles } from './runs/planRuns';
+import type { SessionUi } from './sessions/sessionUi';
+import type { WorktreeSessionHooks } from './sessions/worktreeCores';
 
 /** What the chat controller is built from: the core, the log, and the editor's hooks. */
 export interface ChatControllerOptions {

@@ -4,7 +4,7 @@ import type { UiMessage } from './uiMessage';
  * What the chat page showed last, kept small: the newest messages as text. The page saves
  * it as its VS Code webview state, which VS Code hands back to the next page of the view (a
  * new window, the view shown again); that page draws it before its UI script has loaded
- * (src/vscode/earlyViewDraw.ts). It is a picture of the last screen, never a source of truth: the
+ * (src/vscode/view/earlyViewDraw.ts). It is a picture of the last screen, never a source of truth: the
  * snapshot the host sends on `ready` replaces it.
  */
 export interface EarlyView {

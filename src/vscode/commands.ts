@@ -3,7 +3,7 @@ import { registerDiffCommands } from './diff/diffCommands';
 import { registerEditorCommands } from './editor/editorCommands';
 import { guardedCommand } from './guardedCommand';
 import type { KeelRuntime } from './keelRuntime';
-import { registerWorktreeCommands } from './worktreeCommands';
+import { registerWorktreeCommands } from './worktrees/worktreeCommands';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { ChatViewProvider } from './chatViewProvider';
+import { ChatViewProvider } from './view/chatViewProvider';
 import { registerCommands } from './commands';
 import { KeelCodeActions } from './editor/keelCodeActions';
-import { openHeadlessChatPage } from './headlessChatView';
+import { openHeadlessChatPage } from './view/headlessChatView';
 import { KEEL_API_VERSION } from './keelApi';
 import type { KeelApi } from './keelApi';
 import { recordingChannel } from './recordingChannel';
 import type { KeelRuntime } from './keelRuntime';
-import { PluginRegistry } from '../chat/pluginRegistry';
+import { PluginRegistry } from '../chat/runtime/pluginRegistry';
 import type { KeelTestApi } from './testHooks';
 
 let runtime: Promise<KeelRuntime> | undefined;

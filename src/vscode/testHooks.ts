@@ -1,7 +1,7 @@
-import type { HeadlessChatPage } from './headlessChatView';
+import type { HeadlessChatPage } from './view/headlessChatView';
 import type { KeelApi } from './keelApi';
-import type { McpApprovalPrompt } from './mcpHub';
-import type { WorktreePrompts } from './worktreePrompts';
+import type { McpApprovalPrompt } from './mcp/mcpHub';
+import type { WorktreePrompts } from './worktrees/worktreePrompts';
 
 /**
  * Extra entry points `activate()` returns only when VS Code runs the extension's own tests

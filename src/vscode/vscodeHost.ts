@@ -1,9 +1,9 @@
 import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { Host, WriteReport } from '../core/host';
-import { readEditorState, readWorkspaceProblems } from './editorStateReader';
-import { writeThroughEditor } from './editorWrite';
-import { bundledRipgrep } from './ripgrepPath';
+import { readEditorState, readWorkspaceProblems } from './workspace/editorStateReader';
+import { writeThroughEditor } from './workspace/editorWrite';
+import { bundledRipgrep } from './workspace/ripgrepPath';
 import { KeelTerminals } from './terminal/keelTerminals';
 import { runInKeelTerminal } from './terminal/terminalCommandRun';
 

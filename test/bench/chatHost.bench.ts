@@ -1,4 +1,4 @@
-import { lineDiffStats } from '../../src/chat/lineDiffStats';
+import { lineDiffStats } from '../../src/chat/parts/lineDiffStats';
 import type { RunState } from '../../src/protocol/sessionState';
 import { createChatRig } from '../unit/chat/chatHarness';
 import type { ChatRig, Page } from '../unit/chat/chatHarness';

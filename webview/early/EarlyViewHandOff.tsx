@@ -3,7 +3,7 @@ import { useStore } from '../store/storeContext';
 import { useMeta } from '../store/storeHooks';
 
 export interface EarlyViewHandOffProps {
-  /** The early view the host drew in the page's HTML (see src/vscode/earlyViewHtml.ts). */
+  /** The early view the host drew in the page's HTML (see src/vscode/view/earlyViewHtml.ts). */
   early: HTMLElement;
   /** Where the UI renders, hidden until it takes over. */
   root: HTMLElement;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { TextDiff } from '../../chat/changeReverts';
+import type { TextDiff } from '../../chat/parts/changeReverts';
 
 /** Read-only documents of what a command changed: `keel-command:/<n>/<before|after>/<displayPath>`. */
 export const COMMAND_DIFF_SCHEME = 'keel-command';

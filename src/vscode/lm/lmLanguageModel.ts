@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { LogFn } from '../../protocol/log';
 import { lmErrorMessage } from './lmErrors';
-import { LM_PROVIDER } from '../../chat/lmProviderName';
+import { LM_PROVIDER } from '../../chat/settings/lmProviderName';
 import { toLmTurns } from './lmTurns';
 import type { LmTurn } from './lmTurns';
 import type { CallOptions, FunctionTool, GenerateResult, LanguageModelSpec, StreamPart, StreamResult } from '../../core/model';

@@ -3,7 +3,7 @@ import { KeelError, errorMessage } from '../../core/errors';
 import type { ProviderFactory } from '../../core/model';
 import type { LogFn } from '../../protocol/log';
 import { LmLanguageModel } from './lmLanguageModel';
-import { LM_PROVIDER } from '../../chat/lmProviderName';
+import { LM_PROVIDER } from '../../chat/settings/lmProviderName';
 
 /**
  * The models the person has through other extensions (Copilot, or any extension that

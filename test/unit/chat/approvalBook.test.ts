@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../src/core/tools/tool';
 import { toolApprovalRequestSchema } from '../../../src/protocol/toolApproval';
-import { ApprovalBook, proposedChange, toApprovalAnswer } from '../../../src/chat/approvalBook';
-import { lineDiffStats } from '../../../src/chat/lineDiffStats';
+import { ApprovalBook, proposedChange, toApprovalAnswer } from '../../../src/chat/approvals/approvalBook';
+import { lineDiffStats } from '../../../src/chat/parts/lineDiffStats';
 
 function request(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
   return {

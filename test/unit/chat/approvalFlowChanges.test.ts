@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../src/core/tools/tool';
 import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
 import type { UiError } from '../../../src/protocol/sessionState';
-import { ApprovalFlow } from '../../../src/chat/approvalFlow';
-import type { ChangeApprovalHooks } from '../../../src/chat/approvalFlow';
-import type { ViewLink } from '../../../src/chat/viewSync';
+import { ApprovalFlow } from '../../../src/chat/approvals/approvalFlow';
+import type { ChangeApprovalHooks } from '../../../src/chat/approvals/approvalFlow';
+import type { ViewLink } from '../../../src/chat/bus/viewSync';
 
 function changeRequest(): ApprovalRequest {
   return {

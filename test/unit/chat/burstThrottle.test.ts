@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BurstThrottle } from '../../../src/chat/burstThrottle';
+import { BurstThrottle } from '../../../src/chat/conversations/burstThrottle';
 
 afterEach(() => {
   vi.useRealTimers();

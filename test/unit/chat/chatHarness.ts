@@ -17,10 +17,10 @@ import { ConversationMirror } from '../../../src/conversation/conversationMirror
 import { PROTOCOL_VERSION } from '../../../src/protocol/version';
 import { ChatController } from '../../../src/chat/chatController';
 import type { ChatControllerOptions } from '../../../src/chat/chatControllerOptions';
-import { CoreLoader } from '../../../src/chat/coreLoader';
-import type { EditorServices } from '../../../src/chat/editorServices';
-import { connectChatView } from '../../../src/chat/nodeBridge';
-import type { KeelSettings } from '../../../src/chat/settingsLayer';
+import { CoreLoader } from '../../../src/chat/runtime/coreLoader';
+import type { EditorServices } from '../../../src/chat/bus/editorServices';
+import { connectChatView } from '../../../src/chat/bus/nodeBridge';
+import type { KeelSettings } from '../../../src/chat/settings/settingsLayer';
 
 /** Lets pair-transport deliveries and handler hops run. */
 export async function settle(rounds = 20): Promise<void> {

@@ -1,9 +1,9 @@
 // Which endpoint the first-run panel talks about, and whether it asks for a key.
 import { describe, expect, it } from 'vitest';
-import { chosenEndpoint } from '../../../src/chat/chosenEndpoint';
-import { settingsLayer } from '../../../src/chat/settingsLayer';
+import { chosenEndpoint } from '../../../src/chat/settings/chosenEndpoint';
+import { settingsLayer } from '../../../src/chat/settings/settingsLayer';
 import { defaultConfig } from '../../../src/core/config/configSchema';
-import type { KeelSettings } from '../../../src/chat/settingsLayer';
+import type { KeelSettings } from '../../../src/chat/settings/settingsLayer';
 
 function endpointFor(settings: KeelSettings) {
   const { layer, provider } = settingsLayer(settings);

@@ -3,8 +3,8 @@ import type { SessionEntry } from '../../../src/core/session/session';
 import { hostEvents } from '../../../src/protocol/hostEvents';
 import { uiMessageSchema } from '../../../src/protocol/uiMessage';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
-import { ConversationState } from '../../../src/chat/conversationState';
-import { entriesToUiMessages } from '../../../src/chat/uiMessages';
+import { ConversationState } from '../../../src/chat/conversations/conversationState';
+import { entriesToUiMessages } from '../../../src/chat/conversations/uiMessages';
 
 const ts = new Date(5000).toISOString();
 

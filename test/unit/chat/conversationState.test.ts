@@ -3,9 +3,9 @@ import type { ProjectEvent } from '../../../src/core/projectTypes';
 import { hostEvents } from '../../../src/protocol/hostEvents';
 import { snapshotSchema } from '../../../src/protocol/sessionState';
 import type { ToolCallPart } from '../../../src/protocol/uiMessage';
-import { ConversationState } from '../../../src/chat/conversationState';
-import type { EventSink } from '../../../src/chat/eventSink';
-import { userUiMessage } from '../../../src/chat/uiMessages';
+import { ConversationState } from '../../../src/chat/conversations/conversationState';
+import type { EventSink } from '../../../src/chat/conversations/eventSink';
+import { userUiMessage } from '../../../src/chat/conversations/uiMessages';
 
 interface Sent {
   event: string;

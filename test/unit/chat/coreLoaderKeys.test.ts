@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CoreLoader } from '../../../src/chat/coreLoader';
-import type { KeelSettings } from '../../../src/chat/settingsLayer';
+import { CoreLoader } from '../../../src/chat/runtime/coreLoader';
+import type { KeelSettings } from '../../../src/chat/settings/settingsLayer';
 import { createFsHost } from '../../../src/core/fsHost';
 
 const made: string[] = [];

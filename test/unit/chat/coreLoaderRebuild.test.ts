@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFsHost } from '../../../src/core/fsHost';
-import { CoreLoader } from '../../../src/chat/coreLoader';
-import type { BuiltCore } from '../../../src/chat/coreLoader';
-import type { KeelSettings } from '../../../src/chat/settingsLayer';
+import { CoreLoader } from '../../../src/chat/runtime/coreLoader';
+import type { BuiltCore } from '../../../src/chat/runtime/coreLoader';
+import type { KeelSettings } from '../../../src/chat/settings/settingsLayer';
 
 const made: string[] = [];
 afterEach(() => {

@@ -4,8 +4,8 @@ import type { RulesRecord } from '../../../src/core/session/sessionRecords';
 import { hostEvents } from '../../../src/protocol/hostEvents';
 import { snapshotSchema } from '../../../src/protocol/sessionState';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
-import { ConversationState } from '../../../src/chat/conversationState';
-import type { EventSink } from '../../../src/chat/eventSink';
+import { ConversationState } from '../../../src/chat/conversations/conversationState';
+import type { EventSink } from '../../../src/chat/conversations/eventSink';
 
 function setup() {
   const sent: { event: string; data: unknown }[] = [];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Context } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
-import { listModels } from '../../../src/chat/coreQueries';
+import { listModels } from '../../../src/chat/runtime/coreQueries';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer';
 

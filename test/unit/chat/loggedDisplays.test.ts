@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { entriesToUiMessages } from '../../../src/chat/uiMessages';
+import { entriesToUiMessages } from '../../../src/chat/conversations/uiMessages';
 import { Context } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
 import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';

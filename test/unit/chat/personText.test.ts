@@ -2,8 +2,8 @@
 // instructions or the <plan> tags, live and when the session is read back.
 import { describe, expect, it } from 'vitest';
 import { executionPrompt, planTitle, planTodos } from '../../../src/core/plan/planDocument';
-import { personTextPart } from '../../../src/chat/personText';
-import { userParts, userUiMessage } from '../../../src/chat/uiMessages';
+import { personTextPart } from '../../../src/chat/parts/personText';
+import { userParts, userUiMessage } from '../../../src/chat/conversations/uiMessages';
 
 const PLAN = '## Goal\nMake `average()` safe for empty lists.\n\n## Steps\n1. Change average in src/math.ts\n2. Add a note';
 

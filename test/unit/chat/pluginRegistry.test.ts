@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
-import { PluginRegistry } from '../../../src/chat/pluginRegistry';
+import { PluginRegistry } from '../../../src/chat/runtime/pluginRegistry';
 
 describe('PluginRegistry', () => {
   it('hands plugins to a core built later and registers late ones into the running core', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KeelError } from '../../../src/core/errors';
-import { redactSecrets, runFailure, thrownError } from '../../../src/chat/runErrors';
+import { redactSecrets, runFailure, thrownError } from '../../../src/chat/runs/runErrors';
 
 describe('errors for the view', () => {
   it('maps HTTP failures to codes the view can act on, without keys', () => {

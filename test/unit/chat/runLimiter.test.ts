@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunLimiter } from '../../../src/chat/runLimiter';
+import { RunLimiter } from '../../../src/chat/runs/runLimiter';
 
 const signal = () => new AbortController().signal;
 

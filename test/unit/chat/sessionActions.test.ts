@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExportSource } from '../../../src/core/session/sessionExport';
 import { sessionToMarkdown } from '../../../src/core/session/sessionExport';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
-import type { ExportFormat, SessionUi } from '../../../src/chat/sessionUi';
+import type { ExportFormat, SessionUi } from '../../../src/chat/sessions/sessionUi';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { userTexts, assistantTexts } from '../../integration/suite/support/modelRequests';
 import { settle, until } from './chatHarness';

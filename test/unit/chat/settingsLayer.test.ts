@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KeelError } from '../../../src/core/errors';
 import { endpointLayer } from '../../../src/core/config/endpointLayer';
-import { keyEnvName, keyProvider, readKeelSettings, settingsLayer } from '../../../src/chat/settingsLayer';
-import type { SettingsSection } from '../../../src/chat/settingsSection';
+import { keyEnvName, keyProvider, readKeelSettings, settingsLayer } from '../../../src/chat/settings/settingsLayer';
+import type { SettingsSection } from '../../../src/chat/settings/settingsSection';
 
 interface Scopes {
   globalValue?: unknown;

@@ -5,8 +5,8 @@ import type { MessageMeta } from '../../../src/core/session/sessionRecords';
 import { uiMessageSchema } from '../../../src/protocol/uiMessage';
 import type { ToolCallPart } from '../../../src/protocol/uiMessage';
 import { mentionBlock, mentionsHeader } from '../../../src/core/mentions/mentionBlock';
-import { parseMentions } from '../../../src/chat/mentionText';
-import { entriesToUiMessages, toolOutputOf, userContent, userParts, userUiMessage } from '../../../src/chat/uiMessages';
+import { parseMentions } from '../../../src/chat/parts/mentionText';
+import { entriesToUiMessages, toolOutputOf, userContent, userParts, userUiMessage } from '../../../src/chat/conversations/uiMessages';
 
 let n = 0;
 function entry(message: ModelMessage, meta?: MessageMeta): SessionEntry {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ViewSync } from '../../../src/chat/viewSync';
+import { ViewSync } from '../../../src/chat/bus/viewSync';
 import type { Snapshot } from '../../../src/protocol/sessionState';
 
 /** A view that records what it is sent; `ready` says whether its page is loaded. */

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/core/config/loadConfig';
-import { personalSettingsLayer, readKeelSettings, settingsLayer, workspaceSettingsLayers } from '../../../src/chat/settingsLayer';
-import type { SettingsSection } from '../../../src/chat/settingsSection';
-import { ApiKeyStore } from '../../../src/vscode/apiKeyStore';
+import { personalSettingsLayer, readKeelSettings, settingsLayer, workspaceSettingsLayers } from '../../../src/chat/settings/settingsLayer';
+import type { SettingsSection } from '../../../src/chat/settings/settingsSection';
+import { ApiKeyStore } from '../../../src/vscode/settings/apiKeyStore';
 
 let dir: string;
 beforeEach(() => {

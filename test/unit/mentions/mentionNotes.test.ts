@@ -9,8 +9,8 @@ import type { MentionOutcome } from '../../../src/core/mentions/mentionTypes';
 import { messageMetaSchema } from '../../../src/core/session/sessionRecords';
 import { hostEvents } from '../../../src/protocol/hostEvents';
 import { uiMessageSchema, type UiMessage } from '../../../src/protocol/uiMessage';
-import { ConversationState } from '../../../src/chat/conversationState';
-import { entriesToUiMessages, userUiMessage } from '../../../src/chat/uiMessages';
+import { ConversationState } from '../../../src/chat/conversations/conversationState';
+import { entriesToUiMessages, userUiMessage } from '../../../src/chat/conversations/uiMessages';
 import { mountApp, settle, snapshot } from '../webview/webviewHarness';
 import type { MountedApp } from '../webview/webviewHarness';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig, userConfigPath, workspaceConfigPath } from '../../../src/core/config/loadConfig';
-import { readKeelSettings, settingsLayer } from '../../../src/chat/settingsLayer';
-import type { SettingsSection } from '../../../src/chat/settingsSection';
+import { readKeelSettings, settingsLayer } from '../../../src/chat/settings/settingsLayer';
+import type { SettingsSection } from '../../../src/chat/settings/settingsSection';
 
 let dir: string;
 let home: string;

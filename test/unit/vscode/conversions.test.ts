@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { SessionEntry } from '../../../src/core/session/session';
-import { bundledRipgrep } from '../../../src/vscode/ripgrepPath';
+import { bundledRipgrep } from '../../../src/vscode/workspace/ripgrepPath';
 import { presentByName } from '../../../src/core/tools/builtinTools';
 
 const toolSummary = (name: string, input: unknown) => presentByName(name, input).summary;
-import { todosFromEntries, toUiSummary } from '../../../src/chat/uiSessions';
+import { todosFromEntries, toUiSummary } from '../../../src/chat/sessions/uiSessions';
 
 describe('small conversions', () => {
   it('summarises tool calls by their key argument', () => {

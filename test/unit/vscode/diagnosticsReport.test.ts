@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newErrorsReport } from '../../../src/vscode/diagnosticsReport';
+import { newErrorsReport } from '../../../src/vscode/workspace/diagnosticsReport';
 
 describe('newErrorsReport', () => {
   it('reports only errors the change added, by what they say, not where', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuzzyScore, rankPaths, withFolders } from '../../../src/vscode/fuzzyMatch';
+import { fuzzyScore, rankPaths, withFolders } from '../../../src/vscode/workspace/fuzzyMatch';
 
 describe('fuzzy file ranking', () => {
   const files = ['src/chat/chatController.ts', 'src/core/project.ts', 'test/unit/chat/chatController.test.ts', 'README.md', 'src/protocol/readyGate.ts'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { problemList, toEditorDiagnostic } from '../../../src/vscode/problemList';
-import type { DiagnosticLike } from '../../../src/vscode/problemList';
+import { problemList, toEditorDiagnostic } from '../../../src/vscode/workspace/problemList';
+import type { DiagnosticLike } from '../../../src/vscode/workspace/problemList';
 
 function diag(line: number, severity: number, message: string, extra: Partial<DiagnosticLike> = {}): DiagnosticLike {
   return { range: { start: { line, character: 4 } }, severity, message, ...extra };

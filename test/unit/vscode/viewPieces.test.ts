@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { HostWebview } from '../../../src/protocol/postMessageTransport';
-import { EarlyMessageBuffer, PAGE_SHOWN } from '../../../src/chat/earlyMessageBuffer';
-import { chatPageHtml, missingUiHtml, newNonce } from '../../../src/vscode/webviewHtml';
+import { EarlyMessageBuffer, PAGE_SHOWN } from '../../../src/chat/conversations/earlyMessageBuffer';
+import { chatPageHtml, missingUiHtml, newNonce } from '../../../src/vscode/view/webviewHtml';
 
 describe('chatPageHtml', () => {
   const html = chatPageHtml({

@@ -3,8 +3,8 @@
 // webview's share of the catalogue), are checked against the protocol, and drive every label.
 import * as l10n from '@vscode/l10n';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chatPageHtml } from '../../../src/vscode/webviewHtml';
-import { pickWebviewStrings } from '../../../src/vscode/webviewStrings';
+import { chatPageHtml } from '../../../src/vscode/view/webviewHtml';
+import { pickWebviewStrings } from '../../../src/vscode/view/webviewStrings';
 import { applyPageLocale } from '../../../webview/l10n/pageLocale';
 import zhBundle from '../../../l10n/bundle.l10n.zh-cn.json';
 import webviewKeys from '../../../l10n/webviewKeys.json';

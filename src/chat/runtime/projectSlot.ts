@@ -1,0 +1,73 @@
+import type { Context } from '../../core/context';
+import { errorMessage } from '../../core/errors';
+import { Project } from '../../core/project';
+import type { LogFn } from '../../protocol/log';
+import type { TodoItem } from '../../protocol/sessionState';
+import { WorkspaceProjectChoice } from '../settings/workspaceProjectChoice';
+
+/**
+ * The conversation in view (one Project at a time): made when the first message needs it,
+ * given the new configuration when the settings change, closed when another takes its place.
+ */
+export class ProjectSlot {
+  private project: Project | undefined;
+  /** The workspace folder chosen for a conversation that does not exist yet. */
+  readonly choice = new WorkspaceProjectChoice();
+  private unsubscribeTodos: (() => void) | undefined;
+  private readonly log: LogFn;
+  private readonly onTodos: (items: TodoItem[]) => void;
+
+  constructor(log: LogFn, onTodos: (items: TodoItem[]) => void) {
+    this.log = log;
+    this.onTodos = onTodos;
+  }
+
+  get current(): Project | undefined {
+    return this.project;
+  }
+
+  /** The conversation to run in with this core: the current one (on this core from now on), or a new one. */
+  for(ctx: Context): Project {
+    const current = this.project;
+    if (current && current.ctx.sessions.key === ctx.sessions.key) {
+      // The settings changed between runs: same conversation, new configuration; what it holds stays.
+      current.useContext(ctx);
+      return current;
+    }
+    if (current) {
+      this.log('info', 'The workspace changed; the next message starts a new conversation.');
+      void this.close();
+    }
+    const project = new Project(ctx, ctx.sessions.create(), { queuedByHost: true });
+    if (ctx.worktree) project.session.appendConfig('worktree', ctx.worktree);
+    this.choice.applyTo(project);
+    this.set(project);
+    return project;
+  }
+
+  set(project: Project): void {
+    this.unsubscribeTodos?.();
+    this.project = project;
+    this.unsubscribeTodos = project.todos.onChange((items) => this.onTodos(items.map((i) => ({ ...i }))));
+  }
+
+  /**
+   * Releases the session at once; the returned promise ends when its background commands have
+   * stopped and its snapshots are written (shutdown waits for that, a switch does not).
+   */
+  close(): Promise<void> {
+    this.unsubscribeTodos?.();
+    this.unsubscribeTodos = undefined;
+    const project = this.project;
+    this.project = undefined;
+    if (!project) return Promise.resolve();
+    // Its background commands end with the conversation (the log stays as it is).
+    const disposed = project.dispose().catch((err: unknown) => this.log('warn', `stopping background commands failed: ${errorMessage(err)}`));
+    try {
+      project.session.close();
+    } catch (err) {
+      this.log('warn', `closing session ${project.session.id} failed: ${errorMessage(err)}`);
+    }
+    return disposed;
+  }
+}
