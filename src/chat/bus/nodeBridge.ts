@@ -1,10 +1,10 @@
 import { createHostBus } from '../../protocol/buses';
 import type { HostBus } from '../../protocol/buses';
-import { DeltaCoalescer } from '../../protocol/deltaCoalescer';
+import { DeltaCoalescer } from './deltaCoalescer';
 import type { LogFn } from '../../protocol/log';
 import type { HostWebview } from '../../protocol/postMessageTransport';
 import { createHostTransport } from '../../protocol/postMessageTransport';
-import { createReadyGate } from '../../protocol/readyGate';
+import { createReadyGate } from './readyGate';
 import type { ChatController } from '../chatController';
 import type { EditorServices } from './editorServices';
 import { hostHandlers, registerHostHandlers } from './hostHandlers';

@@ -1,4 +1,4 @@
-import type { DeltaCoalescer } from '../../protocol/deltaCoalescer';
+import type { DeltaCoalescer } from './deltaCoalescer';
 import type { EventData } from '../../protocol/catalogue';
 import type { Snapshot } from '../../protocol/sessionState';
 import type { EventSink } from '../conversations/eventSink';

@@ -1,9 +1,9 @@
-import { errorMessage } from './busError';
-import { peekFrame } from './frames';
-import type { ResponseFrame } from './frames';
-import type { LogFn } from './log';
-import type { Transport } from './transport';
-import { PROTOCOL_VERSION } from './version';
+import { errorMessage } from '../../protocol/busError';
+import { peekFrame } from '../../protocol/frames';
+import type { ResponseFrame } from '../../protocol/frames';
+import type { LogFn } from '../../protocol/log';
+import type { Transport } from '../../protocol/transport';
+import { PROTOCOL_VERSION } from '../../protocol/version';
 
 /**
  * Host-side guard around the webview transport: nothing is posted until the webview

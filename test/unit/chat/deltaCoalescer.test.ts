@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHostBus, createWebviewBus } from '../../../src/protocol/buses';
-import { DeltaCoalescer } from '../../../src/protocol/deltaCoalescer';
+import { DeltaCoalescer } from '../../../src/chat/bus/deltaCoalescer';
 import { createPairTransport } from '../../../src/protocol/pairTransport';
 import { appendDelta } from '../../../src/conversation/appendDelta';
 import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
-import { logSpy, recordMessages, settle } from './busHarness';
+import { logSpy, recordMessages, settle } from '../protocol/busHarness';
 
 function setup(intervalMs?: number) {
   const [hostEnd, webviewEnd] = createPairTransport();

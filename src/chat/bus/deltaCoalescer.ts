@@ -1,7 +1,7 @@
-import type { HostBus } from './buses';
-import type { HostSide, WebviewSide } from './catalogue';
-import type { RequestOptions } from './busTypes';
-import type { EventIn, EventOf, MethodOf, ParamsIn, ResultOut } from './side';
+import type { HostBus } from '../../protocol/buses';
+import type { HostSide, WebviewSide } from '../../protocol/catalogue';
+import type { RequestOptions } from '../../protocol/busTypes';
+import type { EventIn, EventOf, MethodOf, ParamsIn, ResultOut } from '../../protocol/side';
 
 type DeltaEvent = 'textDelta' | 'reasoningDelta';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createHostBus, createWebviewBus } from '../../../src/protocol/buses';
 import { createPairTransport } from '../../../src/protocol/pairTransport';
-import { createReadyGate } from '../../../src/protocol/readyGate';
+import { createReadyGate } from '../../../src/chat/bus/readyGate';
 import type { ToolApprovalRequest } from '../../../src/protocol/toolApproval';
 import { PROTOCOL_VERSION } from '../../../src/protocol/version';
-import { logLines, logSpy, recordMessages, sampleSnapshot, settle } from './busHarness';
+import { logLines, logSpy, recordMessages, sampleSnapshot, settle } from '../protocol/busHarness';
 
 const approval: ToolApprovalRequest = {
   id: 'a-1',
