@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { registerDiffCommands } from './diff/diffCommands';
 import { registerEditorCommands } from './editor/editorCommands';
 import { guardedCommand } from './guardedCommand';
+import { registerTerminalCommands } from './terminal/terminalCommands';
+import type { TerminalWatch } from './terminal/terminalWatch';
 import type { KeelRuntime } from './keelRuntime';
 import { registerWorktreeCommands } from './worktrees/worktreeCommands';
 
@@ -12,6 +14,8 @@ export interface CommandDeps {
   runtime(): Promise<KeelRuntime>;
   /** The runtime only if something already loaded it. */
   loadedRuntime(): KeelRuntime | undefined;
+  /** The person's terminals' last commands. */
+  terminalWatch: TerminalWatch;
 }
 
 const FOCUS_VIEW = 'keel.chat.focus';
@@ -46,6 +50,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
     ...registerWorktreeCommands(deps),
     ...registerEditorCommands(deps),
+    ...registerTerminalCommands({ log: deps.log, runtime: deps.runtime, watch: deps.terminalWatch }),
     // Plan mode (the work is in the runtime, loaded on first use).
     ...['keel.plan', 'keel.togglePlanMode', 'keel.openPlan', 'keel.executePlan'].map((id) =>
       command(id, async (...args) => (await deps.runtime()).planCommand(id, args)),

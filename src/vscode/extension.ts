@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ChatViewProvider } from './view/chatViewProvider';
 import { registerCommands } from './commands';
 import { KeelCodeActions } from './editor/keelCodeActions';
+import { TerminalWatch } from './terminal/terminalWatch';
 import { openHeadlessChatPage } from './view/headlessChatView';
 import { KEEL_API_VERSION } from './keelApi';
 import type { KeelApi } from './keelApi';
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
     return runtime;
   };
 
+  const terminalWatch = new TerminalWatch('keel.terminal.fixLastCommand', log);
   const provider = new ChatViewProvider(
     context.extensionUri,
     async (view, webview) => (await getRuntime()).connectView(view, webview, log),
@@ -42,8 +44,9 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
   );
   context.subscriptions.push(
     channel,
+    terminalWatch,
     vscode.window.registerWebviewViewProvider('keel.chat', provider),
-    ...registerCommands({ context, log, runtime: getRuntime, loadedRuntime: () => loaded }),
+    ...registerCommands({ context, log, runtime: getRuntime, loadedRuntime: () => loaded, terminalWatch }),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new KeelCodeActions(), { providedCodeActionKinds: KeelCodeActions.kinds }),
   );
   log.info(`${context.extension.id} activated in ${(performance.now() - started).toFixed(1)} ms`);

@@ -33,6 +33,8 @@ import type { PluginRegistry } from '../chat/runtime/pluginRegistry';
 import { keelSettings } from './settings/keelSettings';
 import { UiConfigBridge } from './view/uiConfigBridge';
 import { createVscodeHost } from './vscodeHost';
+import type { WatchedCommand } from './terminal/terminalWatch';
+import { TerminalText } from '../core/tools';
 import { VscodeServices } from './workspace/vscodeServices';
 import { VscodeSessionUi } from './sessions/vscodeSessionUi';
 import { pickSession } from './sessions/sessionPicker';
@@ -74,6 +76,7 @@ export class KeelRuntime {
   /** The palette's `when` states (keel.running, keel.hasPendingChange, keel.hasPlan, keel.planPending). */
   readonly contextKeys: KeelContextKeys;
   private readonly log: LogFn;
+  private readonly host: ReturnType<typeof createVscodeHost>;
   private readonly windowState: vscode.Memento;
 
   constructor(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel, plugins: PluginRegistry) {
@@ -84,6 +87,7 @@ export class KeelRuntime {
     const keys = new ApiKeyStore(context.secrets);
     this.keys = keys;
     const host = createVscodeHost(channel);
+    this.host = host;
     this.disposables.push(host);
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
     const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
@@ -300,6 +304,13 @@ export class KeelRuntime {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     await this.controller.sessions.resume(id);
     this.controller.showPanel('chat');
+  }
+
+  /** A command of the person's own terminal becomes what @terminal (its chip) sends, cleaned of escape sequences. */
+  pointTerminal(command: WatchedCommand): void {
+    const text = new TerminalText();
+    const output = (text.push(command.rawOutput) + text.end()).replace(/\n+$/, '');
+    this.host.pointTerminal({ command: command.command, output, ...(command.exitCode !== undefined ? { exitCode: command.exitCode } : {}), ...(command.cwd ? { cwd: command.cwd } : {}) });
   }
 
   setApiKey(): Promise<void> {

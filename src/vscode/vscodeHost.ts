@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
+import type { TerminalOutput } from '../core/editorState';
 import type { Host, WriteReport } from '../core/host';
 import { readEditorState, readWorkspaceProblems } from './workspace/editorStateReader';
 import { writeThroughEditor } from './workspace/editorWrite';
@@ -12,8 +13,11 @@ import { runInKeelTerminal } from './terminal/terminalCommandRun';
  * editor's state and problems for the context and @-mentions, commands in Keel's terminals
  * (and the last one's output for @terminal). Dispose it to close those terminals.
  */
-export function createVscodeHost(log: vscode.LogOutputChannel): Host & vscode.Disposable {
+export function createVscodeHost(log: vscode.LogOutputChannel): Host & vscode.Disposable & { pointTerminal(command: TerminalOutput): void } {
   const terminals = new KeelTerminals((level, message) => log[level](message));
+  // A command of the person's own terminals sent with "Fix with Keel" or "Add Last Command":
+  // @terminal means it until a Keel terminal runs something newer.
+  let pointed: { command: TerminalOutput; at: number } | undefined;
   const ripgrepPath = bundledRipgrep(vscode.env.appRoot);
   log.info(ripgrepPath ? `search: using VS Code's ripgrep at ${ripgrepPath}` : "search: VS Code's ripgrep not found; using rg from PATH or the built-in search");
   return {
@@ -28,7 +32,13 @@ export function createVscodeHost(log: vscode.LogOutputChannel): Host & vscode.Di
     },
     editorState: () => Promise.resolve(readEditorState()),
     workspaceProblems: () => Promise.resolve(readWorkspaceProblems()),
-    lastTerminalOutput: () => terminals.lastCommand(),
+    lastTerminalOutput: async () => {
+      const keel = await terminals.lastCommand();
+      return pointed && (!keel || pointed.at >= terminals.lastAt) ? pointed.command : keel;
+    },
+    pointTerminal(command) {
+      pointed = { command, at: Date.now() };
+    },
     personCommandsSince: (since) => terminals.personCommandsSince(since),
     runInTerminal: (command) => runInKeelTerminal(command, { terminals, log: (level, message) => log[level](message) }),
     dispose: () => terminals.dispose(),

@@ -39,7 +39,9 @@ export async function expandTerminal(host: Host): Promise<MentionBody> {
     if (!last) return { ok: false, reason: "no command has run in Keel's terminal yet" };
     const exit = last.exitCode === undefined ? 'exit code unknown' : `exit code ${last.exitCode}`;
     const where = last.cwd ? ` in ${last.cwd}` : '';
-    return { ok: true, body: `$ ${last.command}${where} (${exit})\n${fence(keepTail(last.output))}`, hint: 'rerun the command for all of it' };
+    // A command that ends at once can finish before the editor starts reading its output.
+    const output = last.output.trim() ? fence(keepTail(last.output)) : '(no output was captured)';
+    return { ok: true, body: `$ ${last.command}${where} (${exit})\n${output}`, hint: 'rerun the command for all of it' };
   } catch (err) {
     return { ok: false, reason: `the terminal output could not be read: ${errorMessage(err)}` };
   }

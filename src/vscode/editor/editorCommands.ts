@@ -3,6 +3,7 @@ import type { EventData } from '../../protocol/catalogue';
 import type { Mention } from '../../protocol/uiMessage';
 import { guardedCommand } from '../guardedCommand';
 import type { KeelRuntime } from '../keelRuntime';
+import { prefillChat } from './chatPrefill';
 import { pathMention, problemLine, problemMentions, selectionMention } from './editorMentions';
 
 export interface EditorCommandDeps {
@@ -10,8 +11,6 @@ export interface EditorCommandDeps {
   /** Loads the runtime if it is not loaded yet. */
   runtime(): Promise<KeelRuntime>;
 }
-
-const FOCUS_VIEW = 'keel.chat.focus';
 
 /**
  * Keel from where a person works: the lightbulb's "Fix with Keel", "Explain with Keel" and "Ask
@@ -22,14 +21,7 @@ const FOCUS_VIEW = 'keel.chat.focus';
 export function registerEditorCommands(deps: EditorCommandDeps): vscode.Disposable[] {
   const command = (id: string, run: (...args: unknown[]) => Promise<void>): vscode.Disposable => guardedCommand(deps.log, id, run);
 
-  /** `fresh`: a request of its own, in a new conversation unless the one in view is empty. */
-  const toChat = async (prefill: EventData<'composer'>, fresh: boolean): Promise<void> => {
-    const runtime = await deps.runtime();
-    if (fresh && (runtime.controller.messages().length > 0 || runtime.controller.isRunning)) await runtime.controller.sessions.newSession();
-    await vscode.commands.executeCommand(FOCUS_VIEW);
-    runtime.controller.showPanel('chat');
-    runtime.controller.prefillComposer(prefill);
-  };
+  const toChat = async (prefill: EventData<'composer'>, fresh: boolean): Promise<void> => prefillChat(await deps.runtime(), prefill, fresh);
 
   const outside = (): void => {
     void vscode.window.showInformationMessage(vscode.l10n.t('Keel works with the files of this workspace; this one is outside its folders.'));

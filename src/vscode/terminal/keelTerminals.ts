@@ -41,6 +41,8 @@ export class KeelTerminals implements vscode.Disposable {
   private readonly terminals = new Map<vscode.Terminal, KeelTerminal>();
   private readonly disposables: vscode.Disposable[] = [];
   private last: TerminalOutput | undefined;
+  /** When `last` was recorded (0: never). */
+  lastAt = 0;
   /** Commands of the person's that ended and whose output is still being read. */
   private readonly settling = new Set<Promise<void>>();
   /** The person's commands in Keel terminals: running (no end) or ended lately. */
@@ -108,6 +110,7 @@ export class KeelTerminals implements vscode.Disposable {
   record(command: TerminalOutput): void {
     // The final line break is the terminal's, not part of what the command said.
     this.last = { ...command, output: command.output.replace(/\n+$/, '') };
+    this.lastAt = Date.now();
   }
 
   dispose(): void {
