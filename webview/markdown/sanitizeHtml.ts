@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import DOMPurify from 'dompurify';
+import { fileReference } from './fileReferences';
 
 /** Classes the renderer itself produces; any other class in model HTML is dropped so it cannot dress up as UI. */
 const KEPT_CLASS = /^(?:tok-|language-|md-)/;
@@ -31,6 +32,7 @@ export function sanitizeHtml(html: string): string {
   for (const element of [...doc.body.querySelectorAll('*')]) {
     const tag = element.tagName.toLowerCase();
     if (tag === 'a') rewriteLink(element);
+    else if (tag === 'code' && element.parentElement?.tagName.toLowerCase() !== 'pre') linkFileReference(element, element.textContent ?? '');
     else if (tag === 'img') replaceImage(element);
     else if (tag === 'input') lockInput(element);
     keepOwnClasses(element);
@@ -39,10 +41,13 @@ export function sanitizeHtml(html: string): string {
 }
 
 function rewriteLink(anchor: Element): void {
-  const url = openableUrl(anchor.getAttribute('href'));
+  const href = anchor.getAttribute('href');
+  const url = openableUrl(href);
   anchor.removeAttribute('href');
   anchor.removeAttribute('rel');
   if (!url) {
+    // A relative link to a workspace file (`[the parser](src/parse.ts#L40)`) opens it in the editor.
+    if (href && linkFileReference(anchor, href)) return;
     anchor.replaceWith(...anchor.childNodes); // keep the words, lose the link
     return;
   }
@@ -51,6 +56,25 @@ function rewriteLink(anchor: Element): void {
   anchor.setAttribute('tabindex', '0');
   anchor.setAttribute('title', url);
   anchor.classList.add('md-link');
+}
+
+/**
+ * Marks `element` as a link to the workspace file `text` names (`src/a.ts:12`); a click asks the
+ * host to open it, which refuses paths outside the workspace. False when `text` names no file.
+ */
+function linkFileReference(element: Element, text: string): boolean {
+  const reference = fileReference(text);
+  if (!reference) return false;
+  element.setAttribute('data-file', reference.path);
+  if (reference.startLine !== undefined) {
+    element.setAttribute('data-start-line', String(reference.startLine));
+    element.setAttribute('data-end-line', String(reference.endLine ?? reference.startLine));
+  }
+  element.setAttribute('role', 'link');
+  element.setAttribute('tabindex', '0');
+  element.setAttribute('title', l10n.t('Open {0}', text.trim()));
+  element.classList.add('md-file-link');
+  return true;
 }
 
 function replaceImage(image: Element): void {

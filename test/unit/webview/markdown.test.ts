@@ -213,6 +213,27 @@ describe('markdown sanitizing', () => {
     expect(out).toMatch(/<input[^>]*type="checkbox"[^>]*disabled/);
   });
 
+  it('links workspace files named in code style or by a relative link to their lines, and leaves other code alone', () => {
+    const out = render(
+      'See `src/parse.ts:40-52`, `lib/a.js#L7`, `app.ts:3:9`, [the test](test/parse.test.ts#L12-L20) and `src/util/`.\n\n' +
+        'Not files: `console.log`, `package.json`, `1.2.3`, `npm test`.\n\n```\nsrc/in/a/block.ts:1\n```',
+    );
+    const doc = new DOMParser().parseFromString(`<body>${out}</body>`, 'text/html');
+    const links = [...doc.querySelectorAll('[data-file]')].map((el) => [el.getAttribute('data-file'), el.getAttribute('data-start-line'), el.getAttribute('data-end-line')]);
+    expect(links).toEqual([
+      ['src/parse.ts', '40', '52'],
+      ['lib/a.js', '7', '7'],
+      ['app.ts', '3', '3'],
+      ['test/parse.test.ts', '12', '20'],
+    ]);
+    for (const el of doc.querySelectorAll('[data-file]')) {
+      expect(el.getAttribute('role')).toBe('link');
+      expect(el.getAttribute('tabindex')).toBe('0');
+    }
+    // Model HTML cannot plant a file link of its own: the attribute is dropped, and only text makes one.
+    expect(sanitizeHtml('<span data-file="src/a.ts">x</span>')).not.toContain('data-file');
+  });
+
   it('keeps ordinary markdown intact', () => {
     const out = render('## Title\n\n- **bold** and `code`\n\n| a |\n|---|\n| 1 |');
     expect(out).toContain('<h2>Title</h2>');

@@ -17,7 +17,8 @@ export interface MarkdownProps {
  * components are memoized by source. The growing last block of a streaming reply is
  * shown as its text, which a delta only extends (no markdown, no sanitizing, no HTML
  * to parse per delta); it is rendered as markdown once the next block begins.
- * Links never navigate: a click asks the host to open the URL (it confirms first).
+ * Links never navigate: a click asks the host to open the URL (it confirms first), and a
+ * workspace file named in code style (`src/a.ts:12`) opens in the editor at that line.
  */
 export function Markdown({ text, streaming }: MarkdownProps) {
   const bridge = useBridge();
@@ -26,8 +27,17 @@ export function Markdown({ text, streaming }: MarkdownProps) {
   const blocks = splitter.current.update(text, streaming);
 
   const openLinkAt = (target: EventTarget, prevent: () => void): void => {
-    const link = target instanceof Element ? target.closest('[data-href]') : null;
-    const href = link?.getAttribute('data-href');
+    const element = target instanceof Element ? target : null;
+    const file = element?.closest('[data-file]');
+    const path = file?.getAttribute('data-file');
+    if (file && path) {
+      prevent();
+      const startLine = Number(file.getAttribute('data-start-line'));
+      const endLine = Number(file.getAttribute('data-end-line'));
+      void bridge.call('file.open', startLine > 0 ? { path, range: { startLine, endLine: Math.max(startLine, endLine) } } : { path });
+      return;
+    }
+    const href = element?.closest('[data-href]')?.getAttribute('data-href');
     if (!href) return;
     prevent();
     void bridge.openLink(href);
