@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerDiffCommands } from './diff/diffCommands';
 import { registerEditorCommands } from './editor/editorCommands';
 import { guardedCommand } from './guardedCommand';
+import { registerScmCommands } from './scm/scmCommands';
 import { registerTerminalCommands } from './terminal/terminalCommands';
 import type { TerminalWatch } from './terminal/terminalWatch';
 import type { KeelRuntime } from './keelRuntime';
@@ -50,6 +51,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
     ...registerWorktreeCommands(deps),
     ...registerEditorCommands(deps),
+    ...registerScmCommands(deps),
     ...registerTerminalCommands({ log: deps.log, runtime: deps.runtime, watch: deps.terminalWatch }),
     // Plan mode (the work is in the runtime, loaded on first use).
     ...['keel.plan', 'keel.togglePlanMode', 'keel.openPlan', 'keel.executePlan'].map((id) =>

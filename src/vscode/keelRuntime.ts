@@ -34,6 +34,8 @@ import { keelSettings } from './settings/keelSettings';
 import { UiConfigBridge } from './view/uiConfigBridge';
 import { createVscodeHost } from './vscodeHost';
 import type { WatchedCommand } from './terminal/terminalWatch';
+import { commitMessageFor } from './scm/commitMessageRun';
+import type { CommitMessageOutcome } from './scm/commitMessageRun';
 import { TerminalText } from '../core/tools';
 import { VscodeServices } from './workspace/vscodeServices';
 import { VscodeSessionUi } from './sessions/vscodeSessionUi';
@@ -311,6 +313,11 @@ export class KeelRuntime {
     const text = new TerminalText();
     const output = (text.push(command.rawOutput) + text.end()).replace(/\n+$/, '');
     this.host.pointTerminal({ command: command.command, output, ...(command.exitCode !== undefined ? { exitCode: command.exitCode } : {}), ...(command.cwd ? { cwd: command.cwd } : {}) });
+  }
+
+  /** "Generate Commit Message": the small model writes one for the repository at `root`. */
+  commitMessage(root: string, onText: (soFar: string) => void): Promise<CommitMessageOutcome> {
+    return commitMessageFor(this.core, root, onText);
   }
 
   setApiKey(): Promise<void> {

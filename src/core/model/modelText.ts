@@ -9,17 +9,21 @@ export interface ModelText {
 }
 
 /**
- * One model answer as text, for the jobs beside the loop (summaries, titles): the same
- * streaming path as the loop, with `retries` more attempts on failures worth retrying.
+ * One model answer as text, for the jobs beside the loop (summaries, titles, commit messages):
+ * the same streaming path as the loop, with `retries` more attempts on failures worth retrying.
+ * `onDelta` hears the text as it arrives (use it without retries: a retry starts the text again).
  */
-export async function modelText(model: LanguageModel, call: ModelCall, retries = 0): Promise<ModelText> {
+export async function modelText(model: LanguageModel, call: ModelCall, retries = 0, onDelta?: (text: string) => void): Promise<ModelText> {
   const spec = specModel(model);
   const options = await callOptions(spec, call);
   for (let attempt = 1; ; attempt++) {
     const out: ModelText = { text: '', usage: { inputTokens: 0, outputTokens: 0 } };
     try {
       await streamModel(spec, options, (part) => {
-        if (part.type === 'text-delta') out.text += part.delta;
+        if (part.type === 'text-delta') {
+          out.text += part.delta;
+          onDelta?.(part.delta);
+        }
         else if (part.type === 'finish') {
           out.usage.inputTokens += part.usage.inputTokens.total ?? 0;
           out.usage.outputTokens += part.usage.outputTokens.total ?? 0;
