@@ -9,6 +9,16 @@ import { imageAttachmentSchema, lineRangeSchema, mentionSchema } from './uiMessa
 const empty = z.strictObject({});
 const opened = z.strictObject({ opened: z.boolean() });
 
+/** A command file or a skill, as the composer's `/` menu lists it; sent as `/name arguments`, the core expands it. */
+export const slashEntrySchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  description: z.string().max(1000),
+  kind: z.enum(['command', 'skill']),
+  /** Where it was found (`.claude/commands/fix.md`, `~/.claude/skills/x`). */
+  source: z.string().max(1000),
+});
+export type SlashEntry = z.infer<typeof slashEntrySchema>;
+
 /** The only editor commands the chat may ask the host to run (buttons in the UI); never a free-form id. */
 const uiCommandSchema = z.enum([
   'keel.setApiKey',
@@ -145,13 +155,20 @@ export const hostMethods = {
   'settings.open': { params: z.strictObject({ query: z.string().max(200).optional() }), result: opened },
   /** Make a workspace folder the conversation's current project (multi-root); refused while a run is going. */
   'workspaceProject.select': { params: z.strictObject({ name: z.string().min(1).max(500) }), result: workspaceProjectsSchema },
-  /** Run one allow-listed editor command (e.g. "Keel: Set API Key" from the first-run panel). */
   /** An MCP server's prompt filled with the person's arguments, as the text of a message to send. */
   'mcp.prompt': {
     params: z.strictObject({ server: z.string().min(1), prompt: z.string().min(1), args: z.record(z.string(), z.string().max(20_000)) }),
     result: z.strictObject({ text: z.string() }),
   },
-  /** `args`: a name for `/worktree NAME` (the command checks it). */
+  /** The command files and skills of the workspace and the person's folders, as `/name` entries of the composer. */
+  'setup.slashCommands': {
+    params: empty,
+    result: z.strictObject({ commands: z.array(slashEntrySchema).max(1000) }),
+  },
+  /**
+   * Run one allow-listed editor command (e.g. "Keel: Set API Key" from the first-run panel).
+   * `args`: a name for `/worktree NAME` (the command checks it).
+   */
   'command.run': { params: z.strictObject({ command: uiCommandSchema, args: z.array(z.string().max(100)).max(1).optional() }), result: z.strictObject({ ran: z.boolean() }) },
   ...planMethods,
 } satisfies Record<string, MethodSpec>;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerDiffCommands } from './diff/diffCommands';
 import { registerEditorCommands } from './editor/editorCommands';
+import { pickSlashCommand } from './editor/slashCommandPick';
 import { guardedCommand } from './guardedCommand';
 import { registerScmCommands } from './scm/scmCommands';
 import { registerTerminalCommands } from './terminal/terminalCommands';
@@ -48,6 +49,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.context.extension.id}`)),
     command('keel.showLog', () => deps.log.show()),
     command('keel.showMcpServers', async () => (await deps.runtime()).showMcpServers()),
+    command('keel.runSlashCommand', async () => pickSlashCommand(await deps.runtime())),
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
     ...registerWorktreeCommands(deps),
     ...registerEditorCommands(deps),

@@ -35,6 +35,8 @@ import { UiConfigBridge } from './view/uiConfigBridge';
 import { createVscodeHost } from './vscodeHost';
 import type { WatchedCommand } from './terminal/terminalWatch';
 import { commitMessageFor } from './scm/commitMessageRun';
+import { slashCommands } from '../chat/runtime/coreQueries';
+import type { SlashEntry } from '../protocol/hostMethods';
 import type { CommitMessageOutcome } from './scm/commitMessageRun';
 import { TerminalText } from '../core/tools';
 import { VscodeServices } from './workspace/vscodeServices';
@@ -313,6 +315,11 @@ export class KeelRuntime {
     const text = new TerminalText();
     const output = (text.push(command.rawOutput) + text.end()).replace(/\n+$/, '');
     this.host.pointTerminal({ command: command.command, output, ...(command.exitCode !== undefined ? { exitCode: command.exitCode } : {}), ...(command.cwd ? { cwd: command.cwd } : {}) });
+  }
+
+  /** The command files and skills `/name` runs, for "Keel: Run Command or Skill…". */
+  async slashCommands(): Promise<SlashEntry[]> {
+    return slashCommands((await this.controller.inView.core.get()).ctx);
   }
 
   /** "Generate Commit Message": the small model writes one for the repository at `root`. */

@@ -3,7 +3,7 @@ import type { Handler } from '../../protocol/busTypes';
 import type { HostSide } from '../../protocol/catalogue';
 import type { MethodOf } from '../../protocol/side';
 import type { ChatController } from '../chatController';
-import { listModels } from '../runtime/coreQueries';
+import { listModels, slashCommands } from '../runtime/coreQueries';
 import type { EditorServices } from './editorServices';
 
 /** Host methods a feature of its own answers through a ViewExtension (MCP's prompts, see mcpView.ts). */
@@ -39,6 +39,7 @@ export function hostHandlers(controller: ChatController, services: EditorService
     'config.get': () => services.configGet(),
     'config.set': (params) => services.configSet(params),
     'models.list': async () => listModels((await inView().core.get()).ctx),
+    'setup.slashCommands': async () => ({ commands: await slashCommands((await inView().core.get()).ctx) }),
     'workspaceProject.select': ({ name }) => inView().selectWorkspaceProject(name),
     'files.search': async ({ query, limit }, { signal }) => ({ results: await services.searchFiles(query, limit ?? 50, signal) }),
     'file.open': async ({ path, range }) => ({ opened: await services.openFile(path, range) }),

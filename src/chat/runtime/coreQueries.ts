@@ -3,6 +3,7 @@ import { CUSTOM_PROVIDER } from '../../core/config';
 import { KeelError, errorMessage } from '../../core/errors';
 import { describeShortfall } from '../../core/sandbox';
 import type { RequestParams, RequestResult } from '../../protocol/catalogue';
+import type { SlashEntry } from '../../protocol/hostMethods';
 import type { ConfigSummary } from '../../protocol/sessionState';
 import type { ModelInfo } from '../../protocol/uiConfig';
 import type { BuiltCore } from './coreLoader';
@@ -31,6 +32,24 @@ export async function configSummaryOf(built: BuiltCore): Promise<ConfigSummary> 
   const sandbox = built.ctx.workspaceTrusted ? describeShortfall(await built.ctx.sandbox.shortfall()) : undefined;
   if (sandbox) summary.sandbox = sandbox;
   return summary;
+}
+
+/**
+ * The command files and skills `/name` can run, commands first; a name taken twice keeps its
+ * first (the core resolves `/name` the same way). Descriptions are cut for the menu.
+ */
+export async function slashCommands(ctx: Context): Promise<SlashEntry[]> {
+  const [commands, skills] = await Promise.all([ctx.llmsContext.commandFiles(), ctx.llmsContext.skills()]);
+  const seen = new Set<string>();
+  const out: SlashEntry[] = [];
+  const add = (entry: SlashEntry): void => {
+    if (seen.has(entry.name)) return;
+    seen.add(entry.name);
+    out.push(entry);
+  };
+  for (const c of commands) add({ name: c.name.slice(0, 200), description: c.description.slice(0, 1000), kind: 'command', source: c.display.slice(0, 1000) });
+  for (const s of skills) add({ name: s.name.slice(0, 200), description: s.description.slice(0, 1000), kind: 'skill', source: s.display.slice(0, 1000) });
+  return out.slice(0, 1000);
 }
 
 /** One page of this workspace's conversations; sessions that never got a message are left out unless `keep` says. */

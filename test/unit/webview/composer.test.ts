@@ -13,8 +13,8 @@ afterEach(async () => {
 });
 
 /** A mounted view with a snapshot drawn and a recording session.send handler. */
-async function ready(overrides: Parameters<typeof snapshot>[0] = {}) {
-  const mounted = await mountApp();
+async function ready(overrides: Parameters<typeof snapshot>[0] = {}, options: Parameters<typeof mountApp>[0] = {}) {
+  const mounted = await mountApp(options);
   app = mounted;
   const send = vi.fn((_params: unknown) => ({ messageId: 'm-new', queued: false }));
   mounted.host.handle('session.send', send);
@@ -119,6 +119,32 @@ describe('composer', () => {
     expect(send).not.toHaveBeenCalled();
     expect(mounted.byTestId('error-banner').textContent).toContain('There is no /deploy command');
     expect(input.value).toBe('/deploy prod');
+  });
+
+  it("offers the person's command files and skills after /, and sends /name with its arguments for the core to expand", async () => {
+    const commands = [
+      { name: 'fix-issue', description: 'Fix a GitHub issue by number', kind: 'command' as const, source: '.claude/commands/fix-issue.md' },
+      { name: 'frontend:review', description: '', kind: 'command' as const, source: '.claude/commands/frontend/review.md' },
+      { name: 'pdf-forms', description: 'Fill PDF forms', kind: 'skill' as const, source: '.claude/skills/pdf-forms' },
+    ];
+    const { send, input, mounted } = await ready({}, { slashCommands: commands });
+    await typeInto(input, '/f');
+    await settle();
+    expect(mounted.allByTestId('completion-item').map((item) => item.textContent)).toEqual([
+      expect.stringContaining('/fix-issue'),
+      expect.stringContaining('/frontend:review'),
+    ]);
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    expect(input.value).toBe('/fix-issue ');
+    await typeInto(input, '/fix-issue 1234');
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    expect(send).toHaveBeenCalledWith({ text: '/fix-issue 1234' }, expect.anything());
+
+    await typeInto(mounted.byTestId('composer-input') as HTMLTextAreaElement, '/pdf');
+    await settle();
+    expect(mounted.allByTestId('completion-item').map((item) => item.textContent)).toEqual([expect.stringContaining('Fill PDF forms')]);
   });
 
   it('completes @ mentions from files.search and sends them', async () => {

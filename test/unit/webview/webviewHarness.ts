@@ -2,6 +2,7 @@ import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { vi } from 'vitest';
 import { createHostBus, createWebviewBus } from '../../../src/protocol/buses';
+import type { SlashEntry } from '../../../src/protocol/hostMethods';
 import type { HostBus } from '../../../src/protocol/buses';
 import type { LogFn } from '../../../src/protocol/log';
 import { createPairTransport } from '../../../src/protocol/pairTransport';
@@ -62,6 +63,8 @@ export interface MountedApp {
 export interface MountOptions {
   /** What the host's models.list answers (the footer asks on every config change). */
   models?: ModelInfo[];
+  /** What the host's setup.slashCommands answers (the composer asks when a `/` starts the draft). */
+  slashCommands?: SlashEntry[];
 }
 
 /**
@@ -75,6 +78,7 @@ export async function mountApp(options: MountOptions = {}): Promise<MountedApp> 
   const ready = vi.fn();
   host.on('ready', ready);
   host.handle('models.list', () => ({ models: options.models ?? [{ id: 'gpt-x' }], current: 'gpt-x' }));
+  host.handle('setup.slashCommands', () => ({ commands: options.slashCommands ?? [] }));
   const store = new ChatStore();
   const bridge = createUiBridge(createWebviewBus(webviewEnd, log), store, log);
   const container = document.createElement('div');

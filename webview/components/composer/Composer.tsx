@@ -16,9 +16,11 @@ import { ModeSwitch } from '../plan/ModeSwitch';
 import { ACCEPTED_IMAGE_TYPES, readImageFile } from './imageFiles';
 import { composerKeyIntent } from './keyIntent';
 import { findMentionQuery, insertMention } from './mentionQuery';
-import { isMcpCommand, mcpCompletions, parseMcpSlash } from './mcpSlash';
+import { mcpCompletions, parseMcpSlash } from './mcpSlash';
 import type { McpPromptView } from '../../../src/protocol/mcpStatus';
-import { parseSlashCommand, slashCompletions } from './slashCommands';
+import { SLASH_COMMANDS, parseSlashCommand, slashCompletions } from './slashCommands';
+import { setupCommandOf, setupCompletions, useSetupCommands } from './setupSlash';
+import type { SlashEntry } from '../../../src/protocol/hostMethods';
 import type { ParsedSlash, SlashCommandInfo } from './slashCommands';
 import { contextChoices, fileChoice, sameMention } from './contextMentions';
 import type { MentionChoice } from './contextMentions';
@@ -61,7 +63,8 @@ export function Composer() {
 
   const mentionQuery = findMentionQuery(draft.text, caret);
   const hits = useFileSearch(mentionQuery ? mentionQuery.query : null);
-  const popup = choosePopup(draft.text, hits, mentionQuery ? mentionQuery.query : null, closedFor, mcpPrompts);
+  const setupCommands = useSetupCommands(draft.text.startsWith('/'));
+  const popup = choosePopup(draft.text, hits, mentionQuery ? mentionQuery.query : null, closedFor, mcpPrompts, setupCommands);
   const items = popupItems(popup);
   const activeIndex = items.length > 0 ? Math.min(active, items.length - 1) : 0;
 
@@ -105,6 +108,10 @@ export function Composer() {
 
   const runSlash = async (parsed: ParsedSlash, sent: Draft): Promise<void> => {
     if (parsed.kind === 'unknown') {
+      // A command file or skill: the core expands `/name arguments` when the message is sent.
+      // Asked afresh, so a draft filled from outside (the palette) does not race the list.
+      const fresh = (await bridge.call('setup.slashCommands', {}))?.commands ?? setupCommands;
+      if (setupCommandOf(sent.text, fresh)) return sendDraft(sent);
       bridge.reportProblem(l10n.t('There is no /{0} command. Type /help for the list.', parsed.name));
       return;
     }
@@ -151,24 +158,29 @@ export function Composer() {
     } else if (slash && sent.images.length === 0) {
       await runSlash(slash, sent);
     } else if (sent.text.trim() || sent.images.length > 0) {
-      setDraft(EMPTY_DRAFT);
-      const result = await bridge.send(sent);
-      if (!result) restore(sent);
+      await sendDraft(sent);
     }
     input.current?.focus();
+  };
+
+  const sendDraft = async (sent: Draft): Promise<void> => {
+    setDraft(EMPTY_DRAFT);
+    const result = await bridge.send(sent);
+    if (!result) restore(sent);
   };
 
   const pick = (index: number): void => {
     if (popup?.kind === 'slash') {
       const command = popup.commands[index];
       if (!command) return;
-      if (command.argument || isMcpCommand(command.name)) {
+      const builtin = SLASH_COMMANDS.find((c) => c.name === command.name);
+      if (builtin && !builtin.argument) {
+        void runSlash({ kind: 'command', name: builtin.name, argument: '' }, draft);
+      } else {
         const text = `/${command.name} `;
         update({ text });
         setCaret(text.length);
         pendingCaret.current = text.length;
-      } else {
-        void runSlash({ kind: 'command', name: command.name, argument: '' }, draft);
       }
       return;
     }
@@ -301,9 +313,12 @@ function choosePopup(
   mentionQuery: string | null,
   closedFor: string | null,
   mcpPrompts: readonly McpPromptView[],
+  setupCommands: readonly SlashEntry[],
 ): Popup {
   if (closedFor === text) return null;
-  const commands = [...slashCompletions(text), ...mcpCompletions(text, mcpPrompts)];
+  const builtins = slashCompletions(text);
+  const setup = setupCompletions(text, setupCommands).filter((c) => !builtins.some((b) => b.name === c.name));
+  const commands = [...builtins, ...setup, ...mcpCompletions(text, mcpPrompts)];
   if (commands.length > 0) return { kind: 'slash', commands };
   if (mentionQuery === null) return null;
   const choices = [...contextChoices(mentionQuery), ...hits.map(fileChoice)];
@@ -316,7 +331,7 @@ function popupItems(popup: Popup): CompletionItem[] {
   if (popup.kind === 'slash') {
     return popup.commands.map((command) => ({
       key: command.name,
-      icon: 'terminal',
+      icon: command.setup === 'skill' ? 'book' : command.setup === 'command' ? 'symbol-event' : 'terminal',
       label: `/${command.name}${command.argument ? ` ${command.argument}` : ''}`,
       detail: command.description,
     }));

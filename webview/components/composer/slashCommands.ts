@@ -6,10 +6,13 @@ export type SlashCommandName = 'new' | 'plan' | 'sessions' | 'help' | 'compact' 
 export type McpCommandName = `mcp.${string}`;
 
 export interface SlashCommandInfo {
-  name: SlashCommandName | McpCommandName;
+  /** A built-in command, an MCP prompt (`mcp.…`), or a command file's or skill's name. */
+  name: string;
   /** Shown after the name in the popup, e.g. "<task>". */
   argument?: string;
   description: string;
+  /** A command file or a skill of the person's setup: picking it writes `/name ` for its arguments. */
+  setup?: 'command' | 'skill';
 }
 
 // Descriptions are getters: the page's locale is applied after the modules load.
