@@ -13,9 +13,13 @@ import type { SandboxMode } from '../core/sandbox';
 /** The help text, in the CLI's language (a function: the locale is applied after this module loads). */
 export function usage(): string {
   return l10n.t(
-    "Usage:\n  keel run [options] PROMPT     run one request in a workspace and exit (\"-\" reads the prompt from stdin)\n  keel sessions [--cwd DIR] [--json]\n                                list the workspace's sessions, newest first\n  keel restore --session ID [--cwd DIR] [--turn N] [--force]\n                                put back every file Keel changed (commands included) from user\n                                turn N on (1-based; default the last); exits 1 and changes nothing\n                                when a file changed since, unless --force\n  keel --help | --version\n\nOptions for run:\n  --cwd DIR                 workspace root (default: current directory)\n  --add-dir DIR             another folder the agent may use (repeatable); paths into it start\n                            with its name; the session still belongs to the --cwd folder\n  --plan                    plan mode: read-only tools, the plan prompt and planModel\n  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,\n                            whatever needs approval is denied and reported)\n  --sandbox MODE            auto | on | off: the OS sandbox for commands and local MCP servers\n                            (default auto: bubblewrap on Linux, sandbox-exec on macOS, where available;\n                            on: refuse commands without one; off: run them unconfined)\n  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)\n  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm\n                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)\n  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);\n                            with --provider, moves that endpoint\n  --api-key KEY             API key (default $OPENAI_API_KEY)\n  --session ID              resume a session of this workspace\n  --max-turns N             cap on model turns (default 50)\n  --output FORMAT           text | stream-json (default text)\n  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({\"servers\": {...}}); repeatable\n  --worktree [NAME]         work in a new git worktree on branch keel/NAME, made from the HEAD of\n                            the --cwd checkout, which stays untouched (NAME: a time stamp if left out)\n  --worktree-dir DIR        where worktrees are made (default: under $KEEL_HOME, outside the workspace)\n\nKeel stores sessions under $KEEL_HOME (default ~/.keel). Config: $KEEL_HOME/config.json is yours;\na workspace's .keel/config.json may only narrow it (a stricter mode, deny rules), never allow\nmore or choose where your key goes: what it tries is ignored with a warning.",
+    "Usage:\n  keel run [options] PROMPT     run one request in a workspace and exit (\"-\" reads the prompt from stdin)\n  keel sessions [--cwd DIR] [--json]\n                                list the workspace's sessions, newest first\n  keel restore --session ID [--cwd DIR] [--turn N] [--force]\n                                put back every file Keel changed (commands included) from user\n                                turn N on (1-based; default the last); exits 1 and changes nothing\n                                when a file changed since, unless --force\n  keel --help | --version\n\nOptions for run:\n  --cwd DIR                 workspace root (default: current directory)\n  --add-dir DIR             another folder the agent may use (repeatable); paths into it start\n                            with its name; the session still belongs to the --cwd folder\n  --plan                    plan mode: read-only tools, the plan prompt and planModel\n  --approval MODE           manual | autoEdit | yolo (default manual; with no one to ask,\n                            whatever needs approval is denied and reported)\n  --sandbox MODE            auto | on | off: the OS sandbox for commands and local MCP servers\n                            (default auto: bubblewrap on Linux, sandbox-exec on macOS, where available;\n                            on: refuse commands without one; off: run them unconfined)\n  --model ID                model id; with a base URL, the name the endpoint knows (qwen2.5-coder:7b)\n  --provider NAME           a known endpoint: openai | deepseek | openrouter | ollama | lmstudio | vllm\n                            (its base URL and key variable come with it, e.g. DEEPSEEK_API_KEY)\n  --base-url URL            an OpenAI-compatible Chat Completions endpoint (default $OPENAI_BASE_URL);\n                            with --provider, moves that endpoint\n  --api-key KEY             API key (default $OPENAI_API_KEY)\n  --session ID              resume a session of this workspace\n  --max-turns N             cap on model turns (default 50)\n  --output FORMAT           text | stream-json (default text)\n  --mcp-config FILE_OR_JSON MCP servers, in VS Code's mcp.json shape ({\"servers\": {...}}); repeatable\n  --mcp-elicitation MODE    how a server's questions are answered: ask (on a terminal; the default\n                            there) | decline (the default without one) | defaults (accept a form\n                            when every required field has a default; decline the rest)\n  --worktree [NAME]         work in a new git worktree on branch keel/NAME, made from the HEAD of\n                            the --cwd checkout, which stays untouched (NAME: a time stamp if left out)\n  --worktree-dir DIR        where worktrees are made (default: under $KEEL_HOME, outside the workspace)\n\nKeel stores sessions under $KEEL_HOME (default ~/.keel). Config: $KEEL_HOME/config.json is yours;\na workspace's .keel/config.json may only narrow it (a stricter mode, deny rules), never allow\nmore or choose where your key goes: what it tries is ignored with a warning.",
   );
 }
+
+/** How `keel run` answers an MCP server's questions (elicitation). */
+export const mcpElicitationModes = ['ask', 'decline', 'defaults'] as const;
+export type McpElicitationMode = (typeof mcpElicitationModes)[number];
 
 export interface RunArgs {
   command: 'run';
@@ -35,6 +39,7 @@ export interface RunArgs {
   output: 'text' | 'stream-json';
   /** `--mcp-config` values as given: file paths or JSON text. */
   mcpConfigs: string[];
+  mcpElicitation?: McpElicitationMode;
   /** `--worktree`: work in a new worktree; an empty name means "make one up". */
   worktree?: string;
   worktreeDir?: string;
@@ -87,6 +92,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         output: { type: 'string' },
         json: { type: 'boolean' },
         'mcp-config': { type: 'string', multiple: true },
+        'mcp-elicitation': { type: 'string' },
         turn: { type: 'string' },
         force: { type: 'boolean' },
         worktree: { type: 'string' },
@@ -126,6 +132,10 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   if (v.sandbox !== undefined && !(sandboxModes as readonly string[]).includes(v.sandbox)) {
     throw usageError(l10n.t('--sandbox must be one of {0} (got "{1}").', sandboxModes.join(', '), String(v.sandbox)));
   }
+  const elicitation = v['mcp-elicitation'];
+  if (elicitation !== undefined && !(mcpElicitationModes as readonly string[]).includes(elicitation)) {
+    throw usageError(l10n.t('--mcp-elicitation must be one of {0} (got "{1}").', mcpElicitationModes.join(', '), elicitation));
+  }
   const output = v.output ?? 'text';
   if (output !== 'text' && output !== 'stream-json') throw usageError(l10n.t('--output must be text or stream-json (got "{0}").', output));
   let maxTurns: number | undefined;
@@ -152,6 +162,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     maxTurns,
     output,
     mcpConfigs: v['mcp-config'] ?? [],
+    ...(elicitation !== undefined ? { mcpElicitation: elicitation as McpElicitationMode } : {}),
     ...(v.worktree !== undefined ? { worktree: v.worktree } : {}),
     ...(v['worktree-dir'] !== undefined ? { worktreeDir: resolve(cwd, v['worktree-dir']) } : {}),
   };

@@ -1,3 +1,4 @@
+import { cliElicitor, processTerminal } from './cliElicitation';
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import type { ConfigLayer } from '../core/config';
@@ -52,9 +53,11 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal, ver
   let ctx: Context;
   try {
     const mcpServers = readMcpConfigArgs(a.mcpConfigs, { workspaceFolder: cwd, env: io.env });
+    const terminal = processTerminal();
     ctx = await Context.create({
       mcpServers,
       clientVersion: version,
+      mcpElicit: cliElicitor(a.mcpElicitation ?? (terminal ? 'ask' : 'decline'), terminal, (line) => io.stderr(`keel: ${line}\n`)),
       folders: [{ path: cwd }, ...a.addDirs.map((path) => ({ path }))],
       host,
       env: io.env,

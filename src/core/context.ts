@@ -1,3 +1,4 @@
+import type { Elicitor } from './mcp/mcpElicitation';
 import { homedir } from 'node:os';
 import { childEnvPolicy } from './env/childEnvPolicy';
 import type { Host } from './host';
@@ -45,6 +46,8 @@ export interface ContextOptions {
   mcpServers?: ParsedMcpConfig;
   /** Keel's version, reported to MCP servers (the CLI's; VS Code passes its own manager). */
   clientVersion?: string;
+  /** Answers MCP servers' questions (elicitation) when Keel builds the MCP manager itself. */
+  mcpElicit?: Elicitor;
   /** A manager the host keeps across rebuilds of its Context (VS Code); destroy() leaves it running. */
   mcp?: McpManager;
   /** Finds the OS sandbox (default: probe this machine); tests inject one that finds none. */
@@ -183,6 +186,7 @@ export class Context {
         log: (level, message) => opts.host.log(level, message),
         version: opts.clientVersion,
         roots: workspace.folders.map((f) => f.path),
+        ...(opts.mcpElicit ? { elicit: opts.mcpElicit } : {}),
       });
     mcp.setSandbox((cwd, visible) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message), visible), childEnvPolicy(config));
     mcp.setToolTimeout(config.mcpToolTimeout * 1000);

@@ -42,7 +42,7 @@ const model = await startScriptedServer({
 });
 const home = mkdtempSync(join(tmpdir(), 'keel-conformance-'));
 const mcpConfig = JSON.stringify({ servers: { conformance: { type: 'http', url: serverUrl } } });
-const args = [cli, 'run', '--cwd', home, '--approval', 'yolo', '--sandbox', 'off', '--max-turns', '5', '--base-url', model.baseURL, '--api-key', 'k', '--model', 'scripted-model', '--mcp-config', mcpConfig, 'Use the tools of the conformance server.'];
+const args = [cli, 'run', '--cwd', home, '--approval', 'yolo', '--sandbox', 'off', '--max-turns', '5', '--base-url', model.baseURL, '--api-key', 'k', '--model', 'scripted-model', '--mcp-config', mcpConfig, '--mcp-elicitation', 'defaults', 'Use the tools of the conformance server.'];
 const child = spawn(process.execPath, args, {
   env: { PATH: process.env.PATH, HOME: home, KEEL_HOME: join(home, 'keel'), MCP_CONFORMANCE_SCENARIO: process.env.MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT: process.env.MCP_CONFORMANCE_CONTEXT },
   stdio: ['ignore', 'inherit', 'inherit'],

@@ -5,6 +5,8 @@ export { parseMcpConfig } from './mcpConfig';
 export type { ExpandVars, McpServerConfig, ParsedMcpConfig } from './mcpConfig';
 export { parseJsonc, readMcpFile } from './mcpConfigFile';
 export { describeServer, serverFingerprint } from './mcpEnv';
+export { defaultsAnswer, formFields, readFieldValue } from './mcpElicitation';
+export type { ElicitField, ElicitQuestion, Elicitor } from './mcpElicitation';
 export { McpManager } from './mcpManager';
 export { mcpToolName } from './mcpNames';
 export type { McpServerStatus } from './mcpTypes';

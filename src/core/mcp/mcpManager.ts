@@ -1,3 +1,4 @@
+import type { Elicitor } from './mcpElicitation';
 import { errorMessage } from '../errors';
 import type { AnyTool } from '../tools/tool';
 import type { McpConfigProblem, McpServerConfig } from './mcpConfig';
@@ -29,6 +30,8 @@ export interface McpManagerOptions {
   /** Servers the person turned off. */
   isDisabled?(name: string): boolean;
   version?: string;
+  /** Answers servers' questions (elicitation); see McpServerOptions.elicit. */
+  elicit?: Elicitor;
   /** The folders offered to servers as roots; default the workspace root. `setRoots` changes them. */
   roots?: readonly string[];
   /** The OS sandbox for local servers (see McpServerOptions.sandboxStart); setSandbox replaces it. */
@@ -134,6 +137,7 @@ export class McpManager {
         log: this.opts.log,
         version: this.opts.version ?? '0',
         roots: () => this.roots,
+        ...(this.opts.elicit ? { elicit: this.opts.elicit } : {}),
         envPolicy: () => this.envPolicy,
         sandboxStart: async (cwd, visible) => {
           await this.sandboxSet;

@@ -1,3 +1,5 @@
+import { answerElicitations, elicitationCapability } from './mcpElicitation';
+import type { Elicitor } from './mcpElicitation';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -34,6 +36,8 @@ export interface McpServerOptions {
   envPolicy?(): ChildEnvPolicy;
   /** Prepares the OS sandbox a local server runs in; undefined: it runs without one; throws: it must not run. */
   sandboxStart?(cwd: string, visible: readonly string[]): Promise<SandboxedStart | undefined>;
+  /** Answers the server's questions (elicitation); without it Keel declares none and servers do not ask. */
+  elicit?: Elicitor;
 }
 
 /** A call that keeps reporting progress may run this many times the tool timeout in all. */
@@ -279,8 +283,10 @@ export class McpServer {
   }
 
   private async attach(transport: Transport, current: () => boolean): Promise<Client> {
-    const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities: keelClientCapabilities });
+    const elicit = this.opts.elicit;
+    const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities: { ...keelClientCapabilities, ...(elicit ? elicitationCapability : {}) } });
     handleServerRequests(client, { roots: () => this.opts.roots(), log: (line) => current() && this.log.add(line) });
+    if (elicit) answerElicitations(client, this.config.name, elicit);
     client.onerror = (err) => {
       if (current()) this.log.add(`[keel] protocol error: ${errorMessage(err)}`);
     };

@@ -1,0 +1,87 @@
+import { createInterface } from 'node:readline/promises';
+import { defaultsAnswer, formFields, readFieldValue } from '../core/mcp';
+import type { ElicitQuestion, Elicitor } from '../core/mcp';
+import type { McpElicitationMode } from './cliArgs';
+
+interface Terminal {
+  /** Where questions are written (stderr: stdout carries the run's output). */
+  write(text: string): void;
+  /** Reads one answered line; undefined when input ended. */
+  ask(prompt: string, signal: AbortSignal): Promise<string | undefined>;
+}
+
+/**
+ * How `keel run` answers MCP servers' questions: `ask` on a terminal (one question at a time),
+ * `defaults` accepts a form whose required fields all have defaults, `decline` says no. What
+ * the server asked and the answer go to stderr either way.
+ */
+export function cliElicitor(mode: McpElicitationMode, terminal: Terminal | undefined, note: (line: string) => void): Elicitor {
+  let queue: Promise<unknown> = Promise.resolve();
+  return (server, question, signal) => {
+    note(`MCP server "${server}" asks: ${question.params.message}`);
+    if (mode === 'ask' && terminal) {
+      const turn = queue.then(() => askPerson(terminal, server, question, signal));
+      queue = turn.catch(() => undefined);
+      return turn;
+    }
+    const answer = mode === 'defaults' ? defaultsAnswer(question) : ({ action: 'decline' } as const);
+    note(`  ${answer.action === 'accept' ? 'accepted with the defaults' : 'declined'} (--mcp-elicitation ${mode === 'ask' ? 'decline: no terminal to ask on' : mode})`);
+    return Promise.resolve(answer);
+  };
+}
+
+/** A terminal on this process's stdin and stderr, when stdin is one. */
+export function processTerminal(): Terminal | undefined {
+  if (!process.stdin.isTTY) return undefined;
+  return {
+    write: (text) => process.stderr.write(text),
+    async ask(prompt, signal) {
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return await rl.question(prompt, { signal });
+      } catch (err) {
+        if (signal.aborted) return undefined;
+        throw err;
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}
+
+async function askPerson(t: Terminal, server: string, question: ElicitQuestion, signal: AbortSignal) {
+  if (question.mode === 'url') {
+    t.write(`  It asks you to open: ${question.params.url}\n`);
+    const go = await t.ask(`  Open it yourself, then answer: accept, decline or cancel [decline] `, signal);
+    return { action: choice(go) };
+  }
+  const first = await t.ask(`  Answer it? accept, decline or cancel [accept] `, signal);
+  const action = first === undefined ? 'cancel' : first.trim() === '' ? 'accept' : choice(first);
+  if (action !== 'accept') return { action };
+  const content: Record<string, string | number | boolean | string[]> = {};
+  for (const field of formFields(question.params)) {
+    const hint = [field.options ? field.options.map((o) => o.value).join('/') : field.kind, field.default !== undefined ? `default ${String(field.default)}` : field.required ? 'required' : 'optional'];
+    for (let tries = 0; ; tries++) {
+      const typed = await t.ask(`  ${field.label}${field.description ? ` (${field.description})` : ''} [${hint.join(', ')}]: `, signal);
+      if (typed === undefined) return { action: 'cancel' as const };
+      // Left empty: the default (filled in by the SDK), or nothing for an optional field.
+      if (typed.trim() === '' && (field.default !== undefined || !field.required)) break;
+      const read = readFieldValue(field, typed);
+      if ('value' in read) {
+        content[field.name] = read.value;
+        break;
+      }
+      t.write(`  ${read.problem}\n`);
+      if (tries >= 2) return { action: 'cancel' as const };
+    }
+  }
+  t.write(`  Sent to "${server}".\n`);
+  return { action: 'accept' as const, content };
+}
+
+function choice(typed: string | undefined): 'accept' | 'decline' | 'cancel' {
+  const text = (typed ?? '').trim().toLowerCase();
+  if (text === 'a' || text === 'accept' || text === 'y' || text === 'yes') return 'accept';
+  if (text === 'c' || text === 'cancel') return 'cancel';
+  return 'decline';
+}
