@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { createInterface } from 'node:readline/promises';
 import { defaultsAnswer, formFields, readFieldValue } from '../core/mcp';
 import type { ElicitQuestion, Elicitor } from '../core/mcp';
@@ -18,14 +19,15 @@ interface Terminal {
 export function cliElicitor(mode: McpElicitationMode, terminal: Terminal | undefined, note: (line: string) => void): Elicitor {
   let queue: Promise<unknown> = Promise.resolve();
   return (server, question, signal) => {
-    note(`MCP server "${server}" asks: ${question.params.message}`);
+    note(l10n.t('MCP server "{0}" asks: {1}', server, question.params.message));
     if (mode === 'ask' && terminal) {
       const turn = queue.then(() => askPerson(terminal, server, question, signal));
       queue = turn.catch(() => undefined);
       return turn;
     }
     const answer = mode === 'defaults' ? defaultsAnswer(question) : ({ action: 'decline' } as const);
-    note(`  ${answer.action === 'accept' ? 'accepted with the defaults' : 'declined'} (--mcp-elicitation ${mode === 'ask' ? 'decline: no terminal to ask on' : mode})`);
+    const why = mode === 'ask' ? l10n.t('no terminal to ask on') : `--mcp-elicitation ${mode}`;
+    note(`  ${answer.action === 'accept' ? l10n.t('accepted with the defaults ({0})', why) : l10n.t('declined ({0})', why)}`);
     return Promise.resolve(answer);
   };
 }
@@ -51,16 +53,16 @@ export function processTerminal(): Terminal | undefined {
 
 async function askPerson(t: Terminal, server: string, question: ElicitQuestion, signal: AbortSignal) {
   if (question.mode === 'url') {
-    t.write(`  It asks you to open: ${question.params.url}\n`);
-    const go = await t.ask(`  Open it yourself, then answer: accept, decline or cancel [decline] `, signal);
+    t.write(`  ${l10n.t('It asks you to open: {0}', question.params.url)}\n`);
+    const go = await t.ask(`  ${l10n.t('Open it yourself, then answer: accept, decline or cancel [decline]')} `, signal);
     return { action: choice(go) };
   }
-  const first = await t.ask(`  Answer it? accept, decline or cancel [accept] `, signal);
+  const first = await t.ask(`  ${l10n.t('Answer it? accept, decline or cancel [accept]')} `, signal);
   const action = first === undefined ? 'cancel' : first.trim() === '' ? 'accept' : choice(first);
   if (action !== 'accept') return { action };
   const content: Record<string, string | number | boolean | string[]> = {};
   for (const field of formFields(question.params)) {
-    const hint = [field.options ? field.options.map((o) => o.value).join('/') : field.kind, field.default !== undefined ? `default ${String(field.default)}` : field.required ? 'required' : 'optional'];
+    const hint = [field.options ? field.options.map((o) => o.value).join('/') : field.kind, field.default !== undefined ? l10n.t('default {0}', String(field.default)) : field.required ? l10n.t('required') : l10n.t('optional')];
     for (let tries = 0; ; tries++) {
       const typed = await t.ask(`  ${field.label}${field.description ? ` (${field.description})` : ''} [${hint.join(', ')}]: `, signal);
       if (typed === undefined) return { action: 'cancel' as const };
@@ -75,7 +77,7 @@ async function askPerson(t: Terminal, server: string, question: ElicitQuestion, 
       if (tries >= 2) return { action: 'cancel' as const };
     }
   }
-  t.write(`  Sent to "${server}".\n`);
+  t.write(`  ${l10n.t('Sent to "{0}".', server)}\n`);
   return { action: 'accept' as const, content };
 }
 

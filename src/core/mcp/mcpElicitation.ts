@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientCapabilities, ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -85,24 +86,24 @@ export function readFieldValue(field: ElicitField, typed: string): { value: stri
     case 'number':
     case 'integer': {
       const n = Number(text);
-      if (text === '' || !Number.isFinite(n)) return { problem: `${field.label} must be a number` };
-      if (field.kind === 'integer' && !Number.isInteger(n)) return { problem: `${field.label} must be a whole number` };
+      if (text === '' || !Number.isFinite(n)) return { problem: l10n.t('{0} must be a number', field.label) };
+      if (field.kind === 'integer' && !Number.isInteger(n)) return { problem: l10n.t('{0} must be a whole number', field.label) };
       return { value: n };
     }
     case 'boolean':
       if (/^(y|yes|true|1)$/i.test(text)) return { value: true };
       if (/^(n|no|false|0)$/i.test(text)) return { value: false };
-      return { problem: `${field.label}: answer yes or no` };
+      return { problem: l10n.t('{0}: answer yes or no', field.label) };
     case 'choice': {
       const found = field.options?.find((o) => o.value === text || o.label.toLowerCase() === text.toLowerCase());
-      return found ? { value: found.value } : { problem: `${field.label} must be one of ${(field.options ?? []).map((o) => o.value).join(', ')}` };
+      return found ? { value: found.value } : { problem: l10n.t('{0} must be one of {1}', field.label, (field.options ?? []).map((o) => o.value).join(', ')) };
     }
     case 'choices': {
       const picked = text.split(',').map((t) => t.trim()).filter((t) => t !== '');
       const values: string[] = [];
       for (const p of picked) {
         const found = field.options?.find((o) => o.value === p || o.label.toLowerCase() === p.toLowerCase());
-        if (!found) return { problem: `${p} is not one of ${(field.options ?? []).map((o) => o.value).join(', ')}` };
+        if (!found) return { problem: l10n.t('{0} is not one of {1}', p, (field.options ?? []).map((o) => o.value).join(', ')) };
         values.push(found.value);
       }
       return { value: values };

@@ -1,3 +1,4 @@
+import { vscodeElicitor } from './mcpQuestions';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { McpServerConfig, ParsedMcpConfig } from '../../core/mcp';
@@ -41,6 +42,7 @@ export class McpHub implements vscode.Disposable {
       waitForSandbox: true,
       approve: (server) => this.approve(server),
       isDisabled: (name) => this.disabled().includes(name),
+      elicit: vscodeElicitor(),
       version,
     });
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
