@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { createInterface } from 'node:readline/promises';
 import { defaultsAnswer, formFields, readFieldValue } from '../core/mcp';
-import type { ElicitQuestion, Elicitor } from '../core/mcp';
+import type { ElicitQuestion, Elicitor, approvedSampler } from '../core/mcp';
 import type { McpElicitationMode } from './cliArgs';
 
 interface Terminal {
@@ -86,4 +86,21 @@ function choice(typed: string | undefined): 'accept' | 'decline' | 'cancel' {
   if (text === 'a' || text === 'accept' || text === 'y' || text === 'yes') return 'accept';
   if (text === 'c' || text === 'cancel') return 'cancel';
   return 'decline';
+}
+
+/** The most of a sampling request shown before asking; the rest is counted, not printed. */
+const shownRequestChars = 4_000;
+
+/**
+ * Asks the person at the terminal before a server's sampling request runs on their model (without
+ * a terminal `keel run` declares no sampling: nothing runs on the person's model unseen).
+ */
+export function cliSamplingApproval(terminal: Terminal, note: (line: string) => void): Parameters<typeof approvedSampler>[0] {
+  return async (server, request, modelId, _params, signal) => {
+    note(l10n.t('MCP server "{0}" asks to run a request on your model ({1}).', server, modelId));
+    const shown = request.length > shownRequestChars ? `${request.slice(0, shownRequestChars)}\n[… ${request.length - shownRequestChars}]` : request;
+    terminal.write(`${shown.replace(/^/gm, '  | ')}\n`);
+    const typed = await terminal.ask(`  ${l10n.t('Run it? yes or no [no]')} `, signal);
+    return /^(y|yes)$/i.test((typed ?? '').trim()) ? { run: true } : { run: false };
+  };
 }

@@ -1,4 +1,4 @@
-import { cliElicitor, processTerminal } from './cliElicitation';
+import { cliElicitor, cliSamplingApproval, processTerminal } from './cliElicitation';
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import type { ConfigLayer } from '../core/config';
@@ -58,6 +58,8 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal, ver
       mcpServers,
       clientVersion: version,
       mcpElicit: cliElicitor(a.mcpElicitation ?? (terminal ? 'ask' : 'decline'), terminal, (line) => io.stderr(`keel: ${line}\n`)),
+      // Without a terminal nobody could approve a request on the person's model: servers are told there is no sampling.
+      ...(terminal ? { mcpApproveSampling: cliSamplingApproval(terminal, (line) => io.stderr(`keel: ${line}\n`)) } : {}),
       folders: [{ path: cwd }, ...a.addDirs.map((path) => ({ path }))],
       host,
       env: io.env,

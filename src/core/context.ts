@@ -1,4 +1,5 @@
 import type { Elicitor } from './mcp/mcpElicitation';
+import { approvedSampler } from './mcp/mcpSampling';
 import { homedir } from 'node:os';
 import { childEnvPolicy } from './env/childEnvPolicy';
 import type { Host } from './host';
@@ -48,6 +49,8 @@ export interface ContextOptions {
   clientVersion?: string;
   /** Answers MCP servers' questions (elicitation) when Keel builds the MCP manager itself. */
   mcpElicit?: Elicitor;
+  /** Approves MCP servers' sampling requests (they then run on the configured model); absent: servers cannot sample. */
+  mcpApproveSampling?: Parameters<typeof approvedSampler>[0];
   /** A manager the host keeps across rebuilds of its Context (VS Code); destroy() leaves it running. */
   mcp?: McpManager;
   /** Finds the OS sandbox (default: probe this machine); tests inject one that finds none. */
@@ -187,6 +190,7 @@ export class Context {
         version: opts.clientVersion,
         roots: workspace.folders.map((f) => f.path),
         ...(opts.mcpElicit ? { elicit: opts.mcpElicit } : {}),
+        ...(opts.mcpApproveSampling ? { sample: approvedSampler(opts.mcpApproveSampling, () => models.resolve('model')) } : {}),
       });
     mcp.setSandbox((cwd, visible) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message), visible), childEnvPolicy(config));
     mcp.setToolTimeout(config.mcpToolTimeout * 1000);

@@ -96,6 +96,7 @@ export class KeelRuntime {
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
     const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
     this.mcp = mcp;
+    mcp.setSamplingModel(async () => (await this.core.get()).ctx.models.resolve('model'));
     const planStatus = new PlanModeStatus('keel.togglePlanMode');
     const contextKeys = new KeelContextKeys(log);
     this.contextKeys = contextKeys;

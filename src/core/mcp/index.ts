@@ -8,5 +8,7 @@ export { describeServer, serverFingerprint } from './mcpEnv';
 export { defaultsAnswer, formFields, readFieldValue } from './mcpElicitation';
 export type { ElicitField, ElicitQuestion, Elicitor } from './mcpElicitation';
 export { McpManager } from './mcpManager';
+export { approvedSampler, lastUserText } from './mcpSampling';
+export type { Sampler, SamplingVerdict } from './mcpSampling';
 export { mcpToolName } from './mcpNames';
 export type { McpServerStatus } from './mcpTypes';

@@ -1,4 +1,5 @@
 import type { Elicitor } from './mcpElicitation';
+import type { Sampler } from './mcpSampling';
 import { errorMessage } from '../errors';
 import type { AnyTool } from '../tools/tool';
 import type { McpConfigProblem, McpServerConfig } from './mcpConfig';
@@ -32,6 +33,8 @@ export interface McpManagerOptions {
   version?: string;
   /** Answers servers' questions (elicitation); see McpServerOptions.elicit. */
   elicit?: Elicitor;
+  /** Runs servers' sampling requests once approved; see McpServerOptions.sample. */
+  sample?: Sampler;
   /** The folders offered to servers as roots; default the workspace root. `setRoots` changes them. */
   roots?: readonly string[];
   /** The OS sandbox for local servers (see McpServerOptions.sandboxStart); setSandbox replaces it. */
@@ -138,6 +141,7 @@ export class McpManager {
         version: this.opts.version ?? '0',
         roots: () => this.roots,
         ...(this.opts.elicit ? { elicit: this.opts.elicit } : {}),
+        ...(this.opts.sample ? { sample: this.opts.sample } : {}),
         envPolicy: () => this.envPolicy,
         sandboxStart: async (cwd, visible) => {
           await this.sandboxSet;

@@ -1,5 +1,7 @@
 import { answerElicitations, elicitationCapability } from './mcpElicitation';
 import type { Elicitor } from './mcpElicitation';
+import { answerSampling, samplingCapability } from './mcpSampling';
+import type { Sampler } from './mcpSampling';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -38,6 +40,8 @@ export interface McpServerOptions {
   sandboxStart?(cwd: string, visible: readonly string[]): Promise<SandboxedStart | undefined>;
   /** Answers the server's questions (elicitation); without it Keel declares none and servers do not ask. */
   elicit?: Elicitor;
+  /** Runs the server's sampling requests once the person approves; without it Keel declares no sampling. */
+  sample?: Sampler;
 }
 
 /** A call that keeps reporting progress may run this many times the tool timeout in all. */
@@ -283,10 +287,12 @@ export class McpServer {
   }
 
   private async attach(transport: Transport, current: () => boolean): Promise<Client> {
-    const elicit = this.opts.elicit;
-    const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities: { ...keelClientCapabilities, ...(elicit ? elicitationCapability : {}) } });
+    const { elicit, sample } = this.opts;
+    const capabilities = { ...keelClientCapabilities, ...(elicit ? elicitationCapability : {}), ...(sample ? samplingCapability : {}) };
+    const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities });
     handleServerRequests(client, { roots: () => this.opts.roots(), log: (line) => current() && this.log.add(line) });
     if (elicit) answerElicitations(client, this.config.name, elicit);
+    if (sample) answerSampling(client, this.config.name, sample);
     client.onerror = (err) => {
       if (current()) this.log.add(`[keel] protocol error: ${errorMessage(err)}`);
     };

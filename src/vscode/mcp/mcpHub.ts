@@ -1,12 +1,11 @@
-import { vscodeElicitor } from './mcpQuestions';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { McpServerConfig, ParsedMcpConfig } from '../../core/mcp';
-import { readMcpFile } from '../../core/mcp';
-import { parseMcpConfig } from '../../core/mcp';
-import { describeServer, serverFingerprint } from '../../core/mcp';
-import { McpManager } from '../../core/mcp';
+import { McpManager, approvedSampler, describeServer, lastUserText, parseMcpConfig, readMcpFile, serverFingerprint } from '../../core/mcp';
+import { vscodeElicitor } from './mcpQuestions';
+import { askToSample } from './mcpSamplingPrompt';
 import type { LogFn } from '../../protocol/log';
+import type { LanguageModel } from 'ai';
 
 /** workspaceState keys: fingerprints of approved workspace servers; servers the person turned off. */
 const APPROVED_KEY = 'keel.mcpApproved';
@@ -24,6 +23,8 @@ export class McpHub implements vscode.Disposable {
   readonly manager: McpManager;
   private readonly disposables: vscode.Disposable[] = [];
   private prompt: McpApprovalPrompt = modalPrompt;
+  /** The person's model, for servers' sampling requests (set once the core can resolve it). */
+  private samplingModel: (() => Promise<{ id: string; model: LanguageModel }>) | undefined;
   /** One question per server at a time, however many starts ask. */
   private readonly asking = new Map<string, Promise<boolean>>();
 
@@ -43,6 +44,13 @@ export class McpHub implements vscode.Disposable {
       approve: (server) => this.approve(server),
       isDisabled: (name) => this.disabled().includes(name),
       elicit: vscodeElicitor(),
+      sample: approvedSampler(
+        (server, request, modelId, params) => askToSample(server, request, modelId, lastUserText(params)),
+        () => {
+          if (!this.samplingModel) throw new Error('Keel has no model to run it on yet');
+          return this.samplingModel();
+        },
+      ),
       version,
     });
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
@@ -61,6 +69,11 @@ export class McpHub implements vscode.Disposable {
       }),
     );
     this.reload();
+  }
+
+  /** Where servers' sampling requests run once approved: the person's configured model. */
+  setSamplingModel(resolve: () => Promise<{ id: string; model: LanguageModel }>): void {
+    this.samplingModel = resolve;
   }
 
   /** For the extension's own tests: answers approvals instead of the modal. */
