@@ -2,7 +2,7 @@
 // An MCP server that asks the person something mid-call (elicitation), as they meet it in the
 // browser: a notification names the server and its question, "Answer…" walks through the form
 // in VS Code's own input boxes and pickers (the default filled in), and the server gets exactly
-// what was answered.
+// what was answered. A sampling request runs on the person's model only after a dialog shows it.
 import * as assert from 'node:assert';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,5 +66,31 @@ describe("an MCP server's question, in the browser", () => {
     assert.strictEqual(await rig.chat.finishedAnswer(), 'Booked.');
     const result = JSON.stringify(rig.server.requests.at(-1)?.body.messages ?? []);
     assert.match(result, /\\"city\\":\\"Lisbon\\",\\"nights\\":2,\\"breakfast\\":true,\\"room\\":\\"double\\"/);
+  });
+
+  it("runs the server's sampling request on the person's model only after the dialog's Run", async function () {
+    this.timeout(180_000);
+    const page = rig.page;
+    rig.server.load({
+      turns: [
+        reply.tool('mcp__asking__summarize', { text: 'the quarterly report' }),
+        reply.text('Two lines.', { match: { lastUserIncludes: 'Summarize: the quarterly report' } }),
+        reply.text('Summarized.', { match: { lastToolResultIncludes: 'summary from' } }),
+      ],
+    });
+    await rig.chat.send('summarize the report through the server');
+    const card = rig.chat.approvalCard();
+    await card.waitFor({ timeout: TIMEOUT });
+    await card.getByTestId('approve').click();
+
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: TIMEOUT });
+    const shown = await dialog.innerText();
+    assert.match(shown, /MCP server "asking" asks to run a request on your model/);
+    assert.match(shown, /Summarize: the quarterly report/, 'the request is shown before it runs');
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+
+    assert.strictEqual(await rig.chat.finishedAnswer(), 'Summarized.');
+    assert.match(JSON.stringify(rig.server.requests.at(-1)?.body.messages ?? []), /summary from [^"]*: Two lines\./);
   });
 });
