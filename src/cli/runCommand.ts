@@ -1,4 +1,4 @@
-import { cliElicitor, cliSamplingApproval, processTerminal } from './cliElicitation';
+import { cliElicitor, cliHookApproval, cliSamplingApproval, processTerminal } from './cliQuestions';
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import type { ConfigLayer } from '../core/config';
@@ -60,6 +60,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal, ver
       mcpElicit: cliElicitor(a.mcpElicitation ?? (terminal ? 'ask' : 'decline'), terminal, (line) => io.stderr(`keel: ${line}\n`)),
       // Without a terminal nobody could approve a request on the person's model: servers are told there is no sampling.
       ...(terminal ? { mcpApproveSampling: cliSamplingApproval(terminal, (line) => io.stderr(`keel: ${line}\n`)) } : {}),
+      ...(terminal ? { approveHook: cliHookApproval(terminal, (line) => io.stderr(`keel: ${line}\n`)) } : {}),
       folders: [{ path: cwd }, ...a.addDirs.map((path) => ({ path }))],
       host,
       env: io.env,

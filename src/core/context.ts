@@ -1,5 +1,8 @@
 import type { Elicitor } from './mcp/mcpElicitation';
 import { approvedSampler } from './mcp/mcpSampling';
+import { Hooks } from './hooks/hooks';
+import type { HookApprover } from './hooks/hooks';
+import { shellEnv } from './tools/process/shellEnv';
 import { homedir } from 'node:os';
 import { childEnvPolicy } from './env/childEnvPolicy';
 import type { Host } from './host';
@@ -51,6 +54,8 @@ export interface ContextOptions {
   mcpElicit?: Elicitor;
   /** Approves MCP servers' sampling requests (they then run on the configured model); absent: servers cannot sample. */
   mcpApproveSampling?: Parameters<typeof approvedSampler>[0];
+  /** Asks the person before a hook the workspace ships runs; absent: workspace hooks never run. */
+  approveHook?: HookApprover;
   /** A manager the host keeps across rebuilds of its Context (VS Code); destroy() leaves it running. */
   mcp?: McpManager;
   /** Finds the OS sandbox (default: probe this machine); tests inject one that finds none. */
@@ -96,6 +101,8 @@ export class Context {
   readonly sandbox: CommandSandbox;
   /** The git worktree this Context is rooted in, when it is a worktree conversation's. */
   worktree?: Worktree;
+  /** The person's and the workspace's hooks (Claude Code's settings format), run at Keel's events; none in an untrusted workspace. */
+  readonly hooks: Hooks | undefined;
 
   private constructor(init: {
     config: KeelConfig;
@@ -112,8 +119,10 @@ export class Context {
     mcp: McpManager;
     ownsMcp: boolean;
     sandbox: CommandSandbox;
+    hooks: Hooks | undefined;
   }) {
     this.sandbox = init.sandbox;
+    this.hooks = init.hooks;
     this.mcp = init.mcp;
     this.ownsMcp = init.ownsMcp;
     this.config = init.config;
@@ -209,6 +218,19 @@ export class Context {
       ...(env.HOME ? { userHome: env.HOME } : {}),
       warnings: resolved.warnings,
       sandbox,
+      // Hooks are commands: none run where commands do not (an untrusted workspace).
+      hooks: trusted
+        ? new Hooks({
+            keelHome: home,
+            ...(env.HOME ? { userHome: env.HOME } : {}),
+            folders: workspace.folders.map((f) => f.path),
+            cwd: workspace.root,
+            sandbox,
+            env: () => shellEnv(childEnvPolicy(config), env),
+            ...(opts.approveHook ? { approve: opts.approveHook } : {}),
+            log: (level, message) => opts.host.log(level, message),
+          })
+        : undefined,
     });
     if (opts.worktree) ctx.worktree = opts.worktree.tree;
     for (const w of resolved.warnings) opts.host.log('warn', w);

@@ -8,7 +8,9 @@ export type KeelErrorCode =
   | 'model_unknown'
   | 'api_key_missing'
   | 'session'
-  | 'usage';
+  | 'usage'
+  /** A hook refused what it was asked about (a message). */
+  | 'hook';
 
 export class KeelError extends Error {
   readonly code: KeelErrorCode;

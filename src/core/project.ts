@@ -19,6 +19,7 @@ import { promptText } from './rules/projectRules';
 import { checkImages, offeredTools, requestPrompt, toolSpecs, userTurn } from './runRequest';
 import { invokedSkill } from './setup/skillInvocation';
 import { invokedCommand } from './setup/commandInvocation';
+import { promptHooks, stopHooks } from './hooks/promptHooks';
 import { narrowTools } from './setup/commandFiles';
 import type { Session } from './session/session';
 import { SessionReadOnlyError } from './session/sessionErrors';
@@ -232,12 +233,13 @@ export class Project {
     const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, [...offered.keys()], scoped.current.path, emit);
     const system = prompt.system;
     const userId = opts.messageId ?? newMessageId();
+    const hookText = await promptHooks(ctx.hooks, { id: this.session.id, first: this.session.history().length === 0 }, promptText(input), signal);
     rules.beginRun(mode, promptText(input), emit, userId);
     const user = await userTurn(
       { ctx, sessionId: this.session.id, workspace: scoped, reads, journal, tools, signal, emit },
       input,
       model,
-      { ...opts, context: prompt.context, ruleText: rules.takeText(), invokedText: command?.text ?? (await invokedSkill(input, () => ctx.llmsContext.skills())) },
+      { ...opts, context: prompt.context, ruleText: rules.takeText(), invokedText: joinTexts(command?.text ?? (await invokedSkill(input, () => ctx.llmsContext.skills())), hookText) },
     );
     // A start without an end tells the next opening that Keel stopped mid-run.
     this.session.startRun();
@@ -310,6 +312,7 @@ export class Project {
     );
     tools.end();
     rules.endRun(result.status, emit);
+    await stopHooks(ctx.hooks, this.session.id, result.status, (message) => ctx.host.log('warn', message));
     await ctx.plugins.apply({
       hook: 'conversation',
       memo: undefined,
@@ -337,4 +340,10 @@ export class Project {
       this.ctx.host.log('warn', `could not record the end of the run: ${errorMessage(err)}`);
     }
   }
+}
+
+/** Texts attached to the person's message, in order; undefined when there are none. */
+function joinTexts(...texts: (string | undefined)[]): string | undefined {
+  const kept = texts.filter((t): t is string => t !== undefined && t !== '');
+  return kept.length ? kept.join('\n\n') : undefined;
 }

@@ -202,6 +202,11 @@ export class ToolCalls {
     if (!parsed.success) {
       return done(`Invalid input for tool "${tool.name}": ${z.prettifyError(parsed.error)}`);
     }
+    const hooks = this.host.ctx.hooks;
+    if (hooks) {
+      const verdict = await hooks.run('PreToolUse', { session_id: this.host.session.id, tool_input: parsed.data }, this.run.signal, tool.name);
+      if (verdict.blocked) return done(`A PreToolUse hook blocked this ${tool.name} call; nothing was done. ${verdict.blocked}`);
+    }
     return { kind: 'ok', call, tool, use, input: parsed.data };
   }
 
@@ -332,7 +337,20 @@ export class ToolCalls {
     const touched = projectsOf(host.workspace(), p.preview?.paths ?? []);
     if (touched.length) this.callProjects.set(call.toolCallId, touched);
     result = await host.context.afterTool(tool.category, p.preview?.paths ?? [], result);
-    return host.ctx.plugins.apply<ToolResult>({ hook: 'toolResult', memo: result, args: [p.use], type: 'SeriesLast' });
+    result = await host.ctx.plugins.apply<ToolResult>({ hook: 'toolResult', memo: result, args: [p.use], type: 'SeriesLast' });
+    return this.afterHooks(tool.name, p.input, result);
+  }
+
+  /** PostToolUse hooks see the call and its result; what they say (or a block's reason) goes to the model with the result. */
+  private async afterHooks(name: string, input: unknown, result: ToolResult): Promise<ToolResult> {
+    const hooks = this.host.ctx.hooks;
+    if (!hooks) return result;
+    const response = typeof result.output === 'string' ? result.output : result.output.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+    const verdict = await hooks.run('PostToolUse', { session_id: this.host.session.id, tool_input: input, tool_response: { output: response, is_error: result.isError === true } }, this.run.signal, name);
+    const notes = [...(verdict.blocked ? [`[PostToolUse hook] ${verdict.blocked}`] : []), ...verdict.context];
+    if (notes.length === 0) return result;
+    const added = `\n\n${notes.join('\n\n')}`;
+    return { ...result, output: typeof result.output === 'string' ? result.output + added : [...result.output, { type: 'text', text: added.trimStart() }] };
   }
 }
 

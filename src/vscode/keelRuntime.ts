@@ -35,6 +35,7 @@ import { UiConfigBridge } from './view/uiConfigBridge';
 import { createVscodeHost } from './vscodeHost';
 import type { WatchedCommand } from './terminal/terminalWatch';
 import { commitMessageFor } from './scm/commitMessageRun';
+import { askToRunHook } from './settings/hookPrompt';
 import { slashCommands } from '../chat/runtime/coreQueries';
 import type { SlashEntry } from '../protocol/hostMethods';
 import type { CommitMessageOutcome } from './scm/commitMessageRun';
@@ -119,6 +120,7 @@ export class KeelRuntime {
       providerFactories: () => languageModels.factories(),
       host,
       env: process.env,
+      approveHook: askToRunHook,
       mcp: () => mcp.manager,
     };
     this.loader = new CoreLoader(inputs, log);

@@ -36,6 +36,8 @@ export interface CoreInputs {
   mcp?(): McpManager;
   /** For a worktree conversation's core: the worktree, and the workspace its sessions belong to. */
   worktree?(): NonNullable<ContextOptions['worktree']>;
+  /** Asks the person before a hook the workspace ships runs. */
+  approveHook?: ContextOptions['approveHook'];
 }
 
 export interface BuiltCore {
@@ -210,6 +212,7 @@ export class CoreLoader {
       ...(inputs.mcp ? { mcp: inputs.mcp() } : {}),
       providerFactories,
       ...(inputs.worktree ? { worktree: inputs.worktree() } : {}),
+      ...(inputs.approveHook ? { approveHook: inputs.approveHook } : {}),
     });
     this.log('info', `core: ready in ${Date.now() - started} ms (${folders.length} folder(s), trusted: ${trusted}, model: ${ctx.models.configuredId('model') ?? 'none'}, approvals: ${ctx.config.approvalMode})`);
     for (const problem of read.problems) this.log('warn', problem);

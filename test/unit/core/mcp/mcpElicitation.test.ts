@@ -7,7 +7,7 @@ import { McpManager } from '../../../../src/core/mcp/mcpManager';
 import type { Elicitor } from '../../../../src/core/mcp/mcpElicitation';
 import { defaultsAnswer, formFields, readFieldValue } from '../../../../src/core/mcp/mcpElicitation';
 import type { ToolContext } from '../../../../src/core/tools/tool';
-import { cliElicitor } from '../../../../src/cli/cliElicitation';
+import { cliElicitor } from '../../../../src/cli/cliQuestions';
 
 const asking = join(import.meta.dirname, '../../../fixtures/mcp/askingServer.mjs');
 let m: McpManager | undefined;

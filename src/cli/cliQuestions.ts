@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { createInterface } from 'node:readline/promises';
 import { defaultsAnswer, formFields, readFieldValue } from '../core/mcp';
 import type { ElicitQuestion, Elicitor, approvedSampler } from '../core/mcp';
+import type { HookApprover } from '../core/hooks';
 import type { McpElicitationMode } from './cliArgs';
 
 interface Terminal {
@@ -102,5 +103,15 @@ export function cliSamplingApproval(terminal: Terminal, note: (line: string) => 
     terminal.write(`${shown.replace(/^/gm, '  | ')}\n`);
     const typed = await terminal.ask(`  ${l10n.t('Run it? yes or no [no]')} `, signal);
     return /^(y|yes)$/i.test((typed ?? '').trim()) ? { run: true } : { run: false };
+  };
+}
+
+/** Asks at the terminal before a hook the workspace ships runs (without a terminal such hooks never run). */
+export function cliHookApproval(terminal: Terminal, note: (line: string) => void): HookApprover {
+  return async (hook) => {
+    note(l10n.t("The workspace's {0} has a {1} hook{2}:", hook.source, hook.event, hook.matcher ? ` (${hook.matcher})` : ''));
+    terminal.write(`${hook.command.replace(/^/gm, '  | ')}\n`);
+    const typed = await terminal.ask(`  ${l10n.t('Run it, now and whenever it applies? yes or no [no]')} `, new AbortController().signal);
+    return /^(y|yes)$/i.test((typed ?? '').trim());
   };
 }
