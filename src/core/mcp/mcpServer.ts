@@ -1,6 +1,7 @@
 import { answerElicitations, elicitationCapability } from './mcpElicitation';
 import type { Elicitor } from './mcpElicitation';
 import { answerSampling, samplingCapability } from './mcpSampling';
+import { listOfferings } from './mcpLists';
 import type { Sampler } from './mcpSampling';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -14,7 +15,6 @@ import type { SandboxedStart } from '../sandbox/sandboxTypes';
 import type { McpServerConfig } from './mcpConfig';
 import type { ChildEnvPolicy } from '../env/childEnv';
 import { serverEnv } from './mcpEnv';
-import { mcpPromptCommand } from './mcpNames';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
 import { LineLog } from './lineLog';
 import { closeQuietly, unreachable, withTimeout } from './mcpConnection';
@@ -319,56 +319,10 @@ export class McpServer {
   }
 
   private async refreshLists(client: Client): Promise<void> {
-    const caps = client.getServerCapabilities() ?? {};
-    const tools: McpToolInfo[] = [];
-    if (caps.tools) {
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined);
-        for (const t of page.tools) {
-          const info: McpToolInfo = {
-            name: t.name,
-            inputSchema: t.inputSchema as Record<string, unknown>,
-            readOnly: t.annotations?.readOnlyHint === true,
-          };
-          if (t.title ?? t.annotations?.title) info.title = t.title ?? t.annotations?.title;
-          if (t.description) info.description = t.description;
-          tools.push(info);
-        }
-        cursor = page.nextCursor;
-      } while (cursor);
-    }
-    const prompts: McpPromptInfo[] = [];
-    if (caps.prompts) {
-      let cursor: string | undefined;
-      do {
-        const page = await client.listPrompts(cursor ? { cursor } : undefined);
-        for (const p of page.prompts) {
-          const info: McpPromptInfo = {
-            server: this.config.name,
-            name: p.name,
-            arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, ...(a.description ? { description: a.description } : {}) })),
-            command: mcpPromptCommand(this.config.name, p.name),
-          };
-          if (p.description) info.description = p.description;
-          prompts.push(info);
-        }
-        cursor = page.nextCursor;
-      } while (cursor);
-    }
-    const resources: McpResourceInfo[] = [];
-    if (caps.resources) {
-      const page = await client.listResources();
-      for (const r of page.resources) {
-        const info: McpResourceInfo = { server: this.config.name, uri: r.uri, name: r.name };
-        if (r.description) info.description = r.description;
-        if (r.mimeType) info.mimeType = r.mimeType;
-        resources.push(info);
-      }
-    }
-    this.toolList = tools;
-    this.promptList = prompts;
-    this.resourceList = resources;
+    const lists = await listOfferings(client, this.config.name);
+    this.toolList = lists.tools;
+    this.promptList = lists.prompts;
+    this.resourceList = lists.resources;
   }
 
   private stderrLine(line: string): void {

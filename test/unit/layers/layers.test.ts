@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { cruise } from 'dependency-cruiser';
 import type { ICruiseOptions, ICruiseResult } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
@@ -38,4 +39,21 @@ describe('the layer rules (.dependency-cruiser.cjs)', () => {
       'webview-speaks-protocol: webview/panel.ts → src/core/engine.ts',
     ]);
   }, 120_000);
+});
+
+/** Product source files (TypeScript) under `dir`, as paths relative to the repository. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
+    .map((e) => relative(repo, join(e.parentPath, e.name)));
+}
+
+describe('file size', () => {
+  it('no product file is over 400 lines: a longer one holds two things', () => {
+    const long = [...sourceFiles(join(repo, 'src')), ...sourceFiles(join(repo, 'webview'))]
+      .map((file) => ({ file, lines: readFileSync(join(repo, file), 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > 400)
+      .map((f) => `${f.file}: ${f.lines} lines`);
+    expect(long).toEqual([]);
+  });
 });
