@@ -5,10 +5,11 @@ import { findGitRepo } from '../llmsContext/gitRepo';
 /**
  * Filter drivers (`filter.<name>.clean|smudge|process`) take any name a `.gitattributes`
  * gives them, so no fixed `-c` can turn them off: the names are read from the config git will
- * read, and each one the repository defines is emptied on the command line (an empty clean or
- * smudge command is no filter; `required` is turned off so an emptied filter is not an
- * error). The person's own drivers (global and system config outside the folder) stay: LFS
- * works as it does in their own git.
+ * read, and each one is emptied on the command line (an empty clean or smudge command is no
+ * filter; `required` is turned off so an emptied filter is not an error). The person's own
+ * drivers (global and system config, Git LFS's included) are emptied too: which files they run
+ * on is chosen by `.gitattributes` files a sandboxed command may have written, and Keel's git
+ * needs no filter to read the work tree or snapshot it byte for byte.
  */
 
 /** Runs `git config --list` with the caller's repository variables; undefined when git failed. */
@@ -51,17 +52,17 @@ function inside(folder: string, file: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-/** Whether a config entry is the person's (kept) rather than something the folder could have written. */
+/** Whether a config entry is the person's rather than something the folder could have written. */
 function personOwned(entry: ConfigEntry, cwd: string): boolean {
   return (entry.scope === 'global' || entry.scope === 'system') && entry.file !== undefined && !inside(cwd, entry.file);
 }
 
-/** The `-c` settings that empty every filter driver the repository's config names. */
-export function filterOverrides(entries: readonly ConfigEntry[], cwd: string): string[] {
+/** The `-c` settings that empty every filter driver any config git reads names. */
+export function filterOverrides(entries: readonly ConfigEntry[]): string[] {
   const names = new Set<string>();
   for (const e of entries) {
     const m = /^filter\.(.+)\.(clean|smudge|process|required)$/.exec(e.key);
-    if (m && !personOwned(e, cwd)) names.add(m[1]!);
+    if (m) names.add(m[1]!);
   }
   const out: string[] = [];
   for (const name of names) out.push(`filter.${name}.clean=`, `filter.${name}.smudge=`, `filter.${name}.process=`, `filter.${name}.required=false`);
@@ -127,7 +128,7 @@ async function lookUp(key: string, cwd: string, gitDir: string | undefined, list
   const text = await list();
   if (text === undefined) return undefined;
   const entries = parseConfigList(text, cwd);
-  const overrides = filterOverrides(entries, cwd);
+  const overrides = filterOverrides(entries);
   const includes = entries.some((e) => (e.key === 'include.path' || (e.key.startsWith('includeif.') && e.key.endsWith('.path'))) && !personOwned(e, cwd));
   if (includes || !own) {
     cache.delete(key);

@@ -102,14 +102,18 @@ describe('hostGit', () => {
     expect(found()).toEqual([]);
   });
 
-  it('keeps the person’s own filter (global config outside the folder) and empties one from a global config inside it', async () => {
+  it('empties the person’s own filter too (global config, as Git LFS installs it) when a .gitattributes names it, and one from a global config inside the folder', async () => {
     repoWithAttribute(repo, 'person');
     const personConfig = join(dir, 'person.gitconfig');
     writeFileSync(personConfig, `[filter "person"]\n\tclean = ${evil} person-clean\n`);
     process.env.GIT_CONFIG_GLOBAL = personConfig;
-    await hostGit(repo, ['status', '--porcelain']);
+    // (control) the person's own git runs it for the files the workspace's .gitattributes picks.
+    git(repo, 'status', '--porcelain');
     expect(found()).toEqual(['person-clean']);
     rmSync(join(markers, 'person-clean'));
+    await hostGit(repo, ['status', '--porcelain']);
+    expect((await hostGit(repo, ['add', '-A'], { env: { GIT_INDEX_FILE: join(dir, 'index') } })).ok).toBe(true);
+    expect(found()).toEqual([]);
     const inside = join(repo, 'global.gitconfig');
     writeFileSync(inside, `[filter "person"]\n\tclean = ${evil} inside-clean\n`);
     process.env.GIT_CONFIG_GLOBAL = inside;
