@@ -120,6 +120,14 @@ export const hostMethods = {
       results: z.array(z.strictObject({ path: z.string().min(1), kind: z.enum(['file', 'folder']) })),
     }),
   },
+  /**
+   * Files and folders dropped on the chat (their `file:` URIs) as mention chips; those outside
+   * the workspace's folders are left out and counted.
+   */
+  'mentions.fromUris': {
+    params: z.strictObject({ uris: z.array(z.string().min(1).max(4096)).min(1).max(200) }),
+    result: z.strictObject({ mentions: z.array(mentionSchema), outside: z.number().int().nonnegative() }),
+  },
   /** Open a workspace file (a path as in mentions) in an editor, optionally at a range. */
   'file.open': {
     params: z.strictObject({ path: z.string().min(1), range: lineRangeSchema.optional() }),

@@ -24,4 +24,6 @@ export interface EditorServices {
   openTextDiff(diff: TextDiff): Promise<boolean>;
   openSettings(query?: string): Promise<boolean>;
   runCommand(command: UiCommand, args?: string[]): Promise<boolean>;
+  /** Dropped `file:` URIs as mentions of the workspace's files and folders; how many were outside it. */
+  mentionsFromUris(uris: readonly string[]): Promise<RequestResult<'mentions.fromUris'>>;
 }

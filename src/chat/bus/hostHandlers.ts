@@ -43,6 +43,7 @@ export function hostHandlers(controller: ChatController, services: EditorService
     'workspaceProject.select': ({ name }) => inView().selectWorkspaceProject(name),
     'files.search': async ({ query, limit }, { signal }) => ({ results: await services.searchFiles(query, limit ?? 50, signal) }),
     'file.open': async ({ path, range }) => ({ opened: await services.openFile(path, range) }),
+    'mentions.fromUris': ({ uris }) => services.mentionsFromUris(uris),
     'link.open': async ({ url }) => ({ opened: await services.openLink(url) }),
     'code.insert': async ({ code }) => ({ inserted: await services.insertCode(code) }),
     'diff.open': async ({ approvalId }) => {

@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { pathMention } from '../editor/editorMentions';
+import type { Mention } from '../../protocol/uiMessage';
 import type { ConfigSetParams, UiConfig } from '../../protocol/uiConfig';
 import type { LineRange } from '../../protocol/uiMessage';
 import type { CoreAccess } from '../../chat/runtime/coreAccess';
@@ -93,5 +95,24 @@ export class VscodeServices implements EditorServices {
   async runCommand(command: UiCommand, args: string[] = []): Promise<boolean> {
     await vscode.commands.executeCommand(command, ...args);
     return true;
+  }
+
+  async mentionsFromUris(uris: readonly string[]): Promise<{ mentions: Mention[]; outside: number }> {
+    const mentions: Mention[] = [];
+    let outside = 0;
+    for (const text of uris) {
+      let uri: vscode.Uri;
+      try {
+        uri = vscode.Uri.parse(text, true);
+      } catch {
+        outside++;
+        continue;
+      }
+      const stat = uri.scheme === 'file' ? await vscode.workspace.fs.stat(uri).then((s) => s, () => undefined) : undefined;
+      const mention = stat ? pathMention(uri, stat.type & vscode.FileType.Directory ? 'folder' : 'file') : undefined;
+      if (mention && !mentions.some((m) => m.kind === mention.kind && 'path' in m && m.path === mention.path)) mentions.push(mention);
+      else if (!mention) outside++;
+    }
+    return { mentions, outside };
   }
 }

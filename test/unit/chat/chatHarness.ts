@@ -86,6 +86,7 @@ const unusedServices: EditorServices = {
   openTextDiff: async () => false,
   openSettings: async () => false,
   runCommand: async () => false,
+  mentionsFromUris: () => Promise.reject(new Error('not in this test')),
 };
 
 export interface ChatRig {

@@ -147,6 +147,31 @@ describe('composer', () => {
     expect(mounted.allByTestId('completion-item').map((item) => item.textContent)).toEqual([expect.stringContaining('Fill PDF forms')]);
   });
 
+  it('takes files and folders dropped from the explorer as chips, and says which were outside the workspace', async () => {
+    const { mounted, send, input } = await ready();
+    const fromUris = vi.fn((_params: { uris: string[] }) => ({ mentions: [{ kind: 'file' as const, path: 'src/a.ts' }, { kind: 'folder' as const, path: 'lib' }], outside: 1 }));
+    mounted.host.handle('mentions.fromUris', fromUris);
+    const composer = mounted.byTestId('composer');
+    const data = new Map([['text/uri-list', '# dragged\nfile:///ws/src/a.ts\nfile:///ws/lib\nfile:///elsewhere/x.ts']]);
+    const transfer = { types: [...data.keys()], files: [], getData: (type: string) => data.get(type) ?? '', dropEffect: 'none' };
+    await act(async () => {
+      const over = new Event('dragover', { bubbles: true, cancelable: true });
+      Object.assign(over, { dataTransfer: transfer });
+      composer.dispatchEvent(over);
+      const drop = new Event('drop', { bubbles: true, cancelable: true });
+      Object.assign(drop, { dataTransfer: transfer });
+      composer.dispatchEvent(drop);
+    });
+    await settle();
+    expect(fromUris).toHaveBeenCalledWith({ uris: ['file:///ws/src/a.ts', 'file:///ws/lib', 'file:///elsewhere/x.ts'] }, expect.anything());
+    expect(mounted.allByTestId('mention-chip').map((c) => c.textContent)).toEqual([expect.stringContaining('src/a.ts'), expect.stringContaining('lib')]);
+    expect(mounted.byTestId('error-banner').textContent).toContain('Only files and folders of this workspace can be added (1 left out).');
+    await typeInto(input, 'look at these');
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    expect(send).toHaveBeenCalledWith({ text: 'look at these', mentions: [{ kind: 'file', path: 'src/a.ts' }, { kind: 'folder', path: 'lib' }] }, expect.anything());
+  });
+
   it('completes @ mentions from files.search and sends them', async () => {
     const { send, input, mounted } = await ready();
     const search = vi.fn(({ query }: { query: string }) => ({

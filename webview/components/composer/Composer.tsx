@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import type { ClipboardEvent, KeyboardEvent } from 'react';
+import type { ClipboardEvent, DragEvent, KeyboardEvent } from 'react';
 import { MAX_IMAGES_PER_MESSAGE } from '../../../src/protocol/limits';
 import type { ImageAttachment } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
@@ -24,6 +24,7 @@ import type { SlashEntry } from '../../../src/protocol/hostMethods';
 import type { ParsedSlash, SlashCommandInfo } from './slashCommands';
 import { contextChoices, fileChoice, sameMention } from './contextMentions';
 import type { MentionChoice } from './contextMentions';
+import { carriesUris, droppedUris } from './droppedUris';
 import { joinDraft } from './joinDraft';
 import type { ComposerDraft } from './joinDraft';
 import { useFileSearch } from './useFileSearch';
@@ -55,6 +56,7 @@ export function Composer() {
   const [active, setActive] = useState(0);
   const [closedFor, setClosedFor] = useState<string | null>(null);
   const [showHelp, setShowHelp] = useState(false);
+  const [dropping, setDropping] = useState(false);
   const composing = useRef(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -141,6 +143,27 @@ export function Composer() {
     }
   };
 
+  /** Files and folders dropped on the composer (from VS Code's explorer or tabs) join the draft as chips. */
+  const onDrop = (event: DragEvent<HTMLDivElement>): void => {
+    setDropping(false);
+    if (readOnly !== undefined) return;
+    const images = [...event.dataTransfer.files].filter((f) => f.type.startsWith('image/'));
+    const uris = droppedUris((type) => event.dataTransfer.getData(type));
+    if (uris.length === 0 && images.length === 0) return;
+    event.preventDefault();
+    if (uris.length === 0) void addImages(images);
+    else void addDropped(uris);
+  };
+
+  const addDropped = async (uris: string[]): Promise<void> => {
+    const result = await bridge.call('mentions.fromUris', { uris });
+    if (!result) return;
+    if (result.outside > 0) bridge.reportProblem(l10n.t('Only files and folders of this workspace can be added ({0} left out).', result.outside));
+    if (result.mentions.length === 0) return;
+    setDraft((latest) => ({ ...latest, mentions: [...latest.mentions, ...result.mentions.filter((m) => !latest.mentions.some((k) => sameMention(k, m)))] }));
+    input.current?.focus();
+  };
+
   const restore = (lost: Draft): void => setDraft((latest) => (latest.text || latest.images.length ? latest : lost));
 
   const submit = async (): Promise<void> => {
@@ -219,7 +242,22 @@ export function Composer() {
   const canSend = readOnly === undefined && (draft.text.trim().length > 0 || draft.images.length > 0);
 
   return (
-    <div className="composer" data-readonly={readOnly !== undefined}>
+    <div
+      className="composer"
+      data-readonly={readOnly !== undefined}
+      data-dropping={dropping}
+      data-testid="composer"
+      onDragOver={(event) => {
+        if (readOnly !== undefined || !(carriesUris([...event.dataTransfer.types]) || event.dataTransfer.types.includes('Files'))) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+        setDropping(true);
+      }}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDropping(false);
+      }}
+      onDrop={onDrop}
+    >
       {showHelp ? <HelpBox onClose={() => setShowHelp(false)} /> : null}
       {items.length > 0 ? (
         <CompletionPopup
