@@ -43,6 +43,8 @@ export class Project {
   readonly runtime: ConversationRuntime;
   /** What its runs' tool calls work with. */
   private readonly toolHost: ToolCallHost;
+  /** The last run's Stop hooks, while they run. */
+  private stopping: Promise<void> = Promise.resolve();
 
   /**
    * `jobs`: the background commands of the Project this one continues for the same session,
@@ -120,7 +122,9 @@ export class Project {
    * process they started. The host calls it when it drops the Project (another conversation,
    * the view closing, shutdown); the session log stays as it is.
    */
-  dispose(): Promise<void> {
+  async dispose(): Promise<void> {
+    // A Stop hook still running (the CLI exits right after) gets to finish.
+    await this.stopping;
     return this.runtime.dispose();
   }
 
@@ -312,7 +316,8 @@ export class Project {
     );
     tools.end();
     rules.endRun(result.status, emit);
-    await stopHooks(ctx.hooks, this.session.id, result.status, (message) => ctx.host.log('warn', message));
+    // Stop hooks run after the run has ended: only closing the conversation waits for them.
+    this.stopping = stopHooks(ctx.hooks, this.session.id, result.status, (message) => ctx.host.log('warn', message));
     await ctx.plugins.apply({
       hook: 'conversation',
       memo: undefined,

@@ -55,7 +55,10 @@ interface Ran {
 
 function spawnHook(argv: string[], input: string, timeoutMs: number, deps: HookRunDeps): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: deps.cwd, env: deps.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    // Node's stdin pipe is a socket, and bash on a socket with no SHLVL takes itself for an ssh
+    // session and reads ~/.bashrc (60 ms here, and the person's shell setup): one level says it is not.
+    const env = { ...deps.env, SHLVL: '1' };
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: deps.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     const out = new StringDecoder('utf8');
     const err = new StringDecoder('utf8');
     let stdout = '';

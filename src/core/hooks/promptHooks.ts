@@ -1,4 +1,4 @@
-import { KeelError } from '../errors';
+import { KeelError, errorMessage } from '../errors';
 import type { Hooks } from './hooks';
 
 /**
@@ -19,6 +19,10 @@ export async function promptHooks(hooks: Hooks | undefined, session: { id: strin
 /** The Stop hooks, once a run has ended; what they say is logged (Keel does not continue a run for them). */
 export async function stopHooks(hooks: Hooks | undefined, sessionId: string, status: string, log: (message: string) => void): Promise<void> {
   if (!hooks) return;
-  const verdict = await hooks.run('Stop', { session_id: sessionId, stop_hook_active: false, status }, new AbortController().signal);
-  if (verdict.blocked) log(`hooks: a Stop hook asked to continue (${verdict.blocked}); Keel does not continue a run for a hook`);
+  try {
+    const verdict = await hooks.run('Stop', { session_id: sessionId, stop_hook_active: false, status }, new AbortController().signal);
+    if (verdict.blocked) log(`hooks: a Stop hook asked to continue (${verdict.blocked}); Keel does not continue a run for a hook`);
+  } catch (err) {
+    log(`hooks: the Stop hooks failed: ${errorMessage(err)}`);
+  }
 }
