@@ -48,7 +48,8 @@ export const mentionSchema = z.union([
   pathMentionSchema,
   z.strictObject({ kind: z.literal('problems') }),
   z.strictObject({ kind: z.literal('selection') }),
-  z.strictObject({ kind: z.literal('git') }),
+  /** `base`: the branch's changes since it left that branch, instead of the uncommitted ones. */
+  z.strictObject({ kind: z.literal('git'), base: z.string().min(1).max(200).regex(/^[\w./-]+$/).optional() }),
   z.strictObject({ kind: z.literal('terminal') }),
   z.strictObject({ kind: z.literal('url'), url: z.url({ protocol: /^https?$/ }).max(2048) }),
 ]);

@@ -36,6 +36,8 @@ import { createVscodeHost } from './vscodeHost';
 import type { WatchedCommand } from './terminal/terminalWatch';
 import { commitMessageFor } from './scm/commitMessageRun';
 import { askToRunHook } from './settings/hookPrompt';
+import { reviewTarget } from '../core/git';
+import type { ReviewTarget } from '../core/git';
 import { slashCommands } from '../chat/runtime/coreQueries';
 import type { SlashEntry } from '../protocol/hostMethods';
 import type { CommitMessageOutcome } from './scm/commitMessageRun';
@@ -323,6 +325,11 @@ export class KeelRuntime {
   /** The command files and skills `/name` runs, for "Keel: Run Command or Skill…". */
   async slashCommands(): Promise<SlashEntry[]> {
     return slashCommands((await this.controller.inView.core.get()).ctx);
+  }
+
+  /** What "Review Changes with Keel" reviews in the repository at `root`. */
+  reviewTarget(root: string): Promise<ReviewTarget> {
+    return reviewTarget(root);
   }
 
   /** "Generate Commit Message": the small model writes one for the repository at `root`. */

@@ -22,7 +22,7 @@ describe('Keel in source control', () => {
   const rig = useChatRig({
     prepare: ({ workspace }) => {
       original = readFileSync(join(workspace, MATH), 'utf8');
-      git(workspace, 'init', '-q');
+      git(workspace, 'init', '-q', '-b', 'main');
       git(workspace, 'add', '-A');
       git(workspace, 'commit', '-qm', 'feat(math): add sum and average');
       // One staged change, and one the commit message must not describe.
@@ -93,4 +93,28 @@ describe('Keel in source control', () => {
     await page.locator('.tab.active', { hasText: 'math.ts' }).waitFor({ timeout: TIMEOUT });
     await page.locator('.statusbar-item', { hasText: /Ln 6, Col/ }).waitFor({ timeout: TIMEOUT });
   });
+
+  it('with nothing uncommitted, Review Changes reviews the branch since it left main', async function () {
+    this.timeout(180_000);
+    const page = rig.page;
+    git(rig.workspace, 'checkout', '-qb', 'feature');
+    git(rig.workspace, 'commit', '-qam', 'fix(math): sum of nothing is 0');
+    const widget = page.locator('.quick-input-widget');
+    await page.keyboard.press('F1');
+    await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
+    await widget.locator('input').fill('>Keel: Review Changes with Keel');
+    await widget.locator('.monaco-list-row.focused', { hasText: 'Review Changes with Keel' }).waitFor({ timeout: TIMEOUT });
+    await widget.locator('input').press('Enter');
+
+    const input = rig.chat.composer();
+    await rig.chat.frame.getByTestId('mention-chip').filter({ hasText: '@git:main...HEAD' }).waitFor({ timeout: TIMEOUT });
+    assert.match(await input.inputValue(), /^Review the changes of the branch feature since it left main\./);
+    rig.server.load({ turns: [reply.text('1. `src/math.ts:2` — fine.')] });
+    await input.press('Enter');
+    await rig.chat.finishedAnswer();
+    const sent = JSON.stringify(rig.server.requests.at(-1)?.body.messages ?? []);
+    assert.match(sent, /fix\(math\): sum of nothing is 0/, "the branch's commits went with it");
+    assert.match(sent, /git diff main\.\.\.HEAD/);
+  });
 });
+

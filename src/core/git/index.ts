@@ -3,3 +3,5 @@
 
 export { readCommitChanges, writeCommitMessage } from './commitMessage';
 export type { CommitChanges } from './commitMessage';
+export { reviewTarget } from './reviewTarget';
+export type { ReviewTarget } from './reviewTarget';

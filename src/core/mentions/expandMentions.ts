@@ -5,7 +5,7 @@ import type { Workspace } from '../workspace/workspace';
 import { expandProblems, expandSelection, expandTerminal } from './editorMentions';
 import { expandFile, expandFolder } from './fileMentions';
 import type { MentionBody } from './fileMentions';
-import { expandGitDiff } from './gitMention';
+import { expandBranchDiff, expandGitDiff } from './gitMention';
 import { mentionBlock, mentionLabel, mentionsHeader } from './mentionBlock';
 import type { ExpandedMentions, Mention, MentionOutcome } from './mentionTypes';
 
@@ -96,7 +96,7 @@ function expandOne(m: Mention, deps: MentionDeps): Promise<MentionBody> {
     case 'terminal':
       return expandTerminal(deps.host);
     case 'git':
-      return expandGitDiff(deps.workspace.root, deps.signal);
+      return m.base ? expandBranchDiff(deps.workspace.root, m.base, deps.signal) : expandGitDiff(deps.workspace.root, deps.signal);
     case 'url':
       if (!deps.fetchUrl) return Promise.resolve({ ok: false, reason: 'fetching web pages is not available here' });
       return deps.fetchUrl(m.url);

@@ -28,3 +28,19 @@ export async function expandGitDiff(folder: string, signal?: AbortSignal): Promi
   parts.push(text === '' ? 'No changes to tracked files (git diff HEAD is empty).' : `git diff HEAD:\n${text}`);
   return { ok: true, body: parts.join('\n\n'), hint: 'run git diff for the rest' };
 }
+
+/** The branch's work since it left `base`: its commits (newest first) and `git diff base...HEAD`. */
+export async function expandBranchDiff(folder: string, base: string, signal?: AbortSignal): Promise<MentionBody> {
+  if (!(await findGitRepo(folder))) return { ok: false, reason: 'the workspace is not in a git repository' };
+  // A base that reads as an option would be one to git: refused before git sees it.
+  if (base.startsWith('-')) return { ok: false, reason: `"${base}" is not a branch` };
+  const [log, diff] = await Promise.all([
+    runGit(folder, ['log', '--format=%h %s', '-n', '50', `${base}..HEAD`, '--'], { signal }),
+    runGit(folder, ['diff', '--no-color', '--no-ext-diff', `${base}...HEAD`, '--'], { signal }),
+  ]);
+  if (!diff.ok) return { ok: false, reason: `git diff ${base}...HEAD failed: ${diff.error ?? 'unknown error'}` };
+  const commits = log.ok ? log.stdout.trim() : '';
+  const parts = [`Commits on this branch since ${base} (newest first):\n${commits || '(none)'}`];
+  parts.push(diff.stdout.trim() === '' ? `No changes since ${base}.` : `git diff ${base}...HEAD:\n${diff.stdout.trimEnd()}`);
+  return { ok: true, body: parts.join('\n\n'), hint: `run git diff ${base}...HEAD for the rest` };
+}

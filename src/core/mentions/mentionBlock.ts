@@ -11,6 +11,8 @@ export function mentionLabel(m: Mention): string {
       return `@${m.path.replace(/\/+$/, '')}/`;
     case 'url':
       return `@${m.url}`;
+    case 'git':
+      return m.base ? `@git:${m.base}...HEAD` : '@git';
     default:
       return `@${m.kind}`;
   }

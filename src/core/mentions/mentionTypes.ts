@@ -14,8 +14,11 @@ export const mentionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('problems') }),
   /** The active editor's selection. */
   z.object({ kind: z.literal('selection') }),
-  /** The working tree's diff against HEAD, plus untracked files. */
-  z.object({ kind: z.literal('git') }),
+  /**
+   * The working tree's diff against HEAD, plus untracked files; with `base`, the branch's
+   * commits since it left `base` instead (`git diff base...HEAD`).
+   */
+  z.object({ kind: z.literal('git'), base: z.string().min(1).max(200).optional() }),
   /** The last command in Keel's terminal and its output. */
   z.object({ kind: z.literal('terminal') }),
   /** A web page, fetched through the fetch tool (and its approval). */

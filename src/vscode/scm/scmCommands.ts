@@ -59,19 +59,20 @@ export function registerScmCommands(deps: ScmCommandDeps): vscode.Disposable[] {
         writing = false;
       }
     }),
-    command('keel.scm.reviewChanges', async () => {
+    command('keel.scm.reviewChanges', async (arg) => {
+      const repository = await gitRepositoryFor(arg);
       const runtime = await deps.runtime();
-      await prefillChat(
-        runtime,
-        {
-          text: vscode.l10n.t(
-            'Review these uncommitted changes. List each finding with the file and line in code style (`path/to/file.ts:12`), what is wrong and how to fix it; most serious first.',
-          ),
-          mentions: [{ kind: 'git' }],
-          mode: 'plan',
-        },
-        true,
-      );
+      const target = repository ? await runtime.reviewTarget(repository.rootUri.fsPath) : ({ kind: 'uncommitted' } as const);
+      if (target.kind === 'nothing') {
+        void vscode.window.showInformationMessage(vscode.l10n.t('There is nothing to review: no uncommitted changes, and this branch has no commits of its own.'));
+        return;
+      }
+      const findings = vscode.l10n.t('List each finding with the file and line in code style (`path/to/file.ts:12`), what is wrong and how to fix it; most serious first.');
+      const text =
+        target.kind === 'branch'
+          ? `${vscode.l10n.t('Review the changes of the branch {0} since it left {1}.', target.branch, target.base)} ${findings}`
+          : `${vscode.l10n.t('Review these uncommitted changes.')} ${findings}`;
+      await prefillChat(runtime, { text, mentions: [target.kind === 'branch' ? { kind: 'git', base: target.base } : { kind: 'git' }], mode: 'plan' }, true);
     }),
   ];
 }

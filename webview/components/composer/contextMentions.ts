@@ -69,6 +69,8 @@ function mentionKey(m: Mention): string {
       return `path:${m.path}`;
     case 'url':
       return `url:${m.url}`;
+    case 'git':
+      return m.base ? `git:${m.base}` : 'git';
     default:
       return m.kind;
   }

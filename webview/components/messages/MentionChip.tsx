@@ -12,6 +12,8 @@ export function mentionLabel(mention: Mention): string {
     }
     case 'url':
       return mention.url;
+    case 'git':
+      return mention.base ? `@git:${mention.base}...HEAD` : '@git';
     default:
       return `@${mention.kind}`;
   }

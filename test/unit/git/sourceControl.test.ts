@@ -1,12 +1,15 @@
-// "Generate Commit Message": what a person gets in the commit box. The staged diff is described
-// (or every change when nothing is staged), in the repository's own style, streamed as it is
-// written; nothing to commit says so; the model's wrapping (fences, labels) is taken off.
+// Keel in source control. "Generate Commit Message": the staged diff is described (or every
+// change when nothing is staged), in the repository's own style, streamed as it is written;
+// nothing to commit says so; the model's wrapping (fences, labels) is taken off. "Review
+// Changes": uncommitted work, else the branch's commits since it left its base.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanCommitMessage, commitPrompt, readCommitChanges, writeCommitMessage } from '../../../src/core/git/commitMessage';
+import { reviewTarget } from '../../../src/core/git/reviewTarget';
+import { expandBranchDiff } from '../../../src/core/mentions/gitMention';
 import { leanChatModel } from '../../../src/core/model/wire/leanModels';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -81,5 +84,21 @@ describe('writing the message', () => {
   it('takes off labels, fences and quotes, and keeps a body', () => {
     expect(cleanCommitMessage('Commit message: "Add lexer"')).toBe('Add lexer');
     expect(cleanCommitMessage('```text\nAdd lexer\n\nIt splits tokens.\n```')).toBe('Add lexer\n\nIt splits tokens.');
+  });
+});
+
+describe('what Review Changes looks at', () => {
+  it('uncommitted work first; with none, the branch since it left main, with its diff; nothing on a clean main', async () => {
+    newRepo();
+    git('branch', '-M', 'main');
+    expect(await reviewTarget(repo)).toEqual({ kind: 'nothing' });
+    git('checkout', '-qb', 'feature');
+    writeFileSync(join(repo, 'parse.ts'), 'export const parse = (s: string) => s.toLowerCase();\n');
+    expect(await reviewTarget(repo)).toEqual({ kind: 'uncommitted' });
+    git('commit', '-qam', 'lower-case the input');
+    expect(await reviewTarget(repo)).toEqual({ kind: 'branch', branch: 'feature', base: 'main', commits: 1 });
+    const body = await expandBranchDiff(repo, 'main');
+    expect(body.ok && body.body).toMatch(/lower-case the input[\s\S]*git diff main\.\.\.HEAD:[\s\S]*\+export const parse = \(s: string\) => s\.toLowerCase\(\);/);
+    expect(await expandBranchDiff(repo, '--output=/tmp/x')).toEqual({ ok: false, reason: '"--output=/tmp/x" is not a branch' });
   });
 });
