@@ -11,6 +11,7 @@ import type { RuleEventName } from './rules/ruleSchema';
 import type { FiredRule } from './rules/ruleTypes';
 import type { RunMode } from './plugins/pluginTypes';
 import type { PlanRecord } from './session/sessionRecords';
+import type { RunTurn } from './runQueue';
 import type { ApprovalAnswer, ApprovalRequest, ToolCategory } from './tools/tool';
 import type { CompactionReason } from './compaction/compactor';
 
@@ -72,7 +73,13 @@ export interface ContextSectionInfo {
 }
 
 export interface RunOptions {
+  /** Aborts the run; without it, the signal of `turn`. */
   signal?: AbortSignal;
+  /**
+   * The turn of the conversation's queue the caller's own queued run holds (the chat queues the
+   * person's messages in it): the run goes on in that turn instead of waiting behind it.
+   */
+  turn?: RunTurn;
   onEvent?(event: ProjectEvent): void;
   /** Asks the person. Without it, anything that needs approval is denied. */
   onToolApprove?(request: ApprovalRequest): Promise<ApprovalAnswer>;
