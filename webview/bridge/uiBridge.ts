@@ -7,7 +7,7 @@ import type { LogFn } from '../../src/protocol/log';
 import { createWebviewTransport } from '../../src/protocol/postMessageTransport';
 import type { AgentMode, SessionSummary } from '../../src/protocol/sessionState';
 import type { MethodOf, ParamsIn, ResultOut } from '../../src/protocol/side';
-import type { ToolApprovalResult } from '../../src/protocol/toolApproval';
+import type { ToolApprovalAnswer } from '../../src/protocol/toolApproval';
 import type { ImageAttachment, Mention } from '../../src/protocol/uiMessage';
 import { PROTOCOL_VERSION } from '../../src/protocol/version';
 import type { Panel } from '../store/chatMeta';
@@ -52,7 +52,7 @@ export interface UiBridge {
   searchFiles(query: string): Promise<{ path: string; kind: 'file' | 'folder' }[] | undefined>;
   /** Only http(s) links: anything else is shown as an error without asking the host. */
   openLink(url: string): Promise<void>;
-  respondToApproval(id: string, result: ToolApprovalResult): void;
+  respondToApproval(id: string, result: ToolApprovalAnswer): void;
   /** Sends the newest user message again (after an error). */
   retryLast(): Promise<void>;
   dismissError(id: number): void;

@@ -9,7 +9,7 @@ import type { LogFn } from '../../../src/protocol/log';
 import { createPairTransport } from '../../../src/protocol/pairTransport';
 import type { HostWebview } from '../../../src/protocol/postMessageTransport';
 import type { Snapshot } from '../../../src/protocol/sessionState';
-import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
+import type { ToolApprovalRequest, ToolApprovalAnswer } from '../../../src/protocol/toolApproval';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
 import { CONVERSATION_EVENTS } from '../../../src/conversation/conversationEvent';
 import type { ConversationEvent } from '../../../src/conversation/conversationEvent';
@@ -96,7 +96,7 @@ export interface ChatRig {
   logs: string[];
   settings: KeelSettings;
   /** Opens a page: a new webview bus that says ready. */
-  openPage(answer?: (request: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult): Page;
+  openPage(answer?: (request: ToolApprovalRequest) => Promise<ToolApprovalAnswer> | ToolApprovalAnswer): Page;
   dispose(): Promise<void>;
 }
 
@@ -105,7 +105,7 @@ export interface Page {
   store: MirrorStore;
   approvals: ToolApprovalRequest[];
   /** The page reloads: the same view, a new page that says ready again (answering approvals as given). */
-  reload(answer?: (request: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult): Page;
+  reload(answer?: (request: ToolApprovalRequest) => Promise<ToolApprovalAnswer> | ToolApprovalAnswer): Page;
   hide(): void;
   close(): void;
 }
@@ -143,7 +143,7 @@ export function createChatRig(
   const controller: ChatController = new ChatController({ core: loader, log, trusted: () => opts.trusted ?? true, ...opts.controller });
   const connections: { dispose(): void }[] = [];
 
-  const openPage = (answer?: (r: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult): Page => {
+  const openPage = (answer?: (r: ToolApprovalRequest) => Promise<ToolApprovalAnswer> | ToolApprovalAnswer): Page => {
     const [hostEnd, pageEnd] = createPairTransport();
     let visible = true;
     const visibility = new Set<() => void>();
@@ -164,7 +164,7 @@ export function createChatRig(
     };
     connections.push(connectChatView(view, webview, controller, unusedServices, log));
 
-    const makePage = (answer: ((r: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult) | undefined): Page => {
+    const makePage = (answer: ((r: ToolApprovalRequest) => Promise<ToolApprovalAnswer> | ToolApprovalAnswer) | undefined): Page => {
       const bus = createWebviewBus(pageEnd, log);
       const store = new MirrorStore(bus);
       const approvals: ToolApprovalRequest[] = [];
@@ -172,7 +172,7 @@ export function createChatRig(
         approvals.push(request);
         if (!answer) {
           // Waits until the host withdraws it (cancel) or the page goes away.
-          return new Promise<ToolApprovalResult>((_, reject) => signal.addEventListener('abort', () => reject(new Error('withdrawn'))));
+          return new Promise<ToolApprovalAnswer>((_, reject) => signal.addEventListener('abort', () => reject(new Error('withdrawn'))));
         }
         return answer(request);
       });

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
+import type { ToolApprovalRequest, ToolApprovalAnswer } from '../../../src/protocol/toolApproval';
 import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { settle, until } from '../chat/chatHarness';
@@ -13,8 +13,8 @@ const rigs = useChatRig();
 const PLAN = '## Goal\nGreet.\n\n## Steps\n1. Read hello.txt\n2. Say hello\n\n## Risks\nNone.\n\n## Verification\nLook.';
 
 /** Approves everything but the edit, which the person rejects. */
-function answer(request: ToolApprovalRequest): ToolApprovalResult {
-  return { decision: request.tool === 'edit' ? 'reject' : 'approve' };
+function answer(request: ToolApprovalRequest): ToolApprovalAnswer {
+  return request.tool === 'edit' ? { approved: false } : { approved: true, scope: 'once' };
 }
 
 async function idle(chat: ChatRig): Promise<void> {
