@@ -246,7 +246,7 @@ export class Project {
     const multiRoot = ctx.workspace.folders.length > 1;
     if (multiRoot) user.meta.projectName = scoped.current.name;
     this.session.appendMessage(user.message, user.meta, userId);
-    emit({ type: 'message', id: userId, message: user.message });
+    emit({ type: 'message', id: userId, message: user.message, at: this.session.writtenAt(userId) });
 
     const specs = toolSpecs([...offered.values()]);
     let turn = 0;
@@ -291,7 +291,7 @@ export class Project {
           const turnId = e.message.role === 'assistant' ? turnMessageId : undefined;
           if (turnId !== undefined) turnMessageId = undefined;
           const id = this.session.appendMessage(e.message, meta, turnId);
-          emit({ type: 'message', id, message: e.message, partial: e.partial });
+          emit({ type: 'message', id, message: e.message, partial: e.partial, at: this.session.writtenAt(id) });
           return;
         }
         if (e.type === 'usage') {

@@ -19,7 +19,8 @@ export type ProjectEvent =
   | Exclude<LoopEvent, { type: 'message' | 'turn_start' }>
   /** `messageId`: the log id the turn's answer will be written under. */
   | { type: 'turn_start'; turn: number; messageId?: string }
-  | { type: 'message'; id: string; message: ModelMessage; partial?: boolean }
+  /** `at`: when the log recorded it (epoch ms), the time a view shows for it. */
+  | { type: 'message'; id: string; message: ModelMessage; partial?: boolean; at?: number }
   | {
       type: 'approval';
       toolCallId: string;
@@ -57,6 +58,8 @@ export type CompactionEvent =
       reason: CompactionReason;
       /** The compaction record's id. */
       id: string;
+      /** When the log recorded it (epoch ms). */
+      at?: number;
       summary: string;
       compactedMessages: number;
       tokensBefore: number;
