@@ -18,6 +18,8 @@ import { PROTOCOL_VERSION } from '../../../src/protocol/version';
 import { ChatController } from '../../../src/chat/chatController';
 import type { ChatControllerOptions } from '../../../src/chat/chatControllerOptions';
 import { CoreLoader } from '../../../src/chat/runtime/coreLoader';
+import type { CoreInputs } from '../../../src/chat/runtime/coreLoader';
+import { WorktreeCores } from '../../../src/chat/sessions/worktreeCores';
 import type { EditorServices } from '../../../src/chat/bus/editorServices';
 import { connectChatView } from '../../../src/chat/bus/nodeBridge';
 import type { KeelSettings } from '../../../src/chat/settings/settingsLayer';
@@ -93,6 +95,8 @@ export interface ChatRig {
   home: string;
   controller: ChatController;
   loader: CoreLoader;
+  /** The cores of worktree conversations (rigs opened with `worktrees`); a deleted conversation's worktree stays. */
+  worktrees?: WorktreeCores;
   logs: string[];
   settings: KeelSettings;
   /** Opens a page: a new webview bus that says ready. */
@@ -110,10 +114,13 @@ export interface Page {
   close(): void;
 }
 
-/** `extraFolders`: names of more workspace folders (created empty next to `ws`), for a multi-root rig. */
+/**
+ * `extraFolders`: names of more workspace folders (created empty next to `ws`), for a multi-root rig.
+ * `worktrees`: the controller opens conversations in git worktrees (`rig.worktrees`).
+ */
 export function createChatRig(
   settings: KeelSettings,
-  opts: { trusted?: boolean; extraFolders?: string[]; controller?: Pick<ChatControllerOptions, 'sessionUi' | 'generateTitles' | 'maxConcurrentRuns' | 'onApprovalNeeded' | 'onApprovalsWaiting'> } = {},
+  opts: { trusted?: boolean; extraFolders?: string[]; worktrees?: boolean; controller?: Pick<ChatControllerOptions, 'sessionUi' | 'generateTitles' | 'maxConcurrentRuns' | 'onApprovalNeeded' | 'onApprovalsWaiting'> } = {},
 ): ChatRig {
   const root = mkdtempSync(join(tmpdir(), 'keel-chat-'));
   const workspace = join(root, 'ws');
@@ -127,20 +134,26 @@ export function createChatRig(
   const log: LogFn = (level, message) => logs.push(`${level}: ${message}`);
   const host = createFsHost({ log });
   const rig: Partial<ChatRig> = { workspace, home, logs, settings };
-  const loader = new CoreLoader(
-    {
-      folders: () => [{ path: workspace, name: 'ws' }, ...extra],
-      workspaceFile: () => undefined,
-      trusted: () => opts.trusted ?? true,
-      settings: () => ({ settings: rig.settings!, problems: [], fromWorkspace: {}, userModels: {}, narrowing: [] }),
-      apiKey: async () => undefined,
-      plugins: () => [],
-      host,
-      env: { KEEL_HOME: home },
-    },
+  const inputs: CoreInputs = {
+    folders: () => [{ path: workspace, name: 'ws' }, ...extra],
+    workspaceFile: () => undefined,
+    trusted: () => opts.trusted ?? true,
+    settings: () => ({ settings: rig.settings!, problems: [], fromWorkspace: {}, userModels: {}, narrowing: [] }),
+    apiKey: async () => undefined,
+    plugins: () => [],
+    host,
+    env: { KEEL_HOME: home },
+  };
+  const loader = new CoreLoader(inputs, log);
+  const worktrees = opts.worktrees ? new WorktreeCores({ workspace: loader, inputs, log }) : undefined;
+  if (worktrees) rig.worktrees = worktrees;
+  const controller: ChatController = new ChatController({
+    core: loader,
     log,
-  );
-  const controller: ChatController = new ChatController({ core: loader, log, trusted: () => opts.trusted ?? true, ...opts.controller });
+    trusted: () => opts.trusted ?? true,
+    ...(worktrees ? { worktrees: { coreFor: (id: string) => worktrees.coreFor(id), deleted: async () => undefined } } : {}),
+    ...opts.controller,
+  });
   const connections: { dispose(): void }[] = [];
 
   const openPage = (answer?: (r: ToolApprovalRequest) => Promise<ToolApprovalAnswer> | ToolApprovalAnswer): Page => {
@@ -208,6 +221,7 @@ export function createChatRig(
     async dispose() {
       for (const c of connections) c.dispose();
       await controller.dispose();
+      await worktrees?.dispose();
       await loader.dispose();
       rmSync(root, { recursive: true, force: true });
     },
