@@ -49,7 +49,6 @@ export interface UiBridge {
   /** One page of past chats, newest first; `offset` pages in more. */
   listSessions(query: string, offset?: number): Promise<{ sessions: SessionSummary[]; total: number } | undefined>;
   resume(id: string): Promise<void>;
-  searchFiles(query: string): Promise<{ path: string; kind: 'file' | 'folder' }[] | undefined>;
   /** Only http(s) links: anything else is shown as an error without asking the host. */
   openLink(url: string): Promise<void>;
   respondToApproval(id: string, result: ToolApprovalAnswer): void;
@@ -66,7 +65,6 @@ export interface UiBridge {
   dispose(): void;
 }
 
-const FILE_SEARCH_LIMIT = 20;
 const SESSIONS_PAGE = 50;
 
 /**
@@ -146,10 +144,6 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     async resume(id) {
       const resumed = await call('sessions.resume', { id });
       if (resumed) store.showPanel('chat');
-    },
-    async searchFiles(query) {
-      const found = await call('files.search', { query, limit: FILE_SEARCH_LIMIT });
-      return found?.results;
     },
     async openLink(url) {
       if (!/^https?:\/\//i.test(url)) {
