@@ -97,6 +97,7 @@ function apply(draft: ConversationDraft, event: ConversationEvent): void {
 function patchMessage(draft: ConversationDraft, patch: ConversationEventData<'messagePatch'>): void {
   draft.change(patch.messageId, (m) => {
     const out: UiMessage = { ...m };
+    if (patch.createdAt !== undefined) out.createdAt = patch.createdAt;
     if (patch.status !== undefined) out.status = patch.status;
     if (patch.error === null) delete out.error;
     else if (patch.error !== undefined) out.error = patch.error;

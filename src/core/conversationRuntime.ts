@@ -13,6 +13,7 @@ import { BackgroundJobs } from './tools/backgroundJobs';
 import { FileReadTracker } from './tools/fileReadTracker';
 import { TodoStore } from './tools/todoStore';
 import { RunQueue } from './runQueue';
+import type { QueuedRun, RunTurn } from './runQueue';
 import { recordedProject } from './workspace/currentProject';
 import type { Workspace } from './workspace/workspace';
 
@@ -20,10 +21,10 @@ export interface ConversationRuntimeOptions {
   /** Background commands of a conversation this one continues in the same process, so they stay reachable. */
   jobs?: BackgroundJobs;
   /**
-   * The host queues the person's messages itself: a run is refused while another is going on
-   * instead of waiting behind it.
+   * The conversation's queue when its host keeps it (the chat: it outlives the session a new
+   * chat opens with its first run, and holds the person's messages); by default its own.
    */
-  queuedByHost?: boolean;
+  queue?: RunQueue<QueuedRun>;
 }
 
 /**
@@ -50,15 +51,13 @@ export class ConversationRuntime {
   private undo: FileUndo | undefined;
   /** The workspace with this conversation's current project (multi-root): relative tool paths start there. */
   private scoped: Workspace;
-  private readonly queuedByHost: boolean;
-  /** Its runs, one after another (unless the host keeps the queue). */
-  private readonly queue = new RunQueue();
-  private running = false;
+  /** Its runs, one after another, with whatever its host queued in it. */
+  private readonly queue: RunQueue<QueuedRun>;
 
   constructor(ctx: Context, session: Session, opts: ConversationRuntimeOptions = {}) {
     this.current = ctx;
     this.session = session;
-    this.queuedByHost = opts.queuedByHost ?? false;
+    this.queue = opts.queue ?? new RunQueue();
     this.jobs = opts.jobs ?? new BackgroundJobs({ onError: (err) => this.ctx.host.log('error', `Could not stop a background command: ${err.message}`) });
     this.scoped = this.recordedScope(ctx);
     // The collaborators below keep what this conversation did; they reach the Context through it.
@@ -150,14 +149,17 @@ export class ConversationRuntime {
   }
 
   /**
-   * Runs `job` after the runs queued before it, or, when the host keeps the queue, at once
-   * (refusing one that would overlap the run in progress).
+   * Runs `job` after the runs queued before it; with `turn` (the caller's run holds it), in
+   * that turn at once.
    */
-  enqueue<T>(job: () => Promise<T>): Promise<T> {
-    if (this.queuedByHost) return this.exclusive(job);
+  enqueue<T>(job: () => Promise<T>, turn?: RunTurn): Promise<T> {
+    if (turn) {
+      if (!this.queue.holds(turn)) return Promise.reject(new KeelError('session', 'That run has ended in this conversation; queue the next one.'));
+      return job();
+    }
     return new Promise<T>((resolve, reject) => {
       this.queue.add({
-        run: () => this.exclusive(job).then(resolve, reject),
+        run: () => job().then(resolve, reject),
         dropped: () => reject(new KeelError('session', 'The conversation was closed before this run began.')),
       });
       this.queue.start();
@@ -171,16 +173,6 @@ export class ConversationRuntime {
   async dispose(): Promise<void> {
     await this.jobs.stopAll();
     await this.undo?.snapshots.settle();
-  }
-
-  private async exclusive<T>(job: () => Promise<T>): Promise<T> {
-    if (this.running) throw new KeelError('session', 'A run is going on in this conversation already; the host queues the next one.');
-    this.running = true;
-    try {
-      return await job();
-    } finally {
-      this.running = false;
-    }
   }
 
   private recordedScope(ctx: Context): Workspace {

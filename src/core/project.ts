@@ -36,8 +36,8 @@ import { newMessageId } from './session/sessionIds';
  * One conversation's runs: `send()` runs with all tools and the approval rules, `plan()` with
  * the read-only tools, the plan prompt and the plan model. What the conversation holds lives in
  * its `runtime`, which outlasts a settings change (`useContext()`); each run takes the Context
- * current when it starts. Runs of one Project never overlap: they are queued by the runtime, or
- * by the host when it keeps the queue itself (`queuedByHost`).
+ * current when it starts. Runs of one Project never overlap: they go through the conversation's
+ * one queue (the runtime's), in the turn the caller holds (`RunOptions.turn`) or behind the rest.
  */
 export class Project {
   readonly runtime: ConversationRuntime;
@@ -48,8 +48,7 @@ export class Project {
 
   /**
    * `jobs`: the background commands of the Project this one continues for the same session,
-   * so they stay reachable. `queuedByHost`: the host queues the person's messages itself, so
-   * this Project runs each at once and refuses one that would overlap the run in progress.
+   * so they stay reachable. `queue`: the conversation's queue when the host keeps it.
    */
   constructor(ctx: Context, session: Session, opts: ConversationRuntimeOptions = {}) {
     const runtime = new ConversationRuntime(ctx, session, opts);
@@ -159,12 +158,12 @@ export class Project {
   }
 
   send(input: UserInput, opts: RunOptions = {}): Promise<RunResult> {
-    return this.enqueue(() => this.run('act', input, opts));
+    return this.enqueue(() => this.run('act', input, opts), opts);
   }
 
   /** A plan-mode run; its final answer is recorded as a plan (see `plans`). */
   plan(input: UserInput, opts: RunOptions = {}): Promise<RunResult> {
-    return this.enqueue(async () => this.withPlan(await this.run('plan', input, opts)));
+    return this.enqueue(async () => this.withPlan(await this.run('plan', input, opts)), opts);
   }
 
   /**
@@ -178,7 +177,7 @@ export class Project {
       const todos = planTodos(plan.text);
       this.todos.set(todos);
       return this.run('act', executionPrompt(plan.text, todos), opts);
-    });
+    }, opts);
   }
 
   /** Asks for a revised plan (plan mode) from the person's feedback; the old plan is settled as refined. */
@@ -187,7 +186,7 @@ export class Project {
       const plan = this.plans.sync(planId);
       this.plans.settle(planId, 'refined');
       return this.withPlan(await this.run('plan', refinePrompt(plan.text, feedback), opts));
-    });
+    }, opts);
   }
 
   private withPlan(result: RunResult): RunResult {
@@ -201,21 +200,22 @@ export class Project {
    * starts from the summary. 'nothing' when there is nothing to summarize; 'failed' when the
    * summary could not be made (a `compaction` event says why; the log is unchanged).
    */
-  compact(opts: Pick<RunOptions, 'signal' | 'onEvent' | 'model'> = {}): Promise<CompactionOutcome | 'nothing' | 'failed'> {
+  compact(opts: Pick<RunOptions, 'signal' | 'turn' | 'onEvent' | 'model'> = {}): Promise<CompactionOutcome | 'nothing' | 'failed'> {
     return this.enqueue(async () => {
       if (this.session.readOnly) throw new SessionReadOnlyError(this.session.id, this.session.readOnlyReason ?? 'it was opened read-only');
       const model = this.ctx.models.resolve('model', opts.model);
+      const signal = opts.signal ?? opts.turn?.signal;
       return runCompaction(this.session, model, {
         reason: 'manual',
         keepTokens: 0,
-        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(signal ? { signal } : {}),
         emit: (e) => opts.onEvent?.(e),
       });
-    });
+    }, opts);
   }
 
-  private enqueue<T>(job: () => Promise<T>): Promise<T> {
-    return this.runtime.enqueue(job);
+  private enqueue<T>(job: () => Promise<T>, opts: Pick<RunOptions, 'turn'>): Promise<T> {
+    return this.runtime.enqueue(job, opts.turn);
   }
 
   private async run(mode: RunMode, input: UserInput, opts: RunOptions): Promise<RunResult> {
@@ -223,7 +223,7 @@ export class Project {
     const ctx = this.ctx;
     const { reads, journal, rules, context } = this.runtime;
     const scoped = this.runtime.workspace;
-    const signal = opts.signal ?? new AbortController().signal;
+    const signal = opts.signal ?? opts.turn?.signal ?? new AbortController().signal;
     const emit = (e: ProjectEvent) => opts.onEvent?.(e);
     const model: ResolvedModel = opts.resolvedModel ?? ctx.models.resolve(mode === 'plan' ? 'planModel' : 'model', opts.model);
     checkImages(model, input);
@@ -250,7 +250,7 @@ export class Project {
     const multiRoot = ctx.workspace.folders.length > 1;
     if (multiRoot) user.meta.projectName = scoped.current.name;
     this.session.appendMessage(user.message, user.meta, userId);
-    emit({ type: 'message', id: userId, message: user.message });
+    emit({ type: 'message', id: userId, message: user.message, at: this.session.writtenAt(userId) });
 
     const specs = toolSpecs([...offered.values()]);
     let turn = 0;
@@ -295,7 +295,7 @@ export class Project {
           const turnId = e.message.role === 'assistant' ? turnMessageId : undefined;
           if (turnId !== undefined) turnMessageId = undefined;
           const id = this.session.appendMessage(e.message, meta, turnId);
-          emit({ type: 'message', id, message: e.message, partial: e.partial });
+          emit({ type: 'message', id, message: e.message, partial: e.partial, at: this.session.writtenAt(id) });
           return;
         }
         if (e.type === 'usage') {

@@ -11,6 +11,7 @@ import type { RuleEventName } from './rules/ruleSchema';
 import type { FiredRule } from './rules/ruleTypes';
 import type { RunMode } from './plugins/pluginTypes';
 import type { PlanRecord } from './session/sessionRecords';
+import type { RunTurn } from './runQueue';
 import type { ApprovalAnswer, ApprovalRequest, ToolCategory } from './tools/tool';
 import type { CompactionReason } from './compaction/compactor';
 
@@ -18,7 +19,8 @@ export type ProjectEvent =
   | Exclude<LoopEvent, { type: 'message' | 'turn_start' }>
   /** `messageId`: the log id the turn's answer will be written under. */
   | { type: 'turn_start'; turn: number; messageId?: string }
-  | { type: 'message'; id: string; message: ModelMessage; partial?: boolean }
+  /** `at`: when the log recorded it (epoch ms), the time a view shows for it. */
+  | { type: 'message'; id: string; message: ModelMessage; partial?: boolean; at?: number }
   | {
       type: 'approval';
       toolCallId: string;
@@ -56,6 +58,8 @@ export type CompactionEvent =
       reason: CompactionReason;
       /** The compaction record's id. */
       id: string;
+      /** When the log recorded it (epoch ms). */
+      at?: number;
       summary: string;
       compactedMessages: number;
       tokensBefore: number;
@@ -72,7 +76,13 @@ export interface ContextSectionInfo {
 }
 
 export interface RunOptions {
+  /** Aborts the run; without it, the signal of `turn`. */
   signal?: AbortSignal;
+  /**
+   * The turn of the conversation's queue the caller's own queued run holds (the chat queues the
+   * person's messages in it): the run goes on in that turn instead of waiting behind it.
+   */
+  turn?: RunTurn;
   onEvent?(event: ProjectEvent): void;
   /** Asks the person. Without it, anything that needs approval is denied. */
   onToolApprove?(request: ApprovalRequest): Promise<ApprovalAnswer>;

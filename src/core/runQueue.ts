@@ -1,7 +1,15 @@
+/**
+ * The turn a queued run holds while it runs. A Project call made with it (`RunOptions.turn`)
+ * goes on in that turn instead of waiting behind it; `signal` aborts when the person stops it.
+ */
+export interface RunTurn {
+  readonly signal: AbortSignal;
+}
+
 /** One queued piece of work: a person's message, a plan action, a compaction. */
 export interface QueuedRun {
-  /** Does the work; `signal` aborts when the person stops it. Never rejects. */
-  run(signal: AbortSignal): Promise<void>;
+  /** Does the work in its turn. Never rejects. */
+  run(turn: RunTurn): Promise<void>;
   /** Stop dropped it before its turn. */
   dropped(): void;
 }
@@ -26,12 +34,15 @@ export interface RunQueueHooks {
 /**
  * A conversation's one queue: runs one after another, each with the same life cycle (its own
  * abort signal, the tear-down after it), whether it sends a message or compacts the history.
- * The chat's conversation keeps one for the person's messages; a conversation run without a
- * host queue (the CLI, tests) keeps its own in its ConversationRuntime.
+ * Its ConversationRuntime queues the Project's runs in it. The chat makes it with its hooks and
+ * lends it to each runtime the conversation opens (a new chat's session starts with its first
+ * run, so the queue outlives it), and queues the person's messages in it as runs whose turn the
+ * Project's call then holds; the CLI and tests leave it to the runtime.
  */
 export class RunQueue<T extends QueuedRun> {
   private readonly waiting: T[] = [];
   private running = false;
+  private turn: RunTurn | undefined;
   private abort: AbortController | undefined;
   private idleWaiters: (() => void)[] = [];
   private waitingTurn = false;
@@ -58,6 +69,11 @@ export class RunQueue<T extends QueuedRun> {
   /** Whether a run added now would wait for another. */
   get busy(): boolean {
     return this.running || this.waiting.length > 0;
+  }
+
+  /** Whether `turn` is the turn of the run going on now. */
+  holds(turn: RunTurn): boolean {
+    return this.turn === turn;
   }
 
   some(test: (item: T) => boolean): boolean {
@@ -121,9 +137,12 @@ export class RunQueue<T extends QueuedRun> {
           return;
         }
       }
-      await item.run(controller.signal);
+      const turn: RunTurn = { signal: controller.signal };
+      this.turn = turn;
+      await item.run(turn);
     } finally {
       release?.();
+      this.turn = undefined;
       if (this.abort === controller) this.abort = undefined;
       this.hooks.afterRun?.();
     }

@@ -48,9 +48,13 @@ export const hostEvents = {
   reasoningDelta: z.strictObject({ messageId, delta: z.string() }),
   /** Add or replace one message by id (a new message; one leaving the queue moves before the rest of it). */
   message: z.strictObject({ message: uiMessageSchema }),
-  /** Change one message's own fields: status (and its error; null clears it), fired rules, or its parts replaced outright. */
+  /**
+   * Change one message's own fields: status (and its error; null clears it), fired rules, its
+   * parts replaced outright, or its time (the log's, once the message is recorded).
+   */
   messagePatch: z.strictObject({
     messageId,
+    createdAt: z.number().int().nonnegative().optional(),
     status: messageStatusSchema.optional(),
     error: z.strictObject({ code: z.string(), message: z.string() }).nullable().optional(),
     rules: z.array(firedRuleSchema).max(MAX_FIRED_RULES).optional(),

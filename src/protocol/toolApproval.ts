@@ -37,13 +37,13 @@ export const toolApprovalRequestSchema = z.strictObject({
   input: z.json(),
   /** Paths the call touches, relative to their workspace folder (prefixed by its name in multi-root). */
   paths: z.array(z.string()),
-  /** A protected path is involved: the UI must not offer `alwaysAllow`. */
+  /** A protected path is involved: the UI must not offer "always allow" (session scope). */
   protected: z.boolean(),
   change: proposedChangeSchema.optional(),
   /**
-   * For commands: the prefixes `alwaysAllow` adds to this session's allowed commands (e.g.
-   * `npm test`); the tool itself is never allowed as a whole. A bash request without it
-   * cannot be always-allowed: `alwaysAllow` then approves once.
+   * For commands: the prefixes an answer with session scope adds to this session's allowed
+   * commands (e.g. `npm test`); the tool itself is never allowed as a whole. A bash request
+   * without it cannot be always-allowed: session scope then approves once.
    */
   allowPrefixes: z.array(z.string().min(1).max(500)).max(50).optional(),
   /** A command asks for network access inside the OS sandbox: approving grants it for this run. */
@@ -57,13 +57,14 @@ export const toolApprovalRequestSchema = z.strictObject({
 });
 
 /**
- * alwaysAllow: approve and stop asking for this tool in this session (the host treats it
- * as a one-off approve for protected paths).
+ * Webview → host: the person's answer to a `toolApproval` request, in the core's terms (its
+ * ApprovalAnswer without what only the host adds: the reviewed content, its note, a read-only
+ * workspace).
  */
-export const approvalDecisionSchema = z.enum(['approve', 'reject', 'alwaysAllow']);
-
-export const toolApprovalResultSchema = z.strictObject({
-  decision: approvalDecisionSchema,
+export const toolApprovalAnswerSchema = z.strictObject({
+  approved: z.boolean(),
+  /** 'session': approve and stop asking for this tool (or command prefix) in this session; counts once on a protected path. */
+  scope: z.enum(['once', 'session']).optional(),
   /** Why it was rejected, passed on to the model. */
   reason: z.string().max(2000).optional(),
 });
@@ -71,5 +72,4 @@ export const toolApprovalResultSchema = z.strictObject({
 export type ToolCategory = z.infer<typeof toolCategorySchema>;
 export type ProposedChange = z.infer<typeof proposedChangeSchema>;
 export type ToolApprovalRequest = z.infer<typeof toolApprovalRequestSchema>;
-export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
-export type ToolApprovalResult = z.infer<typeof toolApprovalResultSchema>;
+export type ToolApprovalAnswer = z.infer<typeof toolApprovalAnswerSchema>;

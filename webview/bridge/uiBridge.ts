@@ -7,7 +7,7 @@ import type { LogFn } from '../../src/protocol/log';
 import { createWebviewTransport } from '../../src/protocol/postMessageTransport';
 import type { AgentMode, SessionSummary } from '../../src/protocol/sessionState';
 import type { MethodOf, ParamsIn, ResultOut } from '../../src/protocol/side';
-import type { ToolApprovalResult } from '../../src/protocol/toolApproval';
+import type { ToolApprovalAnswer } from '../../src/protocol/toolApproval';
 import type { ImageAttachment, Mention } from '../../src/protocol/uiMessage';
 import { PROTOCOL_VERSION } from '../../src/protocol/version';
 import type { Panel } from '../store/chatMeta';
@@ -49,10 +49,9 @@ export interface UiBridge {
   /** One page of past chats, newest first; `offset` pages in more. */
   listSessions(query: string, offset?: number): Promise<{ sessions: SessionSummary[]; total: number } | undefined>;
   resume(id: string): Promise<void>;
-  searchFiles(query: string): Promise<{ path: string; kind: 'file' | 'folder' }[] | undefined>;
   /** Only http(s) links: anything else is shown as an error without asking the host. */
   openLink(url: string): Promise<void>;
-  respondToApproval(id: string, result: ToolApprovalResult): void;
+  respondToApproval(id: string, result: ToolApprovalAnswer): void;
   /** Sends the newest user message again (after an error). */
   retryLast(): Promise<void>;
   dismissError(id: number): void;
@@ -66,7 +65,6 @@ export interface UiBridge {
   dispose(): void;
 }
 
-const FILE_SEARCH_LIMIT = 20;
 const SESSIONS_PAGE = 50;
 
 /**
@@ -146,10 +144,6 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     async resume(id) {
       const resumed = await call('sessions.resume', { id });
       if (resumed) store.showPanel('chat');
-    },
-    async searchFiles(query) {
-      const found = await call('files.search', { query, limit: FILE_SEARCH_LIMIT });
-      return found?.results;
     },
     async openLink(url) {
       if (!/^https?:\/\//i.test(url)) {

@@ -1,4 +1,4 @@
-import type { ToolApprovalResult } from '../../src/protocol/toolApproval';
+import type { ToolApprovalAnswer } from '../../src/protocol/toolApproval';
 
 /**
  * The open `toolApproval` requests' answers, by approval id. A card listed in a snapshot
@@ -6,11 +6,11 @@ import type { ToolApprovalResult } from '../../src/protocol/toolApproval';
  * as soon as the request arrives.
  */
 export class ApprovalWaiters {
-  private readonly waiting = new Map<string, (result: ToolApprovalResult) => void>();
-  private readonly early = new Map<string, ToolApprovalResult>();
+  private readonly waiting = new Map<string, (result: ToolApprovalAnswer) => void>();
+  private readonly early = new Map<string, ToolApprovalAnswer>();
 
   /** Resolves with the person's answer; an early answer resolves at once. */
-  wait(id: string): Promise<ToolApprovalResult> {
+  wait(id: string): Promise<ToolApprovalAnswer> {
     const early = this.early.get(id);
     if (early) {
       this.early.delete(id);
@@ -22,7 +22,7 @@ export class ApprovalWaiters {
   }
 
   /** Returns true when an open request took the answer, false when it was kept for later. */
-  answer(id: string, result: ToolApprovalResult): boolean {
+  answer(id: string, result: ToolApprovalAnswer): boolean {
     const resolve = this.waiting.get(id);
     if (!resolve) {
       this.early.set(id, result);

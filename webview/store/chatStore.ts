@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { EventData } from '../../src/protocol/catalogue';
 import type { ContextTrimmed, WorkspaceProjects, RuleInEffectInfo, RunState, Snapshot, UiError } from '../../src/protocol/sessionState';
-import type { ToolApprovalRequest, ToolApprovalResult } from '../../src/protocol/toolApproval';
+import type { ToolApprovalRequest, ToolApprovalAnswer } from '../../src/protocol/toolApproval';
 import type { UiMessage } from '../../src/protocol/uiMessage';
 import type { ConversationEvent } from '../../src/conversation/conversationEvent';
 import { ConversationMirror } from '../../src/conversation/conversationMirror';
@@ -212,11 +212,11 @@ export class ChatStore {
    * Shows the card and resolves with the person's answer. When the host withdraws the
    * request (signal aborts) the card goes away and the promise rejects.
    */
-  openApproval(request: ToolApprovalRequest, signal: AbortSignal): Promise<ToolApprovalResult> {
+  openApproval(request: ToolApprovalRequest, signal: AbortSignal): Promise<ToolApprovalAnswer> {
     const others = this.meta.approvals.filter((open) => open.id !== request.id);
     const answer = this.waiters.wait(request.id);
     if (this.waiters.isOpen(request.id)) this.setMeta({ approvals: [...others, request] });
-    return new Promise<ToolApprovalResult>((resolve, reject) => {
+    return new Promise<ToolApprovalAnswer>((resolve, reject) => {
       const onAbort = (): void => {
         this.waiters.forget(request.id);
         this.removeApproval(request.id);
@@ -238,7 +238,7 @@ export class ChatStore {
   }
 
   /** The person decided: the card goes away and the host's request is answered. */
-  answerApproval(id: string, result: ToolApprovalResult): void {
+  answerApproval(id: string, result: ToolApprovalAnswer): void {
     this.waiters.answer(id, result);
     this.removeApproval(id);
   }

@@ -1,7 +1,7 @@
 import type { ApprovalAnswer, ApprovalRequest } from '../../core/tools';
 import type { FileChange } from '../../core/tools';
 import { MAX_CHANGE_TEXT_CHARS } from '../../protocol/limits';
-import type { ProposedChange, ToolApprovalRequest, ToolApprovalResult } from '../../protocol/toolApproval';
+import type { ProposedChange, ToolApprovalRequest } from '../../protocol/toolApproval';
 import { toJsonValue } from '../conversations/jsonValue';
 import { lineDiffStats } from '../parts/lineDiffStats';
 
@@ -43,15 +43,11 @@ export class ApprovalBook {
     return { approval: entry, answer };
   }
 
-  /** Applies the person's decision; false when the approval was already settled (or never existed). */
-  answer(id: string, result: ToolApprovalResult): boolean {
-    const entry = this.open.get(id);
-    if (!entry) return false;
-    this.settle(entry, toApprovalAnswer(result, entry.request.protected));
-    return true;
-  }
-
-  /** Settles an approval with an answer already in the core's terms (from the diff editor or a command). */
+  /**
+   * Settles an approval with the person's answer, from the page (its answer is the core's,
+   * less the host-only fields), the diff editor or a command; false when it was already settled
+   * (or never existed).
+   */
   settleWith(id: string, answer: ApprovalAnswer): boolean {
     const entry = this.open.get(id);
     if (!entry) return false;
@@ -83,25 +79,17 @@ export class ApprovalBook {
     return this.open.size;
   }
 
+  /**
+   * A protected path is never allowed for the session: such an answer counts once (the core
+   * ignores the session scope there too). A blank reason is no reason.
+   */
   private settle(entry: Entry, answer: ApprovalAnswer): void {
     this.open.delete(entry.request.id);
     entry.controller.abort();
-    entry.resolve(answer);
-  }
-}
-
-/**
- * alwaysAllow approves for the rest of the session, except on a protected path, where it
- * counts once (the core would ignore the session scope there anyway; saying so is clearer).
- */
-export function toApprovalAnswer(result: ToolApprovalResult, protectedPath: boolean): ApprovalAnswer {
-  switch (result.decision) {
-    case 'approve':
-      return { approved: true, scope: 'once' };
-    case 'alwaysAllow':
-      return { approved: true, scope: protectedPath ? 'once' : 'session' };
-    case 'reject':
-      return result.reason?.trim() ? { approved: false, reason: result.reason.trim() } : { approved: false };
+    const { reason, ...rest } = answer;
+    const accepted: ApprovalAnswer = entry.request.protected && rest.scope === 'session' ? { ...rest, scope: 'once' } : rest;
+    if (reason?.trim()) accepted.reason = reason.trim();
+    entry.resolve(accepted);
   }
 }
 

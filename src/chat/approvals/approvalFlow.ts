@@ -5,7 +5,7 @@ import type { FileChange } from '../../core/tools';
 import { isBusError } from '../../protocol/busError';
 import type { LogFn } from '../../protocol/log';
 import type { ToolApprovalRequest } from '../../protocol/toolApproval';
-import { ApprovalBook, toApprovalAnswer } from './approvalBook';
+import { ApprovalBook } from './approvalBook';
 import type { OpenApproval } from './approvalBook';
 import type { ViewLink } from '../bus/viewSync';
 import type { ConversationState } from '../conversations/conversationState';
@@ -70,7 +70,7 @@ export class ApprovalFlow {
     if (signal.aborted) return Promise.resolve({ approved: false, reason: 'the run was cancelled' });
     const { approval, answer } = this.book.add(request);
     const onAbort = (): void => {
-      this.book.answer(approval.request.id, { decision: 'reject', reason: 'the run was cancelled' });
+      this.book.settleWith(approval.request.id, { approved: false, reason: 'the run was cancelled' });
     };
     signal.addEventListener('abort', onAbort, { once: true });
     this.opts.state.awaitingApproval(request.toolCallId);
@@ -86,8 +86,8 @@ export class ApprovalFlow {
   }
 
   /**
-   * Settles an open approval as the person decided outside the chat card (the diff editor,
-   * a command); the card is withdrawn. False when it was no longer open.
+   * Settles an open approval with the person's answer, given on the chat card, in the diff
+   * editor or by a command (a card still shown is withdrawn). False when it was no longer open.
    */
   async decide(id: string, answer: ApprovalAnswer): Promise<boolean> {
     const approval = this.book.get(id);
@@ -136,7 +136,7 @@ export class ApprovalFlow {
     const signal = AbortSignal.any([approval.settled, this.shown.signal]);
     view.outbox.request('toolApproval', approval.request, { signal }).then(
       (result) => {
-        void this.decide(approval.request.id, toApprovalAnswer(result, approval.request.protected)).then(
+        void this.decide(approval.request.id, result).then(
           (settled) => {
             if (!settled) this.opts.log('debug', `approval ${approval.request.id} was answered after it was settled`);
           },

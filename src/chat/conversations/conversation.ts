@@ -23,6 +23,7 @@ import { readOnlyMessage } from '../runs/readOnlyMessage';
 import { uiErrorOf } from '../runs/runContext';
 import type { RunLimiter } from '../runs/runLimiter';
 import { RunQueue } from '../../core/runQueue';
+import type { QueuedRun } from '../../core/runQueue';
 import { SendRun } from '../runs/sendRun';
 import type { ModelForRun, SendParams, SendRunContext } from '../runs/sendRun';
 import { SessionTitler } from '../sessions/sessionTitler';
@@ -64,7 +65,8 @@ export class Conversation {
   readonly state: ConversationState;
   readonly slot: ProjectSlot;
   readonly approvals: ApprovalFlow;
-  readonly queue: RunQueue<SendRun | CompactionRun>;
+  /** The conversation's one queue: the person's messages, plan actions and compactions; each Project it opens runs in it. */
+  readonly queue: RunQueue<QueuedRun>;
   readonly plans: PlanControl;
   readonly reverts: ChangeReverts;
   readonly config: ConfigSync;
@@ -85,8 +87,6 @@ export class Conversation {
       },
       opts.state,
     );
-    this.slot = new ProjectSlot(opts.log, (items) => this.state.setTodos(items));
-    this.config = new ConfigSync({ core: this.core, log: opts.log, trusted: opts.trusted, state: this.state, slot: this.slot, isRunning: () => this.queue.isRunning });
     this.approvals = new ApprovalFlow({
       state: this.state,
       syncedView: () => opts.syncedView(this),
@@ -108,6 +108,8 @@ export class Conversation {
         opts.onIdle(this);
       },
     });
+    this.slot = new ProjectSlot(opts.log, (items) => this.state.setTodos(items), this.queue);
+    this.config = new ConfigSync({ core: this.core, log: opts.log, trusted: opts.trusted, state: this.state, slot: this.slot, isRunning: () => this.queue.isRunning });
     this.runs = {
       core: this.core,
       log: opts.log,

@@ -1,5 +1,4 @@
 import type { Context } from '../../core/context';
-import { Project } from '../../core/project';
 import type { LogFn } from '../../protocol/log';
 import { commandFilesByCall } from '../parts/commandFiles';
 import type { Conversation } from './conversation';
@@ -11,9 +10,7 @@ import { todosFromEntries } from '../sessions/uiSessions';
 export function loadSession(conversation: Conversation, ctx: Context, id: string, log: LogFn): void {
   const session = ctx.sessions.open(id);
   for (const warning of session.warnings) log('warn', `session ${id}: ${warning}`);
-  const project = new Project(ctx, session, { queuedByHost: true });
-  project.todos.set(todosFromEntries(session.entries()));
-  conversation.slot.set(project);
+  const project = conversation.slot.open(ctx, session, todosFromEntries(session.entries()));
   if (session.recovered) log('warn', `session ${id}: ${session.recovered}`);
   showActiveBranch(conversation);
   conversation.state.setPlan(latestPlanInfo(project));

@@ -226,7 +226,15 @@ export class RunProjection {
       // The streamed parts are sent again only when the final message differs from them.
       const parts = [...content, ...calls];
       const same = JSON.stringify(parts) === JSON.stringify(current.parts);
-      this.list.emit({ type: 'messagePatch', data: { messageId: id, status: event.partial ? 'cancelled' : 'done', ...(same ? {} : { parts }) } });
+      const status = event.partial ? 'cancelled' : 'done';
+      this.list.emit({ type: 'messagePatch', data: { messageId: id, status, ...(same ? {} : { parts }), ...this.recordedAt(current, event.at) } });
+      return;
+    }
+    if (message.role === 'user') {
+      // The person's message, shown since it was sent, takes the time the log gave it.
+      const shown = this.list.get(event.id);
+      const at = shown ? this.recordedAt(shown, event.at) : {};
+      if (shown && at.createdAt !== undefined) this.list.emit({ type: 'messagePatch', data: { messageId: shown.id, ...at } });
       return;
     }
     if (message.role === 'tool') {
@@ -240,7 +248,7 @@ export class RunProjection {
         orphans.push({ type: 'toolResult', toolCallId: part.toolCallId, name: part.toolName, output, isError, truncated });
       }
       if (orphans.length > 0) {
-        this.list.add({ id: this.newId('tool'), role: 'tool', parts: orphans, status: 'done', createdAt: this.now() });
+        this.list.add({ id: this.newId('tool'), role: 'tool', parts: orphans, status: 'done', createdAt: event.at ?? this.now() });
       }
     }
   }
@@ -257,12 +265,17 @@ export class RunProjection {
     const current = id === undefined ? undefined : this.list.get(id);
     if (event.phase === 'done') {
       const part = { summary: event.summary, compactedMessages: event.compactedMessages, reason: event.reason };
-      this.list.add(compactionUiMessage(current?.id ?? event.id, current?.createdAt ?? this.now(), part, 'done'));
+      this.list.add(compactionUiMessage(current?.id ?? event.id, event.at ?? current?.createdAt ?? this.now(), part, 'done'));
       return;
     }
     // The divider says why in place; a banner only when there is none.
     if (current) this.list.emit({ type: 'messagePatch', data: { messageId: current.id, status: 'error', error: { code: 'compaction_failed', message: event.error } } });
     else this.error({ code: 'internal', message: event.error, retryable: true });
+  }
+
+  /** The log's time for a message shown before it was recorded, when it differs from the one shown. */
+  private recordedAt(shown: UiMessage, at: number | undefined): { createdAt?: number } {
+    return at !== undefined && at !== shown.createdAt ? { createdAt: at } : {};
   }
 
   private showCall(toolCallId: string, name: string, input: unknown, state: ToolCallState, display?: ToolPresentation): void {

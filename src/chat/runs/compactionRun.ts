@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { RequestResult } from '../../protocol/catalogue';
 import type { HeldCore } from '../runtime/coreLoader';
-import type { QueuedRun } from '../../core/runQueue';
+import type { QueuedRun, RunTurn } from '../../core/runQueue';
 import { uiErrorOf } from './runContext';
 import type { RunContext } from './runContext';
 import { showCompacted } from './sendRun';
@@ -22,8 +22,9 @@ export class CompactionRun implements QueuedRun {
     this.settle({ status: 'failed', message: l10n.t('The conversation was not compacted; nothing was changed.') });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
+  async run(turn: RunTurn): Promise<void> {
     const { rc } = this;
+    const { signal } = turn;
     rc.state.setRun({ running: true });
     rc.activity();
     let held: HeldCore | undefined;
@@ -32,7 +33,7 @@ export class CompactionRun implements QueuedRun {
       const project = rc.slot.for(held.built.ctx);
       let failure = l10n.t('The conversation was not compacted; nothing was changed.');
       const outcome = await project.compact({
-        signal,
+        turn,
         onEvent: (e) => {
           if (e.type === 'compaction' && e.phase === 'failed') failure = e.error;
           rc.state.apply(e, () => signal.aborted);

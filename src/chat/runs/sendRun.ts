@@ -8,7 +8,7 @@ import type { AgentMode } from '../../protocol/sessionState';
 import type { HeldCore } from '../runtime/coreLoader';
 import type { PlanAction } from './planRuns';
 import { latestPlanInfo, runPlanAction } from './planRuns';
-import type { QueuedRun } from '../../core/runQueue';
+import type { QueuedRun, RunTurn } from '../../core/runQueue';
 import { uiErrorOf } from './runContext';
 import type { RunContext } from './runContext';
 import { runFailure } from './runErrors';
@@ -62,8 +62,9 @@ export class SendRun implements QueuedRun {
     this.rc.state.setStatus(this.id, 'cancelled');
   }
 
-  async run(signal: AbortSignal): Promise<void> {
+  async run(turn: RunTurn): Promise<void> {
     const { rc } = this;
+    const { signal } = turn;
     const { state } = rc;
     if (state.message(this.id)?.status === 'queued') state.dequeue(this.id);
     state.setRun({ running: true, queued: rc.waiting(), mode: this.mode });
@@ -88,7 +89,7 @@ export class SendRun implements QueuedRun {
           ? project.plan.bind(project)
           : project.send.bind(project);
       const result = await run(userContent(this.params), {
-        signal,
+        turn,
         resolvedModel: model,
         messageId: this.id,
         ...(this.params.mentions?.length ? { mentions: this.params.mentions } : {}),

@@ -1,6 +1,9 @@
 import type { Context } from '../../core/context';
 import { errorMessage } from '../../core/errors';
 import { Project } from '../../core/project';
+import type { QueuedRun, RunQueue } from '../../core/runQueue';
+import type { Session } from '../../core/session';
+import type { TodoItem as CoreTodoItem } from '../../core/tools';
 import type { LogFn } from '../../protocol/log';
 import type { TodoItem } from '../../protocol/sessionState';
 import { WorkspaceProjectChoice } from '../settings/workspaceProjectChoice';
@@ -16,10 +19,13 @@ export class ProjectSlot {
   private unsubscribeTodos: (() => void) | undefined;
   private readonly log: LogFn;
   private readonly onTodos: (items: TodoItem[]) => void;
+  /** The conversation's one queue, lent to every Project it opens. */
+  private readonly queue: RunQueue<QueuedRun>;
 
-  constructor(log: LogFn, onTodos: (items: TodoItem[]) => void) {
+  constructor(log: LogFn, onTodos: (items: TodoItem[]) => void, queue: RunQueue<QueuedRun>) {
     this.log = log;
     this.onTodos = onTodos;
+    this.queue = queue;
   }
 
   get current(): Project | undefined {
@@ -38,14 +44,24 @@ export class ProjectSlot {
       this.log('info', 'The workspace changed; the next message starts a new conversation.');
       void this.close();
     }
-    const project = new Project(ctx, ctx.sessions.create(), { queuedByHost: true });
+    const project = this.open(ctx, ctx.sessions.create());
     if (ctx.worktree) project.session.appendConfig('worktree', ctx.worktree);
     this.choice.applyTo(project);
+    return project;
+  }
+
+  /**
+   * Makes `session` the conversation's (a new one, or a stored one resumed, with the todos its
+   * log left); its runs go through the conversation's queue.
+   */
+  open(ctx: Context, session: Session, todos: readonly CoreTodoItem[] = []): Project {
+    const project = new Project(ctx, session, { queue: this.queue });
+    if (todos.length > 0) project.todos.set(todos);
     this.set(project);
     return project;
   }
 
-  set(project: Project): void {
+  private set(project: Project): void {
     this.unsubscribeTodos?.();
     this.project = project;
     this.unsubscribeTodos = project.todos.onChange((items) => this.onTodos(items.map((i) => ({ ...i }))));

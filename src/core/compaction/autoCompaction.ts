@@ -94,7 +94,7 @@ export async function runCompaction(
     });
     if (!outcome) return 'nothing';
     const { id, summary, compactedMessages, tokensBefore, tokensAfter } = outcome;
-    opts.emit({ type: 'compaction', phase: 'done', reason: opts.reason, id, summary, compactedMessages, tokensBefore, tokensAfter });
+    opts.emit({ type: 'compaction', phase: 'done', reason: opts.reason, id, at: session.writtenAt(id), summary, compactedMessages, tokensBefore, tokensAfter });
     return outcome;
   } catch (err) {
     opts.emit({ type: 'compaction', phase: 'failed', reason: opts.reason, error: errorMessage(err) });

@@ -108,6 +108,16 @@ export class Session {
     return id;
   }
 
+  /**
+   * When the message or compaction `id` was written (epoch milliseconds): the one time a view
+   * shows for it, live as after a reload.
+   */
+  writtenAt(id: string): number {
+    const ts = this.state.nodes.get(id)?.ts ?? this.state.compactions.find((c) => c.id === id)?.ts;
+    if (ts === undefined) throw new Error(`session ${this.id} has no message or compaction ${id}`);
+    return Date.parse(ts);
+  }
+
   appendConfig<K extends ConfigKey>(key: K, value: ConfigValues[K]): void {
     this.append({ type: 'config', ts: now(), key, value });
   }

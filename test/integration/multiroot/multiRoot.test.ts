@@ -89,7 +89,7 @@ describe('a multi-root workspace', () => {
     const asked = await chat.page.nextApproval();
     assert.strictEqual(asked.request.tool, 'edit');
     assert.strictEqual(asked.request.change?.displayPath, 'web/api-url.txt', 'the edit is in the current project, web');
-    asked.answer({ decision: 'approve' });
+    asked.answer({ approved: true, scope: 'once' });
     await chat.page.runEnded(from);
     const editCall = chat.page.toolCalls().find((c) => c.toolCallId === asked.request.toolCallId);
     assert.strictEqual(editCall?.state, 'done', `the edit ran: ${JSON.stringify(editCall?.result)}`);

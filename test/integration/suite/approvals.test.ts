@@ -67,7 +67,7 @@ describe('tool approvals', () => {
     const call = page.toolCalls().find((c) => c.toolCallId === asked.request.toolCallId);
     assert.strictEqual(call?.state, 'awaitingApproval', 'the tool card waits for the answer');
 
-    asked.answer({ decision: 'approve' });
+    asked.answer({ approved: true, scope: 'once' });
     await page.runEnded(from);
 
     assert.strictEqual(await documentText(target), content, 'VS Code sees the new file with the proposed text');
@@ -93,7 +93,7 @@ describe('tool approvals', () => {
     const asked = await page.nextApproval();
     assert.strictEqual(asked.request.tool, 'write');
     assert.strictEqual(asked.request.change?.kind, 'edit');
-    asked.answer({ decision: 'reject', reason: 'keep the greeting as it is' });
+    asked.answer({ approved: false, reason: 'keep the greeting as it is' });
     await page.runEnded(from);
 
     assert.strictEqual(await documentText(target), original, 'the document is unchanged');
@@ -122,7 +122,7 @@ describe('tool approvals', () => {
     assert.strictEqual(first.request.category, 'command');
     assert.strictEqual(first.request.summary, 'pwd');
     assert.deepStrictEqual(first.request.allowPrefixes, ['pwd'], 'the card can name what "always allow" adds');
-    first.answer({ decision: 'alwaysAllow' });
+    first.answer({ approved: true, scope: 'session' });
     // Commands run in Keel's terminal: the first one waits for the terminal's shell to start.
     await page.runEnded(from, 60_000);
 
@@ -137,7 +137,7 @@ describe('tool approvals', () => {
     await page.send('one more');
     const again = await page.nextApproval();
     assert.strictEqual(again.request.summary, 'pwd');
-    again.answer({ decision: 'reject' });
+    again.answer({ approved: false });
     await page.runEnded(next);
     assert.strictEqual(server.pendingTurns(), 0);
   });
@@ -160,7 +160,7 @@ describe('tool approvals', () => {
     );
     const asked = await reloaded.nextApproval();
     assert.strictEqual(asked.request.id, firstAsk.request.id, 'the same approval, asked again');
-    asked.answer({ decision: 'approve' });
+    asked.answer({ approved: true, scope: 'once' });
     await reloaded.waitFor(() => reloaded.text(reloaded.last('assistant')) === 'ran after the reload', 'the reply after the approval', 60_000);
     assert.ok(reloaded.toolCalls().some((c) => c.result?.output.includes('after-reload')), 'the command ran');
   });

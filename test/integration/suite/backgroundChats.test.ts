@@ -75,7 +75,7 @@ describe('background conversations', () => {
     await chat.page.bus.request('sessions.resume', { id: a });
     const asked = await chat.page.nextApproval();
     assert.strictEqual(asked.request.change?.displayPath, 'background-note.md');
-    asked.answer({ decision: 'approve' });
+    asked.answer({ approved: true, scope: 'once' });
     await chat.page.waitFor(() => chat.page.text(chat.page.last('assistant')) === 'The note is written.', 'the run went on', 20_000);
     await chat.page.waitFor(() => chat.page.events.slice(from).some((e) => e.name === 'state' && !(e.data as { running: boolean }).running), 'the run ended');
     assert.strictEqual(readFileSync(target, 'utf8'), 'from the background\n');

@@ -91,7 +91,7 @@ describe('commands that need a state', () => {
     const asked = await chat.page.nextApproval();
     await keyIs('keel.hasPendingChange', true);
     assert.strictEqual((await keys())['keel.running'], true);
-    asked.answer({ decision: 'reject' });
+    asked.answer({ approved: false });
     await chat.page.runEnded(from);
     await keyIs('keel.hasPendingChange', false);
     await keyIs('keel.running', false);

@@ -160,7 +160,7 @@ describe('approving edits as diffs', () => {
         ],
       });
       const { asked, from } = await ask('pad two');
-      asked.answer({ decision: 'approve' });
+      asked.answer({ approved: true, scope: 'once' });
       await page.runEnded(from);
       assert.strictEqual(readFileSync(file('trimmed.txt'), 'utf8'), TEN, 'the save trimmed the padding again');
       assert.match(lastToolResult(request(server, 2)), /save actions .* changed diff-review\/trimmed\.txt/);
@@ -184,7 +184,7 @@ describe('approving edits as diffs', () => {
     edit.replace(proposal.uri, new vscode.Range(8, 0, 8, 4), 'nine, by hand');
     assert.ok(await vscode.workspace.applyEdit(edit));
     // Accepted from the chat card: the same change, with the person's edit.
-    asked.answer({ decision: 'approve' });
+    asked.answer({ approved: true, scope: 'once' });
     await page.runEnded(from);
     const expected = TEN.replace('five', 'FIVE').replace('nine', 'nine, by hand');
     assert.strictEqual(readFileSync(file('edited.txt'), 'utf8'), expected);
@@ -254,7 +254,7 @@ describe('approving edits as diffs', () => {
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(path));
     await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// my unsaved note\n'));
     const { asked, from } = await ask('shout ten');
-    asked.answer({ decision: 'approve' });
+    asked.answer({ approved: true, scope: 'once' });
     await page.runEnded(from);
     assert.strictEqual(readFileSync(path, 'utf8'), TEN, 'the disk is unchanged');
     assert.strictEqual(editor.document.getText(), `// my unsaved note\n${TEN}`, 'the unsaved edit is still in the editor');

@@ -81,7 +81,7 @@ describe('a plugin from another extension', () => {
     assert.strictEqual(asked.request.tool, 'sample_stamp');
     assert.strictEqual(asked.request.category, 'write', 'the plugin declared its category and the approval card shows it');
     assert.strictEqual(existsSync(target), false, 'nothing runs before the answer');
-    asked.answer({ decision: 'approve' });
+    asked.answer({ approved: true, scope: 'once' });
     await page.runEnded(from);
 
     assert.match(systemText(request(server, 0)), new RegExp(sample.promptLine.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
@@ -107,7 +107,7 @@ describe('a plugin from another extension', () => {
     await page.send('stamp another file');
     const asked = await page.nextApproval();
     assert.strictEqual(asked.request.tool, 'sample_stamp');
-    asked.answer({ decision: 'reject' });
+    asked.answer({ approved: false });
     await page.runEnded(from);
     assert.strictEqual(existsSync(target), false);
     assert.strictEqual(sample.stamped.length, before, 'the tool never ran');

@@ -45,7 +45,7 @@ describe('a settings change in the middle of a conversation', () => {
     const asked = await chat.page.nextApproval();
     assert.strictEqual(asked.request.tool, 'edit', 'the edit is proposed');
     assert.strictEqual(asked.request.change?.kind, 'edit');
-    asked.answer({ decision: 'approve' });
+    asked.answer({ approved: true, scope: 'once' });
     await chat.page.runEnded(from);
 
     const last = chat.server.requests.at(-1)!;

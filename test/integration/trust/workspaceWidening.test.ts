@@ -66,11 +66,11 @@ describe('a trusted workspace that tries to widen what Keel may do', () => {
     await chat.page.send('plant a file and touch another');
     const write = await chat.page.nextApproval();
     assert.strictEqual(write.request.tool, 'write');
-    write.answer({ decision: 'reject' });
+    write.answer({ approved: false });
     const command = await chat.page.nextApproval();
     assert.strictEqual(command.request.tool, 'bash');
     assert.strictEqual(command.request.category, 'command');
-    command.answer({ decision: 'reject' });
+    command.answer({ approved: false });
     await chat.page.runEnded(from);
     assert.strictEqual(existsSync(written), false);
     assert.strictEqual(existsSync(touched), false);

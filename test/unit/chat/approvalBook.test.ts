@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../../src/core/tools/tool';
-import { toolApprovalRequestSchema } from '../../../src/protocol/toolApproval';
-import { ApprovalBook, proposedChange, toApprovalAnswer } from '../../../src/chat/approvals/approvalBook';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
+import { toolApprovalAnswerSchema, toolApprovalRequestSchema } from '../../../src/protocol/toolApproval';
+import type { ToolApprovalAnswer } from '../../../src/protocol/toolApproval';
+import { ApprovalBook, proposedChange } from '../../../src/chat/approvals/approvalBook';
 import { lineDiffStats } from '../../../src/chat/parts/lineDiffStats';
 
 function request(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
@@ -32,10 +33,10 @@ describe('ApprovalBook', () => {
       change: { kind: 'edit', added: 1, removed: 1, before: 'old\n', after: 'new\n' },
     });
     expect(book.pending().map((a) => a.request.id)).toEqual(['ap-1']);
-    expect(book.answer('ap-1', { decision: 'alwaysAllow' })).toBe(true);
+    expect(book.settleWith('ap-1', { approved: true, scope: 'session' })).toBe(true);
     await expect(answer).resolves.toEqual({ approved: true, scope: 'session' });
     expect(approval.settled.aborted).toBe(true);
-    expect(book.answer('ap-1', { decision: 'reject' })).toBe(false);
+    expect(book.settleWith('ap-1', { approved: false })).toBe(false);
     expect(book.size).toBe(0);
   });
 
@@ -57,12 +58,25 @@ describe('ApprovalBook', () => {
   });
 });
 
-describe('toApprovalAnswer', () => {
-  it('maps decisions; alwaysAllow on a protected path counts once', () => {
-    expect(toApprovalAnswer({ decision: 'approve' }, false)).toEqual({ approved: true, scope: 'once' });
-    expect(toApprovalAnswer({ decision: 'alwaysAllow' }, true)).toEqual({ approved: true, scope: 'once' });
-    expect(toApprovalAnswer({ decision: 'reject', reason: '  use tabs ' }, false)).toEqual({ approved: false, reason: 'use tabs' });
-    expect(toApprovalAnswer({ decision: 'reject', reason: ' ' }, false)).toEqual({ approved: false });
+describe('the page\'s answer', () => {
+  it('is the core\'s answer without the host-only fields', () => {
+    expectTypeOf<ToolApprovalAnswer>().toEqualTypeOf<Omit<ApprovalAnswer, 'content' | 'note' | 'readOnlyWorkspace'>>();
+    expect(() => toolApprovalAnswerSchema.parse({ approved: true, content: 'written by the page' })).toThrow();
+    expect(() => toolApprovalAnswerSchema.parse({ decision: 'approve' })).toThrow();
+  });
+
+  it('settles as given, except that a protected path never gets the session scope; a reason is trimmed, a blank one dropped', async () => {
+    const answered = async (answer: ApprovalAnswer, protectedPath: boolean): Promise<ApprovalAnswer> => {
+      const book = new ApprovalBook('ap-');
+      const added = book.add(request({ protected: protectedPath }));
+      expect(book.settleWith(added.approval.request.id, answer)).toBe(true);
+      return added.answer;
+    };
+    expect(await answered({ approved: true, scope: 'once' }, false)).toEqual({ approved: true, scope: 'once' });
+    expect(await answered({ approved: true, scope: 'session' }, false)).toEqual({ approved: true, scope: 'session' });
+    expect(await answered({ approved: true, scope: 'session' }, true)).toEqual({ approved: true, scope: 'once' });
+    expect(await answered({ approved: false, reason: '  use tabs ' }, false)).toEqual({ approved: false, reason: 'use tabs' });
+    expect(await answered({ approved: false, reason: ' ' }, false)).toEqual({ approved: false });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../src/core/tools/tool';
-import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
+import type { ToolApprovalRequest, ToolApprovalAnswer } from '../../../src/protocol/toolApproval';
 import type { UiError } from '../../../src/protocol/sessionState';
 import { ApprovalFlow } from '../../../src/chat/approvals/approvalFlow';
 import type { ChangeApprovalHooks } from '../../../src/chat/approvals/approvalFlow';
@@ -22,7 +22,7 @@ function changeRequest(): ApprovalRequest {
 
 /** A view whose approval requests the test answers, and the hooks' calls, in order. */
 function rig(amend: ChangeApprovalHooks['amend']) {
-  const asked: { request: ToolApprovalRequest; answer(result: ToolApprovalResult): void; signal?: AbortSignal }[] = [];
+  const asked: { request: ToolApprovalRequest; answer(result: ToolApprovalAnswer): void; signal?: AbortSignal }[] = [];
   const calls: string[] = [];
   const errors: UiError[] = [];
   const view: ViewLink = {
@@ -31,7 +31,7 @@ function rig(amend: ChangeApprovalHooks['amend']) {
       emit: () => undefined,
       flush: () => undefined,
       request: ((_method: string, request: ToolApprovalRequest, opts?: { signal?: AbortSignal }) =>
-        new Promise<ToolApprovalResult>((answer, reject) => {
+        new Promise<ToolApprovalAnswer>((answer, reject) => {
           asked.push({ request, answer, signal: opts?.signal });
           opts?.signal?.addEventListener('abort', () => reject(new Error('withdrawn')), { once: true });
         })) as ViewLink['outbox']['request'],
@@ -64,7 +64,7 @@ describe('ApprovalFlow with the diff editor', () => {
     const { flow, asked, calls } = rig(async (_id, answer) => ({ ...answer, content: 'ONE\ntwo\nthree\n', note: 'edited' }));
     const answer = flow.ask(changeRequest(), new AbortController().signal);
     await until(() => asked.length === 1);
-    asked[0]!.answer({ decision: 'approve' });
+    asked[0]!.answer({ approved: true, scope: 'once' });
     await expect(answer).resolves.toEqual({ approved: true, scope: 'once', content: 'ONE\ntwo\nthree\n', note: 'edited' });
     expect(calls).toEqual([`opened ${asked[0]!.request.id}`, `amend ${asked[0]!.request.id}`, `closed ${asked[0]!.request.id}`]);
   });
@@ -104,7 +104,7 @@ describe('ApprovalFlow with the diff editor', () => {
     });
     const answer = flow.ask(changeRequest(), new AbortController().signal);
     await until(() => asked.length === 1);
-    asked[0]!.answer({ decision: 'approve' });
+    asked[0]!.answer({ approved: true, scope: 'once' });
     const settled = await answer;
     expect(settled.approved).toBe(false);
     expect(settled.reason).toMatch(/could not read the reviewed change to a\.ts.*nothing was written/);

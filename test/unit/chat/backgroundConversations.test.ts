@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
+import type { ToolApprovalRequest, ToolApprovalAnswer } from '../../../src/protocol/toolApproval';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { settle, until } from './chatHarness';
@@ -162,10 +162,10 @@ describe('background conversations', () => {
       ],
     });
     let answering = false;
-    const answer = (request: ToolApprovalRequest): Promise<ToolApprovalResult> | ToolApprovalResult => {
-      if (answering) return { decision: 'approve' };
+    const answer = (request: ToolApprovalRequest): Promise<ToolApprovalAnswer> | ToolApprovalAnswer => {
+      if (answering) return { approved: true, scope: 'once' };
       // Not answered now: the card stays until the host withdraws it.
-      return new Promise<ToolApprovalResult>(() => undefined).then(() => ({ decision: 'reject', reason: `never: ${request.id}` }));
+      return new Promise<ToolApprovalAnswer>(() => undefined).then(() => ({ approved: false, reason: `never: ${request.id}` }));
     };
     const page = rig.openPage(answer);
     await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');

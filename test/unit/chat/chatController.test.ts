@@ -83,7 +83,7 @@ describe('chat controller over the bus', () => {
     let answered = false;
     const second = first.reload(() => {
       answered = true;
-      return { decision: 'approve' };
+      return { approved: true, scope: 'once' };
     });
     await until(() => answered, 'approval asked again');
     expect(second.store.snapshot!.pendingApprovals.map((a) => a.id)).toEqual([first.approvals[0]!.id]);

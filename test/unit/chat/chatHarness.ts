@@ -9,7 +9,7 @@ import type { LogFn } from '../../../src/protocol/log';
 import { createPairTransport } from '../../../src/protocol/pairTransport';
 import type { HostWebview } from '../../../src/protocol/postMessageTransport';
 import type { Snapshot } from '../../../src/protocol/sessionState';
-import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
+import type { ToolApprovalRequest, ToolApprovalAnswer } from '../../../src/protocol/toolApproval';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
 import { CONVERSATION_EVENTS } from '../../../src/conversation/conversationEvent';
 import type { ConversationEvent } from '../../../src/conversation/conversationEvent';
@@ -18,6 +18,8 @@ import { PROTOCOL_VERSION } from '../../../src/protocol/version';
 import { ChatController } from '../../../src/chat/chatController';
 import type { ChatControllerOptions } from '../../../src/chat/chatControllerOptions';
 import { CoreLoader } from '../../../src/chat/runtime/coreLoader';
+import type { CoreInputs } from '../../../src/chat/runtime/coreLoader';
+import { WorktreeCores } from '../../../src/chat/sessions/worktreeCores';
 import type { EditorServices } from '../../../src/chat/bus/editorServices';
 import { connectChatView } from '../../../src/chat/bus/nodeBridge';
 import type { KeelSettings } from '../../../src/chat/settings/settingsLayer';
@@ -94,10 +96,12 @@ export interface ChatRig {
   home: string;
   controller: ChatController;
   loader: CoreLoader;
+  /** The cores of worktree conversations (rigs opened with `worktrees`); a deleted conversation's worktree stays. */
+  worktrees?: WorktreeCores;
   logs: string[];
   settings: KeelSettings;
   /** Opens a page: a new webview bus that says ready. */
-  openPage(answer?: (request: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult): Page;
+  openPage(answer?: (request: ToolApprovalRequest) => Promise<ToolApprovalAnswer> | ToolApprovalAnswer): Page;
   dispose(): Promise<void>;
 }
 
@@ -106,15 +110,18 @@ export interface Page {
   store: MirrorStore;
   approvals: ToolApprovalRequest[];
   /** The page reloads: the same view, a new page that says ready again (answering approvals as given). */
-  reload(answer?: (request: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult): Page;
+  reload(answer?: (request: ToolApprovalRequest) => Promise<ToolApprovalAnswer> | ToolApprovalAnswer): Page;
   hide(): void;
   close(): void;
 }
 
-/** `extraFolders`: names of more workspace folders (created empty next to `ws`), for a multi-root rig. */
+/**
+ * `extraFolders`: names of more workspace folders (created empty next to `ws`), for a multi-root rig.
+ * `worktrees`: the controller opens conversations in git worktrees (`rig.worktrees`).
+ */
 export function createChatRig(
   settings: KeelSettings,
-  opts: { trusted?: boolean; extraFolders?: string[]; controller?: Pick<ChatControllerOptions, 'sessionUi' | 'generateTitles' | 'maxConcurrentRuns' | 'onApprovalNeeded' | 'onApprovalsWaiting'> } = {},
+  opts: { trusted?: boolean; extraFolders?: string[]; worktrees?: boolean; controller?: Pick<ChatControllerOptions, 'sessionUi' | 'generateTitles' | 'maxConcurrentRuns' | 'onApprovalNeeded' | 'onApprovalsWaiting'> } = {},
 ): ChatRig {
   const root = mkdtempSync(join(tmpdir(), 'keel-chat-'));
   const workspace = join(root, 'ws');
@@ -128,23 +135,29 @@ export function createChatRig(
   const log: LogFn = (level, message) => logs.push(`${level}: ${message}`);
   const host = createFsHost({ log });
   const rig: Partial<ChatRig> = { workspace, home, logs, settings };
-  const loader = new CoreLoader(
-    {
-      folders: () => [{ path: workspace, name: 'ws' }, ...extra],
-      workspaceFile: () => undefined,
-      trusted: () => opts.trusted ?? true,
-      settings: () => ({ settings: rig.settings!, problems: [], fromWorkspace: {}, userModels: {}, narrowing: [] }),
-      apiKey: async () => undefined,
-      plugins: () => [],
-      host,
-      env: { KEEL_HOME: home },
-    },
+  const inputs: CoreInputs = {
+    folders: () => [{ path: workspace, name: 'ws' }, ...extra],
+    workspaceFile: () => undefined,
+    trusted: () => opts.trusted ?? true,
+    settings: () => ({ settings: rig.settings!, problems: [], fromWorkspace: {}, userModels: {}, narrowing: [] }),
+    apiKey: async () => undefined,
+    plugins: () => [],
+    host,
+    env: { KEEL_HOME: home },
+  };
+  const loader = new CoreLoader(inputs, log);
+  const worktrees = opts.worktrees ? new WorktreeCores({ workspace: loader, inputs, log }) : undefined;
+  if (worktrees) rig.worktrees = worktrees;
+  const controller: ChatController = new ChatController({
+    core: loader,
     log,
-  );
-  const controller: ChatController = new ChatController({ core: loader, log, trusted: () => opts.trusted ?? true, ...opts.controller });
+    trusted: () => opts.trusted ?? true,
+    ...(worktrees ? { worktrees: { coreFor: (id: string) => worktrees.coreFor(id), deleted: async () => undefined } } : {}),
+    ...opts.controller,
+  });
   const connections: { dispose(): void }[] = [];
 
-  const openPage = (answer?: (r: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult): Page => {
+  const openPage = (answer?: (r: ToolApprovalRequest) => Promise<ToolApprovalAnswer> | ToolApprovalAnswer): Page => {
     const [hostEnd, pageEnd] = createPairTransport();
     let visible = true;
     const visibility = new Set<() => void>();
@@ -165,7 +178,7 @@ export function createChatRig(
     };
     connections.push(connectChatView(view, webview, controller, unusedServices, log));
 
-    const makePage = (answer: ((r: ToolApprovalRequest) => Promise<ToolApprovalResult> | ToolApprovalResult) | undefined): Page => {
+    const makePage = (answer: ((r: ToolApprovalRequest) => Promise<ToolApprovalAnswer> | ToolApprovalAnswer) | undefined): Page => {
       const bus = createWebviewBus(pageEnd, log);
       const store = new MirrorStore(bus);
       const approvals: ToolApprovalRequest[] = [];
@@ -173,7 +186,7 @@ export function createChatRig(
         approvals.push(request);
         if (!answer) {
           // Waits until the host withdraws it (cancel) or the page goes away.
-          return new Promise<ToolApprovalResult>((_, reject) => signal.addEventListener('abort', () => reject(new Error('withdrawn'))));
+          return new Promise<ToolApprovalAnswer>((_, reject) => signal.addEventListener('abort', () => reject(new Error('withdrawn'))));
         }
         return answer(request);
       });
@@ -209,6 +222,7 @@ export function createChatRig(
     async dispose() {
       for (const c of connections) c.dispose();
       await controller.dispose();
+      await worktrees?.dispose();
       await loader.dispose();
       rmSync(root, { recursive: true, force: true });
     },

@@ -162,7 +162,7 @@ describe('DeltaCoalescer', () => {
 
   it('flushes before a request, so an approval never overtakes the text before it', async () => {
     const { arrived, coalescer, webview } = setup();
-    webview.handle('toolApproval', () => ({ decision: 'reject', reason: 'not now' }));
+    webview.handle('toolApproval', () => ({ approved: false, reason: 'not now' }));
 
     coalescer.textDelta('m-1', 'I will edit a.ts');
     const answer = coalescer.request('toolApproval', {
@@ -176,7 +176,7 @@ describe('DeltaCoalescer', () => {
       protected: false,
     });
 
-    await expect(answer).resolves.toEqual({ decision: 'reject', reason: 'not now' });
+    await expect(answer).resolves.toEqual({ approved: false, reason: 'not now' });
     expect(frames(arrived).map(label)).toEqual(['textDelta', 'toolApproval']);
   });
 });

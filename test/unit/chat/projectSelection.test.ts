@@ -11,7 +11,7 @@ let rig: ChatRig | undefined;
 describe('choosing the current project from the view', () => {
   it('chooses before the first message and records it in the new session', async () => {
     rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' }, { extraFolders: ['api'] });
-    const page = rig.openPage((request) => ({ id: request.id, decision: 'approve' }));
+    const page = rig.openPage(() => ({ approved: true, scope: 'once' }));
     await until(() => page.store.snapshot?.workspaceProjects !== undefined, 'a snapshot with the projects');
     expect(page.store.snapshot!.workspaceProjects).toMatchObject({ current: 'ws', projects: [{ name: 'ws' }, { name: 'api' }] });
 

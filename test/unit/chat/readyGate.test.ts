@@ -100,8 +100,8 @@ describe('ReadyGate', () => {
     expect(await lost).toMatchObject({ code: 'peer_reset' });
     expect(order[0]).toBe('ready listener');
     stopHanging();
-    webview.handle('toolApproval', () => ({ decision: 'approve' }));
-    await expect(host.request('toolApproval', approval)).resolves.toEqual({ decision: 'approve' });
+    webview.handle('toolApproval', () => ({ approved: true, scope: 'once' }));
+    await expect(host.request('toolApproval', approval)).resolves.toEqual({ approved: true, scope: 'once' });
   });
 
   it('after close, posts nothing until the next ready and fails open requests', async () => {

@@ -20,7 +20,7 @@ describe('a settings change keeps the conversation', () => {
         reply.text('Edited.'),
       ],
     });
-    const page = rig.openPage(() => ({ decision: 'approve' }));
+    const page = rig.openPage(() => ({ approved: true, scope: 'once' }));
     await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');
     await page.bus.request('session.send', { text: 'read hello.txt' });
     await until(() => !rig.controller.isRunning && page.store.messages.at(-1)?.status === 'done', 'the answer about the read');

@@ -1,7 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorktree } from '../../../src/core/worktrees/gitWorktree';
+import type { Worktree } from '../../../src/core/worktrees/gitWorktree';
+import type { ToolApprovalRequest, ToolApprovalAnswer } from '../../../src/protocol/toolApproval';
 import type { UiMessage, UiPart } from '../../../src/protocol/uiMessage';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { settle, until } from '../chat/chatHarness';
@@ -10,11 +16,40 @@ import { useChatRig } from '../chat/chatSuite';
 
 const rigs = useChatRig();
 
+/** A web page for the fetch tool, served on 127.0.0.1. */
+const PAGE = '<!doctype html><html><head><title>Greetings</title></head><body><h1>Hello page</h1><p>Served for the fetch card.</p></body></html>';
+let pages: Server;
+let pageUrl: string;
+beforeAll(async () => {
+  pages = createServer((req, res) => {
+    if (req.url !== '/greeting') {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('no such page');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(PAGE);
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  pageUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/greeting`;
+});
+afterAll(() => new Promise<void>((resolve, reject) => pages.close((err) => (err ? reject(err) : resolve()))));
+
+const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.invalid' };
+
+/** The workspace as a git checkout with one commit, and a worktree of it the conversation works in. */
+async function worktreeOf(chat: ChatRig): Promise<Worktree> {
+  for (const args of [['init', '-q'], ['add', '-A'], ['commit', '-q', '-m', 'base']]) execFileSync('git', args, { cwd: chat.workspace, env: gitEnv });
+  const wt = await createWorktree({ dir: chat.workspace, root: join(chat.home, 'worktrees'), name: 'everything' });
+  await chat.controller.sessions.newSession({ core: chat.worktrees!.sourceFor(wt), branch: wt.branch });
+  return wt;
+}
+
 const PLAN = '## Goal\nGreet.\n\n## Steps\n1. Read hello.txt\n2. Say hello\n\n## Risks\nNone.\n\n## Verification\nLook.';
 
 /** Approves everything but the edit, which the person rejects. */
-function answer(request: ToolApprovalRequest): ToolApprovalResult {
-  return { decision: request.tool === 'edit' ? 'reject' : 'approve' };
+function answer(request: ToolApprovalRequest): ToolApprovalAnswer {
+  return request.tool === 'edit' ? { approved: false } : { approved: true, scope: 'once' };
 }
 
 async function idle(chat: ChatRig): Promise<void> {
@@ -28,13 +63,11 @@ function kinds(messages: readonly UiMessage[]): string[] {
   return [...seen].sort();
 }
 
-const withoutTimes = (messages: readonly UiMessage[]) => messages.map(({ createdAt: _at, ...rest }) => rest);
-
 const calls = (messages: readonly UiMessage[]) => messages.flatMap((m) => m.parts).filter((p): p is Extract<UiPart, { type: 'toolCall' }> => p.type === 'toolCall');
 
-/** A conversation with every kind of part, streamed to a page over the bus from the scripted server. */
-async function everyKindOfPart(): Promise<{ chat: ChatRig; page: Page }> {
-  const chat = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model', approvalMode: 'manual' });
+/** A conversation with every kind of part, in a worktree, streamed to a page over the bus from the scripted server. */
+async function everyKindOfPart(): Promise<{ chat: ChatRig; page: Page; wt: Worktree }> {
+  const chat = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model', approvalMode: 'manual' }, { worktrees: true });
   mkdirSync(join(chat.workspace, '.keel'));
   writeFileSync(
     join(chat.workspace, '.keel', 'rules.json'),
@@ -45,6 +78,7 @@ async function everyKindOfPart(): Promise<{ chat: ChatRig; page: Page }> {
       ],
     }),
   );
+  const wt = await worktreeOf(chat);
   rigs.server.load({
     turns: [
       {
@@ -57,6 +91,7 @@ async function everyKindOfPart(): Promise<{ chat: ChatRig; page: Page }> {
           { name: 'ls', arguments: { path: '.' } },
         ],
       },
+      reply.tool('fetch', { url: pageUrl }),
       reply.tool('write', { file_path: 'notes.md', content: '# Notes\n' }),
       reply.tool('edit', { file_path: 'hello.txt', old_string: 'hello', new_string: 'HELLO' }),
       reply.tool('bash', { command: 'echo made > made.txt' }),
@@ -84,12 +119,12 @@ async function everyKindOfPart(): Promise<{ chat: ChatRig; page: Page }> {
   await idle(chat);
   await page.bus.request('plan.execute', { planId: 'plan-1' });
   await idle(chat);
-  return { chat, page };
+  return { chat, page, wt };
 }
 
 describe('one fold of the conversation', () => {
   it('the page streamed live equals the host snapshot, which equals the conversation rebuilt from the log', async () => {
-    const { chat, page } = await everyKindOfPart();
+    const { chat, page, wt } = await everyKindOfPart();
     const live = page.store.messages;
     expect(kinds(live)).toEqual([
       'compaction',
@@ -100,6 +135,7 @@ describe('one fold of the conversation', () => {
       'toolCall:bash:done',
       'toolCall:bash_output:done',
       'toolCall:edit:rejected',
+      'toolCall:fetch:done',
       'toolCall:glob:done',
       'toolCall:grep:done',
       'toolCall:history_search:done',
@@ -113,6 +149,12 @@ describe('one fold of the conversation', () => {
     // File changes, command changes and fired rules are on their cards and turns.
     const byName = new Map(calls(live).reverse().map((c) => [c.name, c]));
     expect(byName.get('write')!.change).toMatchObject({ displayPath: 'notes.md', kind: 'create', reverted: false });
+    // The fetched page is on its card; the conversation worked in the worktree, not the checkout.
+    expect(byName.get('fetch')!.display.details).toEqual({ kind: 'fetchedPage', url: pageUrl });
+    expect(byName.get('fetch')!.result?.output).toContain('Hello page');
+    expect(readFileSync(join(wt.path, 'notes.md'), 'utf8')).toBe('# Notes\n');
+    expect(existsSync(join(chat.workspace, 'notes.md'))).toBe(false);
+    expect(page.store.snapshot!.session.branch).toBe(wt.branch);
     // (the first bash call made a file; the second ran in the background until kill_bash ended it)
     expect(byName.get('bash')!.files?.map((f) => [f.displayPath, f.kind])).toEqual([['made.txt', 'added']]);
     expect(live.flatMap((m) => m.rules ?? []).map((r) => r.id).sort()).toEqual(['after-write', 'builtin.plan-confirm', 'on-prompt', 'on-prompt', 'on-prompt']);
@@ -123,14 +165,18 @@ describe('one fold of the conversation', () => {
     const reloaded = page.reload(answer);
     await until(() => reloaded.store.snapshot !== undefined, 'snapshot after reload');
     expect(reloaded.store.messages).toEqual(live);
+    expect(reloaded.store.snapshot!.session).toEqual(page.store.named('session').at(-1));
 
     // The conversation rebuilt from its log.
     const session = reloaded.store.snapshot!.session.id!;
     await reloaded.bus.request('session.new', {});
     await reloaded.bus.request('sessions.resume', { id: session });
     await settle();
-    // Ids, parts and states are the same; times are the log's (written a few milliseconds after the view's).
-    expect(withoutTimes(reloaded.store.messages)).toEqual(withoutTimes(live));
+    // Ids, parts, states and times are the same: a message shows the time its log record has.
+    expect(reloaded.store.messages).toEqual(live);
     expect(calls(reloaded.store.messages).length).toBe(calls(live).length);
+    // Still the worktree's conversation.
+    expect(reloaded.store.snapshot!.session).toMatchObject({ id: session, branch: wt.branch });
+    expect(chat.worktrees!.worktreeOf(chat.controller.coreInView())).toEqual(wt);
   });
 });

@@ -8,6 +8,8 @@ import type { ContextOptions } from '../../../src/core/context';
 import { createFsHost } from '../../../src/core/fsHost';
 import { Project } from '../../../src/core/project';
 import type { ProjectEvent } from '../../../src/core/projectTypes';
+import { RunQueue } from '../../../src/core/runQueue';
+import type { QueuedRun, RunTurn } from '../../../src/core/runQueue';
 import type { ApprovalAnswer, ApprovalRequest } from '../../../src/core/tools/tool';
 import type { KeelPlugin } from '../../../src/core/plugins/pluginTypes';
 import { isContextBlock } from '../../../src/core/llmsContext/contextBlock';
@@ -192,14 +194,37 @@ describe('Project.send', () => {
     expect(JSON.stringify(server.requests[1].body)).toContain('first answer');
   });
 
-  it('with a host that keeps the queue (the chat): runs each message at once, refuses one that would overlap, logs nothing for it', async () => {
-    const { ctx, session } = await project([reply.text('first answer', { delayMs: 50 }), reply.text('second answer')]);
-    const p = new Project(ctx, session, { queuedByHost: true });
-    const first = p.send('first');
-    await expect(p.send('overlapping')).rejects.toThrow(/A run is going on in this conversation already/);
-    expect((await first).text).toBe('first answer');
-    expect((await p.send('second')).text).toBe('second answer');
-    expect(session.history().filter((m) => m.role === 'user').map((m) => personText(m.content))).toEqual(['first', 'second']);
+  it('with a host that keeps the queue (the chat): its runs and the Project\'s go through that one queue; a call in the turn a host run holds goes on in it', async () => {
+    const { ctx, session } = await project([reply.text('first answer', { delayMs: 50 }), reply.text('second answer'), reply.text('third answer')]);
+    const queue = new RunQueue<QueuedRun>();
+    const p = new Project(ctx, session, { queue });
+    const order: string[] = [];
+    const hostRun = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        queue.add({
+          run: async (turn) => {
+            order.push(`${text} starts`);
+            const result = await p.send(text, { turn }).catch((err: unknown) => { reject(err); throw err; });
+            order.push(`${text} ends`);
+            resolve(result.text);
+          },
+          dropped: () => reject(new Error('dropped')),
+        });
+        queue.start();
+      });
+    const first = hostRun('first');
+    // A call without a turn (as the CLI makes) waits behind the host's run instead of overlapping it.
+    const second = p.send('second');
+    const third = hostRun('third');
+    expect(await Promise.all([first, second.then((r) => r.text), third])).toEqual(['first answer', 'second answer', 'third answer']);
+    expect(order).toEqual(['first starts', 'first ends', 'third starts', 'third ends']);
+    expect(session.history().filter((m) => m.role === 'user').map((m) => personText(m.content))).toEqual(['first', 'second', 'third']);
+    // A turn that is over is not a way around the queue.
+    let spent: RunTurn | undefined;
+    queue.add({ run: async (turn) => void (spent = turn), dropped: () => undefined });
+    queue.start();
+    await queue.whenIdle();
+    await expect(p.send('late', { turn: spent! })).rejects.toThrow(/That run has ended in this conversation/);
   });
 });
 

@@ -316,7 +316,7 @@ describe('MessageBus cancellation, timeout, dispose', () => {
     const responses = recordMessages(hostEnd);
     webview.handle('toolApproval', async (_params, { signal }) => {
       await new Promise((resolve) => signal.addEventListener('abort', resolve));
-      return { decision: 'approve' as const };
+      return { approved: true, scope: 'once' };
     });
     const controller = new AbortController();
 

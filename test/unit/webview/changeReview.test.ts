@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolApprovalRequest, ToolApprovalResult } from '../../../src/protocol/toolApproval';
+import type { ToolApprovalRequest, ToolApprovalAnswer } from '../../../src/protocol/toolApproval';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
 import { click, mountApp, settle, snapshot, userMessage } from './webviewHarness';
 import type { MountedApp } from './webviewHarness';
@@ -57,8 +57,8 @@ describe('file changes in the chat', () => {
     expect(app.allByTestId('approval-card')).toHaveLength(3);
     expect(app.byTestId('approval-batch').textContent).toContain('3 file changes are waiting');
     await click(app.byTestId('accept-all'));
-    const results: ToolApprovalResult[] = await Promise.all(answers);
-    expect(results).toEqual([{ decision: 'approve' }, { decision: 'approve' }, { decision: 'approve' }]);
+    const results: ToolApprovalAnswer[] = await Promise.all(answers);
+    expect(results).toEqual([{ approved: true, scope: 'once' }, { approved: true, scope: 'once' }, { approved: true, scope: 'once' }]);
     await settle();
     expect(app.queryByTestId('approval-batch')).toBeNull();
   });
@@ -82,7 +82,7 @@ describe('file changes in the chat', () => {
     await settle();
     expect(asked).toBe('ap-9');
     await click(app.byTestId('reject'));
-    expect(await answer).toEqual({ decision: 'reject' });
+    expect(await answer).toEqual({ approved: false });
   });
 
   it('Undo on an applied change asks the host, and over a later change only when the person insists', async () => {

@@ -150,9 +150,9 @@ describe('ChatStore', () => {
       const answer = store.openApproval(approval('ap1'), new AbortController().signal);
       expect(store.getMeta().approvals.map((request) => request.id)).toEqual(['ap1']);
 
-      store.answerApproval('ap1', { decision: 'reject', reason: 'not now' });
+      store.answerApproval('ap1', { approved: false, reason: 'not now' });
 
-      await expect(answer).resolves.toEqual({ decision: 'reject', reason: 'not now' });
+      await expect(answer).resolves.toEqual({ approved: false, reason: 'not now' });
       expect(store.getMeta().approvals).toEqual([]);
     });
 
@@ -170,11 +170,11 @@ describe('ChatStore', () => {
       store.replace(snapshot({ pendingApprovals: [approval('ap1')] }));
       expect(store.getMeta().approvals).toHaveLength(1);
 
-      store.answerApproval('ap1', { decision: 'approve' });
+      store.answerApproval('ap1', { approved: true, scope: 'once' });
       expect(store.getMeta().approvals).toEqual([]);
 
       const answer = store.openApproval(approval('ap1'), new AbortController().signal);
-      await expect(answer).resolves.toEqual({ decision: 'approve' });
+      await expect(answer).resolves.toEqual({ approved: true, scope: 'once' });
       expect(store.getMeta().approvals).toEqual([]);
     });
 

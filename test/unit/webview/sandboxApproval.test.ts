@@ -36,7 +36,7 @@ describe('approval cards for sandboxed commands', () => {
     expect(app.byTestId('approval-network').textContent).toMatch(/asks for network access/);
     expect(app.queryByTestId('approval-unsandboxed')).toBeNull();
     await click(app.byTestId('approve'));
-    expect(await answer).toEqual({ decision: 'approve' });
+    expect(await answer).toEqual({ approved: true, scope: 'once' });
   });
 
   it('a command asking to run outside the sandbox is marked and cannot be always-allowed', async () => {
@@ -48,6 +48,6 @@ describe('approval cards for sandboxed commands', () => {
     expect(app.byTestId('approval-unsandboxed').textContent).toMatch(/without Keel's OS sandbox/);
     expect(app.queryByTestId('always-allow')).toBeNull();
     await click(app.byTestId('reject'));
-    expect(await answer).toEqual({ decision: 'reject' });
+    expect(await answer).toEqual({ approved: false });
   });
 });

@@ -87,7 +87,7 @@ describe('uiBridge with the rendered view', () => {
     await click(mounted.byTestId('approve'));
     await settle();
 
-    await expect(answer).resolves.toEqual({ decision: 'approve' });
+    await expect(answer).resolves.toEqual({ approved: true, scope: 'once' });
     expect(mounted.queryByTestId('approval-card')).toBeNull();
   });
 
@@ -105,7 +105,7 @@ describe('uiBridge with the rendered view', () => {
     });
     await click(mounted.byTestId('reject'));
 
-    await expect(answer).resolves.toEqual({ decision: 'reject', reason: 'use the existing helper' });
+    await expect(answer).resolves.toEqual({ approved: false, reason: 'use the existing helper' });
   });
 
   it('marks a protected path as sensitive and offers no "always allow"', async () => {
@@ -118,7 +118,7 @@ describe('uiBridge with the rendered view', () => {
     expect(mounted.byTestId('approval-sensitive').textContent).toMatch(/sensitive/i);
     expect(mounted.queryByTestId('always-allow')).toBeNull();
     await click(mounted.byTestId('reject'));
-    await expect(answer).resolves.toEqual({ decision: 'reject' });
+    await expect(answer).resolves.toEqual({ approved: false });
   });
 
   it('offers "always allow" for an ordinary call', async () => {
@@ -128,7 +128,7 @@ describe('uiBridge with the rendered view', () => {
     const answer = mounted.host.request('toolApproval', approvalRequest);
     await settle();
     await click(mounted.byTestId('always-allow'));
-    await expect(answer).resolves.toEqual({ decision: 'alwaysAllow' });
+    await expect(answer).resolves.toEqual({ approved: true, scope: 'session' });
   });
 
   it('offers a command only by its prefix, and no blanket "always allow" for commands without one', async () => {
@@ -140,13 +140,13 @@ describe('uiBridge with the rendered view', () => {
     await settle();
     expect(mounted.byTestId('always-allow').textContent).toContain('npm test');
     await click(mounted.byTestId('always-allow'));
-    await expect(first).resolves.toEqual({ decision: 'alwaysAllow' });
+    await expect(first).resolves.toEqual({ approved: true, scope: 'session' });
 
     const second = mounted.host.request('toolApproval', { ...bash, id: 'ap-3' });
     await settle();
     expect(mounted.queryByTestId('always-allow')).toBeNull();
     await click(mounted.byTestId('approve'));
-    await expect(second).resolves.toEqual({ decision: 'approve' });
+    await expect(second).resolves.toEqual({ approved: true, scope: 'once' });
   });
 
   it('removes the card when the host withdraws the request', async () => {

@@ -33,12 +33,10 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
   const [reason, setReason] = useState('');
   const { change } = request;
 
-  const answer = (decision: 'approve' | 'reject' | 'alwaysAllow'): void => {
+  const approve = (scope: 'once' | 'session'): void => bridge.respondToApproval(request.id, { approved: true, scope });
+  const reject = (): void => {
     const trimmed = reason.trim();
-    bridge.respondToApproval(
-      request.id,
-      decision === 'reject' && trimmed ? { decision, reason: trimmed.slice(0, 2000) } : { decision },
-    );
+    bridge.respondToApproval(request.id, trimmed ? { approved: false, reason: trimmed.slice(0, 2000) } : { approved: false });
   };
 
   return (
@@ -113,19 +111,19 @@ export function ApprovalCard({ request }: { request: ToolApprovalRequest }) {
         placeholder={l10n.t('Reason (optional)')}
         maxLength={2000}
         testId="reject-reason"
-        onEnter={() => answer('reject')}
+        onEnter={reject}
       />
       <div className="approval-card-actions">
-        <Button onClick={() => answer('approve')} testId="approve" title={change ? l10n.t('Apply the change as the diff shows it') : l10n.t('Allow this call once')}>
+        <Button onClick={() => approve('once')} testId="approve" title={change ? l10n.t('Apply the change as the diff shows it') : l10n.t('Allow this call once')}>
           {change ? l10n.t('Accept') : l10n.t('Approve')}
         </Button>
-        <Button appearance="secondary" onClick={() => answer('reject')} testId="reject" title={l10n.t('Refuse this call')}>
+        <Button appearance="secondary" onClick={reject} testId="reject" title={l10n.t('Refuse this call')}>
           {l10n.t('Reject')}
         </Button>
         {alwaysAllowLabel(request) === null ? null : (
           <Button
             appearance="secondary"
-            onClick={() => answer('alwaysAllow')}
+            onClick={() => approve('session')}
             testId="always-allow"
             title={l10n.t('Allow {0} without asking for the rest of this session', alwaysAllowLabel(request) ?? '')}
           >

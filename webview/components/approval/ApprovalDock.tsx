@@ -24,16 +24,16 @@ function ChangeBatch() {
   const approvals = useMeta((meta) => meta.approvals);
   const changes = approvals.filter((request) => request.change !== undefined);
   if (changes.length < 2) return null;
-  const answerAll = (decision: 'approve' | 'reject'): void => {
-    for (const request of changes) bridge.respondToApproval(request.id, { decision });
+  const answerAll = (approved: boolean): void => {
+    for (const request of changes) bridge.respondToApproval(request.id, approved ? { approved, scope: 'once' } : { approved });
   };
   return (
     <div className="approval-batch" data-testid="approval-batch" role="group" aria-label={l10n.t('Pending file changes')}>
       <span className="approval-batch-label">{l10n.t('{0} file changes are waiting', changes.length)}</span>
-      <Button onClick={() => answerAll('approve')} testId="accept-all" title={l10n.t('Apply every pending file change as shown')}>
+      <Button onClick={() => answerAll(true)} testId="accept-all" title={l10n.t('Apply every pending file change as shown')}>
         {l10n.t('Accept all')}
       </Button>
-      <Button appearance="secondary" onClick={() => answerAll('reject')} testId="reject-all" title={l10n.t('Write none of the pending file changes')}>
+      <Button appearance="secondary" onClick={() => answerAll(false)} testId="reject-all" title={l10n.t('Write none of the pending file changes')}>
         {l10n.t('Reject all')}
       </Button>
     </div>

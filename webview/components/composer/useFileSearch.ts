@@ -4,6 +4,9 @@ import { useBridge } from '../../bridge/bridgeContext';
 
 export type FileHit = Pick<PathMention, 'kind' | 'path'>;
 
+/** Most hits the @-menu lists. */
+const FILE_SEARCH_LIMIT = 20;
+
 /**
  * Files matching the @-query, as the host finds them. Answers to older queries are
  * dropped, so fast typing never shows results for a query that is already gone.
@@ -15,8 +18,8 @@ export function useFileSearch(query: string | null): readonly FileHit[] {
   useEffect(() => {
     if (query === null) return undefined;
     let current = true;
-    void bridge.searchFiles(query).then((results) => {
-      if (current && results) setHits({ query, results });
+    void bridge.call('files.search', { query, limit: FILE_SEARCH_LIMIT }).then((found) => {
+      if (current && found) setHits({ query, results: found.results });
     });
     return () => {
       current = false;

@@ -7,7 +7,7 @@ import type { WebviewBus } from '../../../../src/protocol/buses';
 import type { EventData } from '../../../../src/protocol/catalogue';
 import type { LogFn } from '../../../../src/protocol/log';
 import type { ConfigSummary, RunState, Snapshot, UiError } from '../../../../src/protocol/sessionState';
-import type { ToolApprovalRequest, ToolApprovalResult } from '../../../../src/protocol/toolApproval';
+import type { ToolApprovalRequest, ToolApprovalAnswer } from '../../../../src/protocol/toolApproval';
 import type { UiMessage, UiPart } from '../../../../src/protocol/uiMessage';
 import { PROTOCOL_VERSION } from '../../../../src/protocol/version';
 import type { HeadlessChatPage, KeelTestApi } from '../../../../src/vscode/testHooks';
@@ -21,7 +21,7 @@ type ToolCallPart = Extract<UiPart, { type: 'toolCall' }>;
 /** An approval the host asked for; the test answers it. */
 export interface AskedApproval {
   request: ToolApprovalRequest;
-  answer(result: ToolApprovalResult): void;
+  answer(result: ToolApprovalAnswer): void;
 }
 
 export class ChatPage {
@@ -165,7 +165,7 @@ export class ChatPage {
       bus.on(name, (data: EventData<typeof name>) => this.record(name, data));
     }
     bus.handle('toolApproval', (request, { signal }) =>
-      new Promise<ToolApprovalResult>((resolve, reject) => {
+      new Promise<ToolApprovalAnswer>((resolve, reject) => {
         this.approvals.push({ request, answer: resolve });
         signal.addEventListener('abort', () => reject(new Error('the host withdrew the approval')), { once: true });
       }),
