@@ -6,7 +6,8 @@ import { errorMessage } from '../errors';
 import { parseRecord } from './logReader';
 import type { LogWriter } from './logWriter';
 import { toLoggedJson } from './messageCodec';
-import { compactionNote, interruptionNote, unansweredCalls, withLeadingNote } from './modelNotes';
+import { interruptionOf } from './interruptedRun';
+import { compactionNote, interruptionNote, withLeadingNote } from './modelNotes';
 import { SessionReadOnlyError } from './sessionErrors';
 import { branchPoints, leafThrough } from './sessionBranches';
 import type { BranchPoint } from './sessionBranches';
@@ -222,30 +223,8 @@ export class Session {
    */
   recoverInterruptedRun(): string | undefined {
     if (!this.state.runOpen) return undefined;
-    const branch = this.state.branch();
-    const last = branch.at(-1);
-    let what: string | undefined;
-    if (last?.message.role === 'user') what = 'the reply to the message above was cut off and lost.';
-    else if (last?.message.role === 'tool') what = 'the reply after these tool results was cut off and lost.';
-    else if (last?.message.role === 'assistant') {
-      const open = unansweredCalls(last.message, undefined);
-      if (open.length > 0) {
-        const names = [...new Set(open.map((c) => c.toolName))].join(', ');
-        what = `the tool call${open.length === 1 ? '' : 's'} (${names}) did not finish; check what ${open.length === 1 ? 'it' : 'they'} did before repeating ${open.length === 1 ? 'it' : 'them'}.`;
-        this.appendMessage(
-          {
-            role: 'tool',
-            content: open.map((c) => ({
-              type: 'tool-result' as const,
-              toolCallId: c.toolCallId,
-              toolName: c.toolName,
-              output: { type: 'error-text' as const, value: 'Keel stopped before this call finished (the editor or the keel command was closed); it may have run in part.' },
-            })),
-          },
-          { partial: true },
-        );
-      } else if (last.meta?.partial) what = 'the reply above was cut off.';
-    }
+    const { what, closing } = interruptionOf(this.state.branch().at(-1));
+    if (closing) this.appendMessage(closing, { partial: true });
     if (what === undefined) {
       this.append({ type: 'run', ts: now(), event: 'end', status: 'completed' });
       return undefined;
