@@ -19,20 +19,26 @@ export type Elicitor = (server: string, question: ElicitQuestion, signal: AbortS
 export const elicitationCapability: ClientCapabilities = { elicitation: { form: { applyDefaults: true }, url: {} } };
 
 /** A question waits at most this long for the person; then it is cancelled. */
-const answerTimeoutMs = 10 * 60_000;
+export const questionTimeoutMs = 10 * 60_000;
 
-/** Hands the server's `elicitation/create` requests to `elicitor`; the SDK checks the request and the answer. */
-export function answerElicitations(client: Client, server: string, elicitor: Elicitor): void {
+/**
+ * Hands the server's `elicitation/create` requests to `elicitor`; the SDK checks the request and
+ * the answer. `asking` is told a question is open and returns what to call once it is answered.
+ */
+export function answerElicitations(client: Client, server: string, elicitor: Elicitor, asking: () => () => void = () => () => undefined): void {
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+    const answered = asking();
     const params = request.params;
     const question: ElicitQuestion = params.mode === 'url' ? { mode: 'url', params } : { mode: 'form', params: { ...params, mode: 'form' } };
-    const signal = AbortSignal.any([extra.signal, AbortSignal.timeout(answerTimeoutMs)]);
+    const signal = AbortSignal.any([extra.signal, AbortSignal.timeout(questionTimeoutMs)]);
     try {
       return await elicitor(server, question, signal);
     } catch (err) {
       // A question nobody answered in time, or whose request the server dropped, is cancelled.
       if (signal.aborted) return { action: 'cancel' };
       throw err;
+    } finally {
+      answered();
     }
   });
 }

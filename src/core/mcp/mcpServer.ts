@@ -1,4 +1,5 @@
-import { answerElicitations, elicitationCapability } from './mcpElicitation';
+import { answerElicitations, elicitationCapability, questionTimeoutMs } from './mcpElicitation';
+import { CallClock } from './mcpCallClock';
 import type { Elicitor } from './mcpElicitation';
 import { answerSampling, samplingCapability } from './mcpSampling';
 import { listOfferings } from './mcpLists';
@@ -8,7 +9,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isAbsolute } from 'node:path';
 import { errorMessage } from '../errors';
 import type { SandboxedStart } from '../sandbox/sandboxTypes';
@@ -64,6 +65,8 @@ export class McpServer {
   private reason: string | undefined;
   private toolList: McpToolInfo[] = [];
   private promptList: McpPromptInfo[] = [];
+  /** The timeouts of the calls running now. */
+  private readonly clocks = new Set<CallClock>();
   private resourceList: McpResourceInfo[] = [];
   private failures = 0;
   private readyAt = 0;
@@ -156,21 +159,33 @@ export class McpServer {
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<unknown> {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
+    // Keel keeps the call's timeout itself (CallClock): each progress report restarts it, up to
+    // progressCapFactor times the timeout in all, and it stands still while the person answers
+    // the server's question. A progress token goes with every call (the SDK adds it for onprogress).
+    const timedOut = new AbortController();
+    const clock = new CallClock(timeoutMs, timeoutMs * progressCapFactor, () => timedOut.abort(new McpError(ErrorCode.RequestTimeout, `did not answer within ${timeoutMs / 1000} s`)));
+    this.clocks.add(clock);
     try {
-      // A progress token goes with every call (the SDK adds it for onprogress); each progress
-      // report restarts the timeout, up to progressCapFactor times the timeout in all.
       return await client.callTool({ name, arguments: args }, undefined, {
-        signal,
-        timeout: timeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: timeoutMs * progressCapFactor,
-        onprogress: () => undefined,
+        signal: AbortSignal.any([signal, timedOut.signal]),
+        // The SDK's own timeout only as a last resort, past anything the clock allows.
+        timeout: timeoutMs * progressCapFactor + questionTimeoutMs,
+        onprogress: () => clock.progress(),
       });
     } catch (err) {
       // An HTTP server that went away shows only as failed requests: treat it as a crash.
       if (this.config.type !== 'stdio' && this.client === client && !signal.aborted && unreachable(err)) this.closedUnexpectedly();
       throw err;
+    } finally {
+      clock.stop();
+      this.clocks.delete(clock);
     }
+  }
+
+  /** The server asked the person something: its running calls' timeouts wait for the answer. */
+  private holdCalls(): () => void {
+    const releases = [...this.clocks].map((c) => c.hold());
+    return () => releases.forEach((release) => release());
   }
 
   async getPrompt(name: string, args: Record<string, string>, timeoutMs: number): Promise<unknown> {
@@ -291,7 +306,7 @@ export class McpServer {
     const capabilities = { ...keelClientCapabilities, ...(elicit ? elicitationCapability : {}), ...(sample ? samplingCapability : {}) };
     const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities });
     handleServerRequests(client, { roots: () => this.opts.roots(), log: (line) => current() && this.log.add(line) });
-    if (elicit) answerElicitations(client, this.config.name, elicit);
+    if (elicit) answerElicitations(client, this.config.name, elicit, () => this.holdCalls());
     if (sample) answerSampling(client, this.config.name, sample);
     client.onerror = (err) => {
       if (current()) this.log.add(`[keel] protocol error: ${errorMessage(err)}`);

@@ -16,8 +16,8 @@ afterEach(async () => {
   m = undefined;
 });
 
-function start(elicit?: Elicitor): McpManager {
-  m = new McpManager({ workspaceRoot: process.cwd(), roots: [process.cwd()], env: { PATH: process.env.PATH }, log: () => undefined, trusted: true, version: '1', ...(elicit ? { elicit } : {}) });
+function start(elicit?: Elicitor, toolTimeoutMs?: number): McpManager {
+  m = new McpManager({ workspaceRoot: process.cwd(), roots: [process.cwd()], env: { PATH: process.env.PATH }, log: () => undefined, trusted: true, version: '1', ...(elicit ? { elicit } : {}), ...(toolTimeoutMs ? { toolTimeoutMs } : {}) });
   m.setServers([{ name: 'asking', origin: 'user', type: 'stdio', command: process.execPath, args: [asking], env: {} }]);
   return m;
 }
@@ -72,6 +72,13 @@ describe("answering an MCP server's questions", () => {
     const manager = start(cliElicitor('ask', person.terminal, () => undefined));
     expect(JSON.parse(await call(manager, 'pay'))).toEqual({ action: 'accept' });
     expect(person.written.join('')).toContain('https://pay.example/confirm?id=7');
+  });
+
+  it("the call's timeout waits while the person answers: a slow answer still reaches the server", async () => {
+    // The tool timeout is 300 ms; the person takes 900 ms.
+    const slow: Elicitor = (_server, _question, _signal) => new Promise((resolve) => setTimeout(() => resolve({ action: 'accept', content: { city: 'Porto', room: 'single' } }), 900));
+    const manager = start(slow, 300);
+    expect(JSON.parse(await call(manager, 'book'))).toEqual({ action: 'accept', content: { city: 'Porto', nights: 2, breakfast: false, room: 'single' } });
   });
 
   it('without anyone to answer, Keel declares no elicitation and the server cannot ask', async () => {
