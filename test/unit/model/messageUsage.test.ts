@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => bench?.cleanup());
 
-const sumOf = (parts: Record<string, number>) => Object.values(parts).reduce((a, b) => a + b, 0);
+const sumOf = (parts: object) => (Object.values(parts) as number[]).reduce((a, b) => a + b, 0);
 
 describe('what fills the window', () => {
   const messages: ModelMessage[] = [
