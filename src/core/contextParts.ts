@@ -37,20 +37,34 @@ export interface RequestShape {
 export function requestWeights(request: RequestShape): ContextParts {
   const w: ContextParts = { system: request.system.length + JSON.stringify(request.tools).length, rules: 0, workspace: 0, mentions: 0, history: 0, toolResults: 0 };
   for (const message of request.messages) {
-    if (message.role === 'tool') w.toolResults += JSON.stringify(message.content).length;
-    else if (message.role !== 'user' || typeof message.content === 'string') w.history += sizeOf(message.content);
-    else {
-      for (const part of message.content) {
-        if (part.type === 'image' || part.type === 'file') w.mentions += imageChars;
-        else if (isContextBlock(part.text)) {
-          const rules = [...part.text.matchAll(rulesBlock)].reduce((n, m) => n + m[0].length, 0);
-          w.rules += rules;
-          w.workspace += part.text.length - rules;
-        } else if (part.text.startsWith(mentionsHeader)) w.mentions += part.text.length;
-        else w.history += part.text.length;
-      }
+    const m = messageWeights(message);
+    for (const name of partNames) w[name] += m[name] ?? 0;
+  }
+  return w;
+}
+
+/** The session's messages are shared and never changed, so each is weighed once. */
+const weighed = new WeakMap<ModelMessage, Partial<ContextParts>>();
+
+function messageWeights(message: ModelMessage): Partial<ContextParts> {
+  let w = weighed.get(message);
+  if (w) return w;
+  w = {};
+  if (message.role === 'tool') w.toolResults = JSON.stringify(message.content).length;
+  else if (message.role !== 'user' || typeof message.content === 'string') w.history = sizeOf(message.content);
+  else {
+    const add = (name: ContextPartName, n: number) => (w![name] = (w![name] ?? 0) + n);
+    for (const part of message.content) {
+      if (part.type === 'image' || part.type === 'file') add('mentions', imageChars);
+      else if (isContextBlock(part.text)) {
+        const rules = [...part.text.matchAll(rulesBlock)].reduce((n, m) => n + m[0].length, 0);
+        add('rules', rules);
+        add('workspace', part.text.length - rules);
+      } else if (part.text.startsWith(mentionsHeader)) add('mentions', part.text.length);
+      else add('history', part.text.length);
     }
   }
+  weighed.set(message, w);
   return w;
 }
 
