@@ -8,6 +8,7 @@ export function UsageLine({ usage }: { usage: MessageUsage }) {
   return (
     <div
       className="message-usage"
+      role="note"
       data-testid="message-usage"
       data-input={usage.inputTokens}
       data-output={usage.outputTokens}
