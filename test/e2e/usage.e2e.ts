@@ -4,6 +4,8 @@
 // keyboard, whose parts add up to what the meter counts.
 import * as assert from 'node:assert';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
+import { keelContentFrame } from './harness/keelView.ts';
+import { seriousViolations } from './support/axeCheck.ts';
 import { useChatRig } from './support/useChatRig.ts';
 
 const TIMEOUT = 60_000;
@@ -51,6 +53,9 @@ describe('Keel usage and the context meter in code-server', () => {
     for (const tokens of await parts.evaluateAll((items) => items.map((item) => item.getAttribute('data-tokens')))) inParts += Number(tokens);
     assert.strictEqual(inParts, 2704);
     assert.match((await parts.allInnerTexts()).join('\n'), /System prompt and tools: [\d,]+ tokens/);
+    // The usage lines and the open breakdown are readable: axe-core finds nothing serious.
+    const found = await seriousViolations(await keelContentFrame(rig.page));
+    assert.deepStrictEqual(found, [], `axe-core:\n${JSON.stringify(found, null, 2)}`);
     await rig.page.keyboard.press('Escape');
     await rig.chat.frame.getByTestId('context-breakdown').waitFor({ state: 'hidden', timeout: TIMEOUT });
   });
