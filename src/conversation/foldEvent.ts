@@ -103,6 +103,7 @@ function patchMessage(draft: ConversationDraft, patch: ConversationEventData<'me
     else if (patch.error !== undefined) out.error = patch.error;
     if (patch.rules !== undefined) out.rules = patch.rules;
     if (patch.parts !== undefined) out.parts = patch.parts;
+    if (patch.usage !== undefined) out.usage = patch.usage;
     return out;
   });
 }

@@ -2,6 +2,7 @@ import { autoCompaction, runCompaction } from './compaction/autoCompaction';
 import { costOf } from './model/modelCatalogue';
 import type { CompactionOutcome } from './compaction/compactor';
 import { textTokens } from './compaction/tokenEstimate';
+import { contextParts, requestWeights } from './contextParts';
 import type { ApprovalMode } from './config/configSchema';
 import type { Context } from './context';
 import { ConversationRuntime } from './conversationRuntime';
@@ -300,7 +301,12 @@ export class Project {
         }
         if (e.type === 'usage') {
           const { type: _type, turn: _turn, ...tokens } = e;
-          this.session.appendUsage({ ...tokens, model: model.id, ...(model.price ? { costUsd: costOf(tokens, model.price) } : {}) });
+          const messageId = turnMessageId;
+          // Before the answer is logged, the session's history is what this call was sent.
+          const parts = contextParts(requestWeights({ system, tools: specs, messages: this.session.history() }), tokens.inputTokens, tokens.outputTokens);
+          this.session.appendUsage({ ...tokens, model: model.id, ...(messageId ? { messageId } : {}), ...(model.price ? { costUsd: costOf(tokens, model.price) } : {}) });
+          emit({ ...e, ...(messageId ? { messageId } : {}), contextParts: parts });
+          return;
         }
         emit(e);
       },

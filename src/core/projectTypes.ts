@@ -1,6 +1,7 @@
 import type { ModelMessage, UserContent } from 'ai';
 import type { TokenUsage } from './model/tokenUsage';
 import type { ApprovalMode } from './config/configSchema';
+import type { ContextParts } from './contextParts';
 import type { JournalEntry } from './journal/changeJournal';
 import type { RuleInEffect } from './llmsContext/contextTypes';
 import type { CommandChange } from './session/sessionRecords';
@@ -16,7 +17,12 @@ import type { ApprovalAnswer, ApprovalRequest, ToolCategory } from './tools/tool
 import type { CompactionReason } from './compaction/compactor';
 
 export type ProjectEvent =
-  | Exclude<LoopEvent, { type: 'message' | 'turn_start' }>
+  | Exclude<LoopEvent, { type: 'message' | 'turn_start' | 'usage' }>
+  /**
+   * One model call's tokens. `messageId`: the answer it wrote (its log id); `contextParts`: what
+   * filled the window, adding up to its input and output tokens.
+   */
+  | ({ type: 'usage'; turn: number; messageId?: string; contextParts?: ContextParts } & TokenUsage)
   /** `messageId`: the log id the turn's answer will be written under. */
   | { type: 'turn_start'; turn: number; messageId?: string }
   /** `at`: when the log recorded it (epoch ms), the time a view shows for it. */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MAX_FIRED_RULES, MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 import { mcpStatusSchema } from './mcpStatus';
+import { messageUsageSchema } from './messageUsage';
 import { toolDisplaySchema } from './toolDisplay';
 import {
   agentModeSchema,
@@ -59,6 +60,7 @@ export const hostEvents = {
     error: z.strictObject({ code: z.string(), message: z.string() }).nullable().optional(),
     rules: z.array(firedRuleSchema).max(MAX_FIRED_RULES).optional(),
     parts: z.array(uiPartSchema).optional(),
+    usage: messageUsageSchema.optional(),
   }),
   /** Replace one part of a message, by position (a mention chip gets its note). */
   partPatch: z.strictObject({ messageId, index: z.number().int().nonnegative(), part: uiPartSchema }),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { conversationActivitySchema } from './conversationActivity';
+import { contextPartsSchema, tokenUsageShape } from './messageUsage';
 import { planInfoSchema } from './planState';
 import { toolApprovalRequestSchema } from './toolApproval';
 import { uiMessageSchema } from './uiMessage';
@@ -22,17 +23,14 @@ export const runStateSchema = z.strictObject({
 });
 
 export const usageSchema = z.strictObject({
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  /** Of inputTokens, read from / written to the provider's prompt cache; of outputTokens, reasoning. */
-  cachedInputTokens: z.number().int().nonnegative().optional(),
-  cacheWriteTokens: z.number().int().nonnegative().optional(),
-  reasoningTokens: z.number().int().nonnegative().optional(),
-  /** US dollars, present only while every call's model had a price. */
-  costUsd: z.number().nonnegative().optional(),
+  ...tokenUsageShape,
   /** Tokens the conversation occupies in the context window now. */
   contextTokens: z.number().int().nonnegative().optional(),
   contextWindow: z.number().int().positive().optional(),
+  /** What those tokens are, from the latest request; they add up to contextTokens. */
+  contextParts: contextPartsSchema.optional(),
+  /** The size at which the conversation is compacted automatically; absent when it is not. */
+  compactAt: z.number().int().positive().optional(),
 });
 
 export const todoItemSchema = z.strictObject({

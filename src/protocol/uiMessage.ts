@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { messageUsageSchema } from './messageUsage';
 import { toolDisplaySchema } from './toolDisplay';
 import { MAX_FIRED_RULES, MAX_IMAGE_BASE64_CHARS, MAX_LIVE_OUTPUT_CHARS, MAX_RULE_TEXT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 
@@ -205,6 +206,8 @@ export const uiMessageSchema = z.strictObject({
   rules: z.array(firedRuleSchema).max(MAX_FIRED_RULES).optional(),
   /** A prompt that was edited and resent: which of its versions this branch shows (1-based). */
   branch: z.strictObject({ index: z.number().int().min(1), count: z.number().int().min(2) }).optional(),
+  /** What the model calls behind it used and cost (an answer, a compaction's summary). */
+  usage: messageUsageSchema.optional(),
 });
 
 export type MessageRole = z.infer<typeof messageRoleSchema>;

@@ -2,6 +2,7 @@ import type { JournalEntry } from '../../core/journal';
 import type { RuleInEffect } from '../../core/llmsContext';
 import type { ProjectEvent } from '../../core/projectTypes';
 import type { RulesRecord } from '../../core/session';
+import type { MessageUsage } from '../../protocol/messageUsage';
 import type { PlanInfo } from '../../protocol/planState';
 import type { ConfigSummary, WorkspaceProjects, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../../protocol/sessionState';
 import type { ToolApprovalRequest } from '../../protocol/toolApproval';
@@ -135,6 +136,11 @@ export class ConversationState {
     if (sameRecord(summary, this.config)) return;
     this.config = { ...summary };
     this.sink.emit('config', { ...summary });
+  }
+
+  /** What the model calls behind one message used (its answer, a compaction's summary). */
+  setMessageUsage(messageId: string, usage: MessageUsage): void {
+    this.projection.showUsage(messageId, usage);
   }
 
   setUsage(usage: Usage): void {

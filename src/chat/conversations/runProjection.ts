@@ -3,6 +3,7 @@ import type { ProjectEvent } from '../../core/projectTypes';
 import type { ToolPresentation } from '../../core/tools';
 import { capToolOutput } from '../../protocol/limits';
 import type { UiError } from '../../protocol/sessionState';
+import type { MessageUsage } from '../../protocol/messageUsage';
 import type { FiredRuleInfo, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../../protocol/uiMessage';
 import { appliedChange } from '../parts/appliedChange';
 import { commandFilesOf, commandFilesPatch } from '../parts/commandFiles';
@@ -40,6 +41,8 @@ export class RunProjection {
   private readonly live = new LiveToolOutput((toolCallId, output) => this.showLiveOutput(toolCallId, output));
   /** The divider of a compaction being written. */
   private compactionId: string | undefined;
+  /** Usage of an answer whose message is not in view yet (it streamed nothing so far). */
+  private readonly pendingUsage = new Map<string, MessageUsage>();
 
   constructor(
     private readonly list: MessageList,
@@ -51,6 +54,12 @@ export class RunProjection {
   begin(model: string): void {
     this.reset();
     this.runModel = model;
+  }
+
+  /** What the model calls behind a message used: on the message now, or once it appears. */
+  showUsage(messageId: string, usage: MessageUsage): void {
+    if (this.list.has(messageId)) this.list.emit({ type: 'messagePatch', data: { messageId, usage } });
+    else this.pendingUsage.set(messageId, usage);
   }
 
   /** A tool call is now waiting for the person. */
@@ -206,6 +215,7 @@ export class RunProjection {
     this.touched.clear();
     this.awaiting.clear();
     this.pendingRules = [];
+    this.pendingUsage.clear();
   }
 
   private error(error: UiError): void {
@@ -306,6 +316,9 @@ export class RunProjection {
     let message: UiMessage = { id, role: 'assistant', parts: [], status: 'streaming', createdAt: this.now() };
     if (this.runModel) message.model = this.runModel;
     if (this.pendingRules.length > 0) message = withRules(message, this.pendingRules.splice(0));
+    const usage = this.pendingUsage.get(id);
+    if (usage) message.usage = usage;
+    this.pendingUsage.delete(id);
     this.turnMessageId = id;
     this.touched.add(id);
     this.list.add(message);

@@ -37,7 +37,7 @@ export class CompactionRun implements QueuedRun {
         onEvent: (e) => {
           if (e.type === 'compaction' && e.phase === 'failed') failure = e.error;
           rc.state.apply(e, () => signal.aborted);
-          if (e.type === 'compaction') showCompacted(rc, e);
+          if (e.type === 'compaction') showCompacted(rc, e, project.session);
         },
       });
       if (outcome === 'nothing') this.settle({ status: 'nothing', message: l10n.t('There is nothing to compact yet.') });

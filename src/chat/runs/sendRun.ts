@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { Context } from '../../core/context';
 import type { ResolvedModel } from '../../core/model';
 import type { Project } from '../../core/project';
+import type { Session } from '../../core/session';
 import type { ProjectEvent, RunOptions, RunResult } from '../../core/projectTypes';
 import type { RequestParams } from '../../protocol/catalogue';
 import type { AgentMode } from '../../protocol/sessionState';
@@ -146,15 +147,20 @@ export class SendRun implements QueuedRun {
     const { state } = this.rc;
     if (event.type === 'usage') {
       const totals = project.session.usageTotals();
+      const { autoCompact, compactAt } = project.ctx.config;
       state.setUsage({
         ...totals,
         contextTokens: event.inputTokens + event.outputTokens,
         ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}),
+        ...(event.contextParts ? { contextParts: event.contextParts } : {}),
+        ...(autoCompact && model.contextWindow ? { compactAt: Math.max(1, Math.floor(model.contextWindow * compactAt)) } : {}),
       });
+      const used = event.messageId === undefined ? undefined : project.session.messageUsage(event.messageId);
+      if (used) state.setMessageUsage(event.messageId!, used);
       return;
     }
     state.apply(event, () => signal.aborted);
-    if (event.type === 'compaction') showCompacted(this.rc, event);
+    if (event.type === 'compaction') showCompacted(this.rc, event, project.session);
     if (event.type === 'message' && event.message.role === 'user') {
       state.setSession({ id: project.session.id, title: project.session.summary().title || null });
       this.rc.onSessionChange?.(project.session.id);
@@ -169,8 +175,14 @@ export class SendRun implements QueuedRun {
   }
 }
 
-/** The context meter shows the smaller history at once, not after the next request. */
-export function showCompacted(rc: Pick<RunContext, 'state'>, event: Extract<ProjectEvent, { type: 'compaction' }>): void {
-  const usage = rc.state.usage;
-  if (event.phase === 'done' && usage) rc.state.setUsage({ ...usage, contextTokens: event.tokensAfter });
+/**
+ * The context meter shows the smaller history at once, not after the next request (what fills
+ * it is known again with that request); the summary's own usage goes on its divider and into the total.
+ */
+export function showCompacted(rc: Pick<RunContext, 'state'>, event: Extract<ProjectEvent, { type: 'compaction' }>, session: Session): void {
+  if (event.phase !== 'done') return;
+  const { contextParts: _stale, ...usage } = rc.state.usage ?? { inputTokens: 0, outputTokens: 0 };
+  rc.state.setUsage({ ...usage, ...session.usageTotals(), contextTokens: event.tokensAfter });
+  const used = session.messageUsage(event.id);
+  if (used) rc.state.setMessageUsage(event.id, used);
 }

@@ -37,6 +37,10 @@ export function conversationView(session: Session, window = Number.POSITIVE_INFI
     for (let i = 0; i < start; i++) if (shown(entries[i]!)) earlier++;
   }
   const messages = entriesToUiMessages(start > 0 ? entries.slice(start) : entries);
+  for (let i = 0; i < messages.length; i++) {
+    const usage = session.messageUsage(messages[i]!.id);
+    if (usage) messages[i] = { ...messages[i]!, usage };
+  }
   if (points.size > 0) {
     for (let i = 0; i < messages.length; i++) {
       const point = points.get(messages[i]!.id);

@@ -121,7 +121,7 @@ export async function compactSession(session: Session, opts: CompactOptions): Pr
     if (text === '') throw new CompactionError('the model returned an empty summary', undefined);
     const outcome = applyCompaction(session, prepared, text, { ...(opts.id ? { id: opts.id } : {}), ...(opts.reason ? { reason: opts.reason } : {}) });
     if (usage.inputTokens || usage.outputTokens) {
-      session.appendUsage({ ...usage, ...(opts.modelId ? { model: opts.modelId } : {}), ...(opts.price ? { costUsd: costOf(usage, opts.price) } : {}) });
+      session.appendUsage({ ...usage, messageId: outcome.id, ...(opts.modelId ? { model: opts.modelId } : {}), ...(opts.price ? { costUsd: costOf(usage, opts.price) } : {}) });
     }
     return outcome;
   }

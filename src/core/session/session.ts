@@ -38,6 +38,8 @@ export type SessionEntry =
 
 export interface UsageInput extends TokenUsage {
   model?: string;
+  /** The message the call was for (its answer, a compaction's id). */
+  messageId?: string;
   /** What the call cost in US dollars, when the model's price is known. */
   costUsd?: number;
 }
@@ -126,6 +128,7 @@ export class Session {
   appendUsage(usage: UsageInput): void {
     const record: Record<string, unknown> = { type: 'usage', ts: now(), ...tokensOf(usage) };
     if (usage.model !== undefined) record.model = usage.model;
+    if (usage.messageId !== undefined) record.messageId = usage.messageId;
     if (usage.costUsd !== undefined) record.costUsd = usage.costUsd;
     this.append(record);
   }
@@ -343,6 +346,12 @@ export class Session {
 
   usageTotals(): UsageTotals {
     return { ...this.state.usage };
+  }
+
+  /** What the model calls for one message used (its answer's turn, a compaction), or undefined. */
+  messageUsage(id: string): UsageTotals | undefined {
+    const tally = this.state.messageUsage.get(id);
+    return tally ? { ...tally.totals } : undefined;
   }
 
   summary(): SessionSummary {

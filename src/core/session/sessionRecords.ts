@@ -149,6 +149,8 @@ export const usageRecordSchema = z.object({
   cacheWriteTokens: tokenCount.optional(),
   reasoningTokens: tokenCount.optional(),
   model: z.string().optional(),
+  /** The message the call was for: a turn's answer, a compaction; absent in older logs. */
+  messageId: nonEmpty.optional(),
   /** US dollars, from the model's price when it was known. */
   costUsd: z.number().nonnegative().optional(),
 });

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
-import { addUsage } from '../model/tokenUsage';
-import type { TokenUsage } from '../model/tokenUsage';
+import { tokensOf } from '../model/tokenUsage';
+import { UsageTally, type UsageTotals } from './usageTally';
 import type { ApprovalMode } from '../config/configSchema';
 import type { ChangeRecord, CompactionRecord, ConfigValues, MessageMeta, PlanRecord, RulesRecord, RunRecord, SessionHeaderRecord, SessionRecord, SnapshotRecord } from './sessionRecords';
 import { isKeelNote } from './keelNotes';
@@ -29,11 +29,7 @@ export interface SessionConfig {
   worktree?: ConfigValues['worktree'];
 }
 
-/** Tokens over a session, and what they cost where the price was known. */
-export interface UsageTotals extends TokenUsage {
-  /** US dollars, present only while every call's model had a price (an unknown price is never guessed). */
-  costUsd?: number;
-}
+export type { UsageTotals } from './usageTally';
 
 const TITLE_MAX = 80;
 
@@ -46,9 +42,14 @@ export class SessionState {
   readonly nodes = new Map<string, MessageNode>();
   leafId: string | null = null;
   readonly compactions: CompactionRecord[] = [];
-  readonly usage: UsageTotals = { inputTokens: 0, outputTokens: 0 };
-  /** A usage record without a cost was seen: the total's cost is unknown from then on. */
-  private unpriced = false;
+
+  /** Tokens and cost of every model call the log records. */
+  get usage(): UsageTotals {
+    return this.tally.totals;
+  }
+  private readonly tally = new UsageTally();
+  /** Usage by the message it was for (an answer, a compaction), from records that name one. */
+  readonly messageUsage = new Map<string, UsageTally>();
   approvalMode?: ApprovalMode;
   title?: string;
   model?: string;
@@ -138,12 +139,17 @@ export class SessionState {
         }
         return undefined;
       case 'usage':
-        addUsage(this.usage, record);
-        if (record.costUsd === undefined) {
-          this.unpriced = true;
-          delete this.usage.costUsd;
-        } else if (!this.unpriced) this.usage.costUsd = (this.usage.costUsd ?? 0) + record.costUsd;
+      {
+        const call: UsageTotals = tokensOf(record);
+        if (record.costUsd !== undefined) call.costUsd = record.costUsd;
+        this.tally.add(call);
+        if (record.messageId !== undefined) {
+          let tally = this.messageUsage.get(record.messageId);
+          if (!tally) this.messageUsage.set(record.messageId, (tally = new UsageTally()));
+          tally.add(call);
+        }
         return undefined;
+      }
       case 'compaction':
         if (!this.nodes.has(record.replacesUpTo)) {
           return `${at}compaction ${record.id} replaces messages up to ${record.replacesUpTo}, which is missing; skipped`;

@@ -13,6 +13,7 @@ import { MentionChip } from './MentionChip';
 import { BranchSwitcher, EditResendBox, EditResendButton } from './PromptBranches';
 import { RevertAction } from './RevertAction';
 import { ToolCard } from './ToolCard';
+import { UsageLine } from './UsageLine';
 import { CompactionDivider, InterruptionNote } from './SessionMarks';
 
 // Built at render time: the page's locale is applied after the modules load.
@@ -58,6 +59,7 @@ export const MessageView = memo(function MessageView({ id }: { id: string }) {
         ))}
       </div>
       {message.rules?.length ? <FiredRules rules={message.rules} /> : null}
+      {message.usage ? <UsageLine usage={message.usage} /> : null}
       {status === 'error' ? <MessageError message={message} offerRetry={isLast} /> : null}
     </article>
   );

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { CompactionPart, UiMessage } from '../../../src/protocol/uiMessage';
+import { UsageLine } from './UsageLine';
 import { Icon } from '../../ui/Icon';
 import { Markdown } from './Markdown';
 
@@ -43,6 +44,7 @@ export function CompactionDivider({ message, part }: { message: UiMessage; part:
           <Markdown text={part.summary} streaming={false} />
         </details>
       ) : null}
+      {message.usage ? <UsageLine usage={message.usage} /> : null}
     </div>
   );
 }
