@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
+import { runCommand } from './harness/workbench.ts';
 import { useChatRig } from './support/useChatRig.ts';
 
 const TIMEOUT = 30_000;
@@ -69,12 +70,7 @@ describe('Keel in source control', () => {
   it('Review Changes with Keel opens a plan-mode review whose finding opens the line it names', async function () {
     this.timeout(180_000);
     const page = rig.page;
-    const widget = page.locator('.quick-input-widget');
-    await page.keyboard.press('F1');
-    await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
-    await widget.locator('input').fill('>Keel: Review Changes with Keel');
-    await widget.locator('.monaco-list-row.focused', { hasText: 'Review Changes with Keel' }).waitFor({ timeout: TIMEOUT });
-    await widget.locator('input').press('Enter');
+    await runCommand(page, 'Keel: Review Changes with Keel');
 
     const input = rig.chat.composer();
     await rig.chat.frame.getByTestId('mention-chip').first().waitFor({ timeout: TIMEOUT });
@@ -99,12 +95,7 @@ describe('Keel in source control', () => {
     const page = rig.page;
     git(rig.workspace, 'checkout', '-qb', 'feature');
     git(rig.workspace, 'commit', '-qam', 'fix(math): sum of nothing is 0');
-    const widget = page.locator('.quick-input-widget');
-    await page.keyboard.press('F1');
-    await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
-    await widget.locator('input').fill('>Keel: Review Changes with Keel');
-    await widget.locator('.monaco-list-row.focused', { hasText: 'Review Changes with Keel' }).waitFor({ timeout: TIMEOUT });
-    await widget.locator('input').press('Enter');
+    await runCommand(page, 'Keel: Review Changes with Keel');
 
     const input = rig.chat.composer();
     await rig.chat.frame.getByTestId('mention-chip').filter({ hasText: '@git:main...HEAD' }).waitFor({ timeout: TIMEOUT });

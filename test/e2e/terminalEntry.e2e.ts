@@ -4,6 +4,7 @@
 // command in words and its output as the terminal chip, and what is sent carries that output.
 import * as assert from 'node:assert';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
+import { runCommand } from './harness/workbench.ts';
 import { useChatRig } from './support/useChatRig.ts';
 import { setWorkspaceSetting } from './support/workspaceSettings.ts';
 
@@ -22,12 +23,7 @@ describe('Keel from the terminal', () => {
   it('a failed command offers Fix with Keel, which fills a new conversation and sends the output', async function () {
     this.timeout(180_000);
     const page = rig.page;
-    const widget = page.locator('.quick-input-widget');
-    await page.keyboard.press('F1');
-    await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
-    await widget.locator('input').fill('>Terminal: Create New Terminal');
-    await widget.locator('.monaco-list-row.focused .label-name', { hasText: /^Terminal: Create New Terminal$/ }).waitFor({ timeout: TIMEOUT });
-    await widget.locator('input').press('Enter');
+    await runCommand(page, 'Terminal: Create New Terminal');
     await page.locator('.terminal-wrapper.active .xterm').first().waitFor({ timeout: TIMEOUT });
 
     const offer = page.locator('.statusbar-item', { hasText: 'Fix with Keel' });
