@@ -1,0 +1,22 @@
+// Points google-auth-library's Application Default Credentials at the scripted server's metadata
+// route, as on a Google Cloud machine: the library reads these from the process environment.
+// Any credentials file of the machine's own is hidden meanwhile, so the test cannot use it.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const names = ['GCE_METADATA_HOST', 'METADATA_SERVER_DETECTION', 'GOOGLE_APPLICATION_CREDENTIALS', 'CLOUDSDK_CONFIG'] as const;
+
+export function useMetadataServer(url: string): () => void {
+  const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+  process.env.GCE_METADATA_HOST = new URL(url).host;
+  process.env.METADATA_SERVER_DETECTION = 'assume-present';
+  delete process.env.GOOGLE_APPLICATION_CREDENTIALS;
+  process.env.CLOUDSDK_CONFIG = mkdtempSync(join(tmpdir(), 'keel-gcloud-'));
+  return () => {
+    for (const n of names) {
+      if (saved[n] === undefined) delete process.env[n];
+      else process.env[n] = saved[n];
+    }
+  };
+}
