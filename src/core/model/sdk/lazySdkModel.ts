@@ -1,22 +1,21 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CallOptions, GenerateResult, LanguageModelSpec, StreamResult } from '../wire/modelSpec';
 
 /**
- * Where an SDK provider module is: the build's own file next to the bundle (`dist/<name>.js`),
- * else this folder's source (tests run from source). The specifier is computed so that no
- * bundler folds the provider into the bundle that loads it: esbuild's lazy wrapping of a
- * dynamically imported module breaks zod's initialisation order in the rest of the bundle.
+ * Loads one of this folder's SDK modules (`anthropicSdk`, `googleSdk`…) on first use: the build's
+ * own file next to the bundle (`dist/<name>.js`, CommonJS, so it is required: an import would run
+ * Node's CommonJS export scan over the whole file first), else this folder's source (tests run
+ * from source). The path is computed so that no bundler folds the provider into the bundle that
+ * loads it: esbuild's lazy wrapping of a dynamically imported module breaks zod's initialisation
+ * order in the rest of the bundle.
  */
-function sdkModuleUrl(name: string): string {
+export async function importSdk<T>(name: string): Promise<T> {
   const built = join(__dirname, `${name}.js`);
-  return pathToFileURL(existsSync(built) ? built : join(__dirname, `${name}.ts`)).href;
-}
-
-/** Loads one of this folder's SDK modules (`anthropicSdk`, `googleSdk`…) by its file, on first use. */
-export function importSdk<T>(name: string): Promise<T> {
-  return import(/* @vite-ignore */ sdkModuleUrl(name)) as Promise<T>;
+  if (existsSync(built)) return createRequire(built)(built) as T;
+  return (await import(/* @vite-ignore */ pathToFileURL(join(__dirname, `${name}.ts`)).href)) as T;
 }
 
 /**
