@@ -11,6 +11,7 @@ import type { RecordedRequest } from '../../fixtures/scriptedServer/scenarioType
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { geminiCallSignature } from '../../fixtures/scriptedServer/geminiShapes.ts';
 import { projectBench, recorder } from '../llmsContext/projectHarness';
+import { fiveMessageTurns, sendFiveMessages } from './fiveMessages';
 import type { ProjectBench } from '../llmsContext/projectHarness';
 import { useMetadataServer } from './sdkProviderEnv';
 
@@ -88,23 +89,10 @@ describe.each(wires)('$name requests', (wire) => {
     bench = projectBench(server);
     bench.write('a.txt', 'alpha\n');
     const { project } = await bench.project(
-      [
-        reply.tool('read', { file_path: 'a.txt' }, { reasoning: 'I should read the file first.' }),
-        reply.text('It says alpha.'),
-        reply.tool('write', { file_path: 'b.txt', content: 'beta\n' }),
-        reply.text('Wrote b.txt.'),
-        reply.tool('ls', { path: '.' }),
-        reply.text('Two files.'),
-        reply.tool('grep', { pattern: 'alpha' }),
-        reply.text('Found it in a.txt.'),
-        reply.text('Done.'),
-      ],
+      fiveMessageTurns,
       { env: { KEEL_HOME: bench.home, ...wire.env }, overrides: [wire.layer(server)] },
     );
-    for (const text of ['read a.txt', 'write b.txt', 'list the files', 'find alpha', 'thanks']) {
-      const result = await project.send(text, recorder([{ approved: true }]));
-      expect(result.status, result.error?.message).toBe('completed');
-    }
+    await sendFiveMessages(project);
     expect(server.requests).toHaveLength(9);
     for (let r = 1; r < server.requests.length; r++) {
       const now = wire.split(body(server.requests[r]));

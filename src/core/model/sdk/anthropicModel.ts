@@ -1,13 +1,7 @@
 import type { CallOptions, LanguageModelSpec } from '../wire/modelSpec';
 import { withCacheBreakpoints } from './cacheBreakpoints';
-import { importSdk, LazySdkModel, noRedirects } from './lazySdkModel';
-
-export interface AnthropicEndpoint {
-  /** Base URL up to the API version, e.g. `https://api.anthropic.com/v1`. */
-  baseURL: string;
-  apiKey?: string;
-  headers?: Record<string, string>;
-}
+import { importSdk, keyedSettings, LazySdkModel } from './lazySdkModel';
+import type { KeyedEndpoint } from './lazySdkModel';
 
 type AnthropicSdk = typeof import('./anthropicSdk');
 
@@ -28,20 +22,14 @@ export class AnthropicMessagesModel extends LazySdkModel {
   constructor(
     provider: string,
     modelId: string,
-    private readonly endpoint: AnthropicEndpoint,
+    private readonly endpoint: KeyedEndpoint,
   ) {
     super(`${provider}.messages`, modelId);
   }
 
   protected async create(): Promise<LanguageModelSpec> {
     const { createAnthropic } = await importSdk<AnthropicSdk>('anthropicSdk');
-    const sdk = createAnthropic({
-      baseURL: this.endpoint.baseURL.replace(/\/+$/, ''),
-      // Without a key the SDK would read ANTHROPIC_API_KEY itself, past Keel's pairing rule.
-      apiKey: this.endpoint.apiKey ?? '',
-      headers: this.endpoint.headers,
-      fetch: noRedirects,
-    });
+    const sdk = createAnthropic(keyedSettings(this.endpoint));
     return sdk.messages(this.modelId) as LanguageModelSpec;
   }
 

@@ -1,12 +1,6 @@
 import type { LanguageModelSpec } from '../wire/modelSpec';
-import { importSdk, LazySdkModel, noRedirects } from './lazySdkModel';
-
-export interface AzureEndpoint {
-  /** The resource's OpenAI endpoint, e.g. `https://my-resource.openai.azure.com/openai`. */
-  baseURL: string;
-  apiKey?: string;
-  headers?: Record<string, string>;
-}
+import { importSdk, keyedSettings, LazySdkModel } from './lazySdkModel';
+import type { KeyedEndpoint } from './lazySdkModel';
 
 type AzureSdk = typeof import('./azureSdk');
 
@@ -26,20 +20,14 @@ export class AzureOpenAIModel extends LazySdkModel {
   constructor(
     provider: string,
     modelId: string,
-    private readonly endpoint: AzureEndpoint,
+    private readonly endpoint: KeyedEndpoint,
   ) {
     super(`${provider}.azure`, modelId);
   }
 
   protected async create(): Promise<LanguageModelSpec> {
     const { createAzure } = await importSdk<AzureSdk>('azureSdk');
-    const sdk = createAzure({
-      baseURL: this.endpoint.baseURL.replace(/\/+$/, ''),
-      // Without a key the SDK would read AZURE_API_KEY itself, past Keel's pairing rule.
-      apiKey: this.endpoint.apiKey ?? '',
-      headers: this.endpoint.headers,
-      fetch: noRedirects,
-    });
+    const sdk = createAzure(keyedSettings(this.endpoint));
     return sdk.responses(this.modelId) as LanguageModelSpec;
   }
 }

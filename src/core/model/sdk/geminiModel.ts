@@ -1,12 +1,6 @@
 import type { CallOptions, LanguageModelSpec } from '../wire/modelSpec';
-import { importSdk, LazySdkModel, noRedirects } from './lazySdkModel';
-
-export interface GeminiEndpoint {
-  /** Base URL up to the API version, e.g. `https://generativelanguage.googleapis.com/v1beta`. */
-  baseURL: string;
-  apiKey?: string;
-  headers?: Record<string, string>;
-}
+import { importSdk, keyedSettings, LazySdkModel } from './lazySdkModel';
+import type { KeyedEndpoint } from './lazySdkModel';
 
 type GoogleSdk = typeof import('./googleSdk');
 
@@ -41,20 +35,14 @@ export class GeminiModel extends LazySdkModel {
   constructor(
     provider: string,
     modelId: string,
-    private readonly endpoint: GeminiEndpoint,
+    private readonly endpoint: KeyedEndpoint,
   ) {
     super(`${provider}.gemini`, modelId);
   }
 
   protected async create(): Promise<LanguageModelSpec> {
     const { createGoogleGenerativeAI } = await importSdk<GoogleSdk>('googleSdk');
-    const sdk = createGoogleGenerativeAI({
-      baseURL: this.endpoint.baseURL.replace(/\/+$/, ''),
-      // Without a key the SDK would read GOOGLE_GENERATIVE_AI_API_KEY itself, past Keel's pairing rule.
-      apiKey: this.endpoint.apiKey ?? '',
-      headers: this.endpoint.headers,
-      fetch: noRedirects,
-    });
+    const sdk = createGoogleGenerativeAI(keyedSettings(this.endpoint));
     return sdk.languageModel(this.modelId) as LanguageModelSpec;
   }
 

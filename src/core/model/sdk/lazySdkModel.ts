@@ -24,6 +24,22 @@ export async function importSdk<T>(name: string): Promise<T> {
  */
 export const noRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: 'error' });
 
+/** An endpoint reached with a key: base URL up to the API version, the key paired with its origin, extra headers. */
+export interface KeyedEndpoint {
+  baseURL: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * An SDK provider's settings for a keyed endpoint. Without a key the SDK would read its own
+ * variable (ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY…) itself, past Keel's pairing rule,
+ * so an absent key is an empty one.
+ */
+export function keyedSettings(endpoint: KeyedEndpoint) {
+  return { baseURL: endpoint.baseURL.replace(/\/+$/, ''), apiKey: endpoint.apiKey ?? '', headers: endpoint.headers, fetch: noRedirects };
+}
+
 /**
  * A model of an AI SDK provider that is loaded on the first call (a dynamic import, so people
  * who never use that provider never load it). `prepare` may adjust each call for the provider
