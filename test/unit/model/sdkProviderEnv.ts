@@ -2,6 +2,9 @@
 // route, as on a Google Cloud machine: the library reads these from the process environment.
 // Any credentials file of the machine's own is hidden meanwhile, so the test cannot use it.
 import { mkdtempSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
+import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,5 +21,23 @@ export function useMetadataServer(url: string): () => void {
       if (saved[n] === undefined) delete process.env[n];
       else process.env[n] = saved[n];
     }
+  };
+}
+
+/** A scripted server for the file's tests, serving as the metadata server too; `server()` is it once started. */
+export function scriptedServerWithMetadata(): () => ScriptedServer {
+  let server: ScriptedServer | undefined;
+  let restore = (): void => {};
+  beforeAll(async () => {
+    server = await startScriptedServer();
+    restore = useMetadataServer(server.url);
+  });
+  afterAll(async () => {
+    restore();
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error('the scripted server is not started yet');
+    return server;
   };
 }

@@ -4,7 +4,7 @@
 // Gemini's streamGenerateContent SSE (the Gemini API, and Vertex with Application Default
 // Credentials from a metadata server), Claude on Vertex (rawPredict), Bedrock's ConverseStream
 // in AWS's binary event stream (SigV4-signed), and Azure OpenAI's v1 Responses API.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/core/config/configSchema';
 import type { ProviderConfig } from '../../../src/core/config/configSchema';
 import { mergeLayers } from '../../../src/core/config/loadConfig';
@@ -14,14 +14,13 @@ import { GeminiModel } from '../../../src/core/model/sdk/geminiModel';
 import { VertexModel } from '../../../src/core/model/sdk/vertexModel';
 import { BedrockModel } from '../../../src/core/model/sdk/bedrockModel';
 import { AzureOpenAIModel } from '../../../src/core/model/sdk/azureModel';
-import { METADATA_TOKEN, startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import { METADATA_TOKEN } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { wireCases } from '../../conformance/wireConformance';
 import type { ModelSource } from '../../conformance/wireConformance';
-import { useMetadataServer } from './sdkProviderEnv';
+import { scriptedServerWithMetadata } from './sdkProviderEnv';
 
 const http = { exactUsage: true, httpStatus: true, rawArguments: true };
-export const awsEnv = { AWS_ACCESS_KEY_ID: 'AKIDSCRIPTED', AWS_SECRET_ACCESS_KEY: 'scripted-secret', AWS_SESSION_TOKEN: 'scripted-session', AWS_REGION: 'us-east-1' };
+const awsEnv = { AWS_ACCESS_KEY_ID: 'AKIDSCRIPTED', AWS_SECRET_ACCESS_KEY: 'scripted-secret', AWS_SESSION_TOKEN: 'scripted-session', AWS_REGION: 'us-east-1' };
 
 function model<T>(kind: abstract new (...args: never[]) => T, provider: ProviderConfig, opts: { model?: string; env?: Record<string, string>; key?: string } = {}): T {
   const registry = new ModelRegistry({
@@ -63,25 +62,17 @@ const sources: ModelSource[] = [
   },
 ];
 
-let server: ScriptedServer;
-let restore: () => void;
-beforeAll(async () => {
-  server = await startScriptedServer();
-  restore = useMetadataServer(server.url);
-});
-afterAll(async () => {
-  restore();
-  await server.close();
-});
+const scripted = scriptedServerWithMetadata();
 
 for (const source of sources) {
   describe(`wire conformance: ${source.name}`, () => {
-    for (const c of wireCases(source)) it(c.name, () => c.run(server));
+    for (const c of wireCases(source)) it(c.name, () => c.run(scripted()));
   });
 }
 
 describe('what each provider puts on the wire', () => {
   it('sends the Gemini key as x-goog-api-key, Vertex its ADC token, Bedrock a SigV4 signature with the session token, Azure api-key', async () => {
+    const server = scripted();
     const ask = async (source: ModelSource) => {
       const [c] = wireCases(source);
       await c.run(server);

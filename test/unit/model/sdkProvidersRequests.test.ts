@@ -3,9 +3,8 @@
 // with tool calls, each request starting with the whole previous one (append-only, so the
 // providers' prompt caches hit), Bedrock's cache points where Anthropic's breakpoints go, Gemini's
 // call signatures sent back, and the cache reads (and writes) each API reports reaching the result.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfigLayer } from '../../../src/core/config/configSchema';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { RecordedRequest } from '../../fixtures/scriptedServer/scenarioTypes.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
@@ -13,7 +12,7 @@ import { geminiCallSignature } from '../../fixtures/scriptedServer/geminiShapes.
 import { projectBench, recorder } from '../llmsContext/projectHarness';
 import { fiveMessageTurns, sendFiveMessages } from './fiveMessages';
 import type { ProjectBench } from '../llmsContext/projectHarness';
-import { useMetadataServer } from './sdkProviderEnv';
+import { scriptedServerWithMetadata } from './sdkProviderEnv';
 
 type Json = Record<string, unknown>;
 
@@ -69,23 +68,15 @@ const wires: Wire[] = [
   },
 ];
 
-let server: ScriptedServer;
+const scripted = scriptedServerWithMetadata();
 let bench: ProjectBench;
-let restore: () => void;
-beforeAll(async () => {
-  server = await startScriptedServer();
-  restore = useMetadataServer(server.url);
-});
-afterAll(async () => {
-  restore();
-  await server.close();
-});
 afterEach(() => bench?.cleanup());
 
 const body = (r: RecordedRequest) => r.body as unknown as Json;
 
 describe.each(wires)('$name requests', (wire) => {
   it('stay append-only across five messages with tool calls', async () => {
+    const server = scripted();
     bench = projectBench(server);
     bench.write('a.txt', 'alpha\n');
     const { project } = await bench.project(
@@ -117,6 +108,7 @@ describe.each(wires)('$name requests', (wire) => {
   });
 
   it('reports the cache reads (and writes) the API counts', async () => {
+    const server = scripted();
     bench = projectBench(server);
     const writes = wire.name === 'Amazon Bedrock' || wire.name === 'Vertex AI Claude';
     const { project } = await bench.project(
