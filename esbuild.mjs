@@ -42,10 +42,12 @@ const sdkProviders = ['anthropicSdk', 'googleSdk', 'vertexSdk', 'bedrockSdk', 'a
 const zodNamespace = {
   name: 'zod-namespace',
   setup(b) {
+    // Some packages import it several times under other names (`import { z as z2 } from "zod/v4"`).
+    const named = /import \{ z(?: as (\w+))? \} from "zod\/v4";/g;
     b.onLoad({ filter: /[\\/]node_modules[\\/]@ai-sdk[\\/].*\.js$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
-      if (!text.includes('import { z } from "zod/v4";')) return undefined;
-      return { contents: text.replace('import { z } from "zod/v4";', 'import * as z from "zod/v4";'), loader: 'js' };
+      if (!text.includes('} from "zod/v4";')) return undefined;
+      return { contents: text.replace(named, (_, as) => `import * as ${as ?? 'z'} from "zod/v4";`), loader: 'js' };
     });
   },
 };
