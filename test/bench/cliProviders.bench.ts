@@ -1,5 +1,5 @@
 // `keel run` as it ships, per provider Keel reaches through the AI SDK's own packages (each a
-// bundle file of its own, loaded only when a model of that kind streams): whole-process CPU per
+// bundle file of its own, loaded only when a model of that kind streams) and for Azure OpenAI (on Keel's lean Responses wire): whole-process CPU per
 // 1,000 streamed tokens (a 5,000-token answer less a 1-token one, back to back), and the startup
 // of a 1-token answer, which now includes loading that provider's bundle.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -39,8 +39,8 @@ const providers: Provider[] = [
     env: () => ({ AWS_ACCESS_KEY_ID: 'AKIDBENCH', AWS_SECRET_ACCESS_KEY: 'bench' }),
   },
   {
-    name: 'Azure OpenAI Responses',
-    config: (s) => ({ model: 'az/bench-deployment', providers: { az: { preset: 'azure', baseURL: `${s.server.url}/openai/v1` } } }),
+    name: 'Azure OpenAI Responses (lean wire)',
+    config: (s) => ({ model: 'az/bench-deployment', providers: { az: { preset: 'azure', baseURL: `${s.server.url}/openai` } } }),
     env: () => ({ AZURE_API_KEY: 'bench' }),
   },
 ];

@@ -11,8 +11,8 @@ export type ApprovalMode = (typeof approvalModes)[number];
 /**
  * `chat` speaks Chat Completions (any OpenAI-compatible server); `responses` is OpenAI's Responses API;
  * `anthropic` is Anthropic's Messages API; `gemini` the Gemini API (Google AI Studio); `vertex` Google
- * Vertex AI (Gemini, and Claude models); `bedrock` Amazon Bedrock's Converse API; `azure` Azure OpenAI.
- * All but the first two go through the AI SDK's providers, each loaded when first used.
+ * Vertex AI (Gemini, and Claude models); `bedrock` Amazon Bedrock's Converse API (these four through the
+ * AI SDK's providers, each loaded when first used); `azure` Azure OpenAI's v1 Responses API (Keel's own wire).
  */
 export const providerApis = ['chat', 'responses', 'anthropic', 'gemini', 'vertex', 'bedrock', 'azure'] as const;
 export type ProviderApi = (typeof providerApis)[number];

@@ -7,11 +7,14 @@ import { GeminiModel } from './sdk/geminiModel';
 import { vertexOrigin, VertexModel } from './sdk/vertexModel';
 import { bedrockOrigin, BedrockModel } from './sdk/bedrockModel';
 import type { BedrockAuth } from './sdk/bedrockModel';
-import { azureBaseURL, AzureOpenAIModel } from './sdk/azureModel';
+import { leanResponsesModel } from './wire/leanModels';
 
 type Env = Record<string, string | undefined>;
 
-/** The APIs Keel reaches through the AI SDK's own providers (each loaded when first used). */
+/**
+ * The APIs with a provider kind of their own: Anthropic, Gemini, Vertex and Bedrock through the
+ * AI SDK's providers (each loaded when first used), Azure OpenAI on Keel's own Responses wire.
+ */
 export type SdkApi = Exclude<ProviderApi, 'chat' | 'responses'>;
 
 export function isSdkApi(api: ProviderApi | undefined): api is SdkApi {
@@ -44,7 +47,7 @@ export function sdkDefaultBaseURL(api: ProviderApi | undefined, pconf: ProviderC
   }
   if (api === 'azure') {
     const resource = firstOf(env, ['AZURE_RESOURCE_NAME']);
-    return resource ? azureBaseURL(resource) : undefined;
+    return resource ? `https://${resource}.openai.azure.com/openai` : undefined;
   }
   return undefined;
 }
@@ -80,7 +83,11 @@ export function createSdkModel(
   const base = baseURL ?? '';
   if (api === 'anthropic') return new AnthropicMessagesModel(provider, modelId, { baseURL: base, apiKey, headers });
   if (api === 'gemini') return new GeminiModel(provider, modelId, { baseURL: base, apiKey, headers });
-  if (api === 'azure') return new AzureOpenAIModel(provider, modelId, { baseURL: base, apiKey, headers });
+  if (api === 'azure') {
+    // Azure's v1 API is OpenAI's Responses API under the resource's /openai/v1, the key in `api-key`.
+    const keyed = apiKey ? { ...headers, 'api-key': apiKey } : headers;
+    return leanResponsesModel(provider, modelId, { baseURL: `${base.replace(/\/+$/, '')}/v1`, headers: keyed });
+  }
   if (api === 'bedrock') return new BedrockModel(provider, modelId, { baseURL: base, region: awsRegion(pconf, env)!, auth: bedrockAuth(pconf, env, apiKey), headers });
   const project = pconf.project ?? firstOf(env, ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT']);
   const location = vertexLocation(pconf, env);

@@ -12,7 +12,7 @@ import type { KeelConfig } from '../../../src/core/config/configSchema';
 import { narrowWorkspaceLayer } from '../../../src/core/config/workspaceNarrowing';
 import { catalogueEntry } from '../../../src/core/model/modelCatalogue';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
-import { AzureOpenAIModel } from '../../../src/core/model/sdk/azureModel';
+import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer';
@@ -92,7 +92,7 @@ describe('Vertex AI', () => {
 describe('Azure OpenAI', () => {
   it('finds the resource from AZURE_RESOURCE_NAME, and names it when nothing says which', () => {
     const reg = new ModelRegistry({ config: config({ model: 'azure/my-deployment' }), env: { AZURE_RESOURCE_NAME: 'contoso', AZURE_API_KEY: 'az' } });
-    expect(reg.resolve('model').model).toBeInstanceOf(AzureOpenAIModel);
+    expect(reg.resolve('model').model).toBeInstanceOf(LeanLanguageModel);
     const none = new ModelRegistry({ config: config({ model: 'azure/my-deployment', providers: { azure: { preset: 'azure' } } }), env: {} });
     expect(() => none.resolve('model')).toThrow(/AZURE_RESOURCE_NAME|AZURE_API_KEY/);
   });

@@ -3,7 +3,7 @@
 // config and environment, over real HTTP to the scripted server speaking that API's own format:
 // Gemini's streamGenerateContent SSE (the Gemini API, and Vertex with Application Default
 // Credentials from a metadata server), Claude on Vertex (rawPredict), Bedrock's ConverseStream
-// in AWS's binary event stream (SigV4-signed), and Azure OpenAI's v1 Responses API.
+// in AWS's binary event stream (SigV4-signed), and Azure OpenAI's v1 Responses API (Keel's own wire).
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/core/config/configSchema';
 import type { ProviderConfig } from '../../../src/core/config/configSchema';
@@ -13,7 +13,7 @@ import { ModelRegistry } from '../../../src/core/model/modelRegistry';
 import { GeminiModel } from '../../../src/core/model/sdk/geminiModel';
 import { VertexModel } from '../../../src/core/model/sdk/vertexModel';
 import { BedrockModel } from '../../../src/core/model/sdk/bedrockModel';
-import { AzureOpenAIModel } from '../../../src/core/model/sdk/azureModel';
+import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
 import { METADATA_TOKEN } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { wireCases } from '../../conformance/wireConformance';
 import type { ModelSource } from '../../conformance/wireConformance';
@@ -56,9 +56,9 @@ const sources: ModelSource[] = [
     model: (s) => model(BedrockModel, { preset: 'bedrock', baseURL: s.url }, { model: 'anthropic.claude-sonnet-4-5-v1:0', env: awsEnv }),
   },
   {
-    name: 'Azure OpenAI Responses (AI SDK Azure provider)',
+    name: 'Azure OpenAI Responses (Keel’s lean Responses wire at the resource’s /openai/v1)',
     traits: { ...http, reasoning: true },
-    model: (s) => model(AzureOpenAIModel, { preset: 'azure', baseURL: `${s.url}/openai/v1` }, { key: 'sk-test' }),
+    model: (s) => model(LeanLanguageModel, { preset: 'azure', baseURL: `${s.url}/openai` }, { key: 'sk-test' }),
   },
 ];
 
@@ -93,8 +93,8 @@ describe('what each provider puts on the wire', () => {
     expect(bedrock.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDSCRIPTED\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=.*, Signature=[0-9a-f]{64}$/);
     expect(bedrock.headers['x-amz-security-token']).toBe('scripted-session');
     const azure = await ask(sources[4]);
-    // A base URL off Azure's hosts is taken as a gateway: the SDK adds `?api-version` only on *.openai.azure.com.
     expect(azure.path).toBe('/openai/v1/responses');
     expect(azure.headers['api-key']).toBe('sk-test');
+    expect(azure.headers.authorization).toBeUndefined();
   });
 });

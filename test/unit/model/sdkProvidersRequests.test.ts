@@ -62,7 +62,7 @@ const wires: Wire[] = [
   },
   {
     name: 'Azure OpenAI',
-    layer: (s) => ({ model: 'az/my-gpt-5-deployment', providers: { az: { preset: 'azure', baseURL: `${s.url}/openai/v1` } } }),
+    layer: (s) => ({ model: 'az/my-gpt-5-deployment', providers: { az: { preset: 'azure', baseURL: `${s.url}/openai` } } }),
     env: { AZURE_API_KEY: 'sk-azure' },
     split: (b) => ({ head: [b.instructions, b.tools], items: b.input as unknown[] }),
   },
