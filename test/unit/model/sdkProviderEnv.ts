@@ -1,7 +1,7 @@
 // Points google-auth-library's Application Default Credentials at the scripted server's metadata
 // route, as on a Google Cloud machine: the library reads these from the process environment.
 // Any credentials file of the machine's own is hidden meanwhile, so the test cannot use it.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -15,8 +15,10 @@ export function useMetadataServer(url: string): () => void {
   process.env.GCE_METADATA_HOST = new URL(url).host;
   process.env.METADATA_SERVER_DETECTION = 'assume-present';
   delete process.env.GOOGLE_APPLICATION_CREDENTIALS;
-  process.env.CLOUDSDK_CONFIG = mkdtempSync(join(tmpdir(), 'keel-gcloud-'));
+  const gcloud = mkdtempSync(join(tmpdir(), 'keel-gcloud-'));
+  process.env.CLOUDSDK_CONFIG = gcloud;
   return () => {
+    rmSync(gcloud, { recursive: true, force: true });
     for (const n of names) {
       if (saved[n] === undefined) delete process.env[n];
       else process.env[n] = saved[n];

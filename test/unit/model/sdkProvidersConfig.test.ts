@@ -2,7 +2,7 @@
 // key variable goes only to the origin it was paired with, Bedrock's credentials come from the
 // person's AWS chain (a profile in their credentials file) or a Bedrock API key, Vertex takes an
 // express-mode key, missing settings are named, and a workspace can move none of it.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { streamText } from 'ai';
@@ -62,6 +62,7 @@ describe('Amazon Bedrock', () => {
     expect(server.requests[0].headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDWORKPROFILE\/\d{8}\/eu-west-1\/bedrock\/aws4_request/);
     // Llama takes no cache points (Claude and Nova do).
     expect(JSON.stringify(server.requests[0].body.bedrockMessages)).not.toContain('cachePoint');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('sends a Bedrock API key as a bearer token instead of signing', async () => {
