@@ -5,42 +5,29 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { streamText } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/core/config/configSchema';
 import type { KeelConfig } from '../../../src/core/config/configSchema';
 import { narrowWorkspaceLayer } from '../../../src/core/config/workspaceNarrowing';
 import { catalogueEntry } from '../../../src/core/model/modelCatalogue';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
 import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
-import { reply } from '../../fixtures/scriptedServer/replyBuilder';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer';
+import { registrySay } from './registrySay';
 
 const config = (over: Partial<KeelConfig>): KeelConfig => ({ ...defaultConfig, ...over });
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-
-async function say(reg: ModelRegistry): Promise<string> {
-  server.load({ turns: [reply.text('hi there')] });
-  const result = streamText({ model: reg.resolve('model').model, prompt: 'hello', maxRetries: 0 });
-  return await result.text;
-}
+const { server: scripted, say } = registrySay('hi there');
 
 describe('Gemini', () => {
   it('sends GOOGLE_GENERATIVE_AI_API_KEY to the endpoint the person set, and not where only a workspace moved it', async () => {
-    const mine = config({ model: 'google/gemini-2.5-flash', providers: { google: { baseURL: `${server.url}/v1beta` } } });
+    const mine = config({ model: 'google/gemini-2.5-flash', providers: { google: { baseURL: `${scripted().url}/v1beta` } } });
     expect(await say(new ModelRegistry({ config: mine, env: { GOOGLE_GENERATIVE_AI_API_KEY: 'g-key' } }))).toBe('hi there');
-    expect(server.requests[0].headers['x-goog-api-key']).toBe('g-key');
+    expect(scripted().requests[0].headers['x-goog-api-key']).toBe('g-key');
 
     // The same endpoint in the effective config but not in the person's own: no key goes there.
     const moved = new ModelRegistry({ config: mine, personal: config({}), env: { GOOGLE_GENERATIVE_AI_API_KEY: 'g-key' } });
     expect(await say(moved)).toBe('hi there');
-    expect(server.requests[0].headers['x-goog-api-key'] ?? '').toBe('');
+    expect(scripted().requests[0].headers['x-goog-api-key'] ?? '').toBe('');
   });
 });
 
@@ -55,23 +42,23 @@ describe('Amazon Bedrock', () => {
     writeFileSync(join(dir, 'credentials'), '[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = s1\n\n[work]\naws_access_key_id = AKIDWORKPROFILE\naws_secret_access_key = s2\n');
     writeFileSync(join(dir, 'config'), '[profile work]\nregion = eu-west-1\n');
     const reg = new ModelRegistry({
-      config: config({ model: 'bedrock/meta.llama3-3-70b-instruct-v1:0', providers: { bedrock: { baseURL: server.url, region: 'eu-west-1', profile: 'work' } } }),
+      config: config({ model: 'bedrock/meta.llama3-3-70b-instruct-v1:0', providers: { bedrock: { baseURL: scripted().url, region: 'eu-west-1', profile: 'work' } } }),
       env: { AWS_SHARED_CREDENTIALS_FILE: join(dir, 'credentials'), AWS_CONFIG_FILE: join(dir, 'config') },
     });
     expect(await say(reg)).toBe('hi there');
-    expect(server.requests[0].headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDWORKPROFILE\/\d{8}\/eu-west-1\/bedrock\/aws4_request/);
+    expect(scripted().requests[0].headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDWORKPROFILE\/\d{8}\/eu-west-1\/bedrock\/aws4_request/);
     // Llama takes no cache points (Claude and Nova do).
-    expect(JSON.stringify(server.requests[0].body.bedrockMessages)).not.toContain('cachePoint');
+    expect(JSON.stringify(scripted().requests[0].body.bedrockMessages)).not.toContain('cachePoint');
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('sends a Bedrock API key as a bearer token instead of signing', async () => {
     const reg = new ModelRegistry({
-      config: config({ model: 'bedrock/anthropic.claude-haiku-4-5-v1:0', providers: { bedrock: { baseURL: server.url } } }),
+      config: config({ model: 'bedrock/anthropic.claude-haiku-4-5-v1:0', providers: { bedrock: { baseURL: scripted().url } } }),
       env: { AWS_REGION: 'us-west-2', AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key' },
     });
     expect(await say(reg)).toBe('hi there');
-    expect(server.requests[0].headers.authorization).toBe('Bearer bedrock-api-key');
+    expect(scripted().requests[0].headers.authorization).toBe('Bearer bedrock-api-key');
   });
 });
 
@@ -82,11 +69,11 @@ describe('Vertex AI', () => {
   });
 
   it('sends an express-mode key (GOOGLE_VERTEX_API_KEY) as x-goog-api-key to the publisher path', async () => {
-    const reg = new ModelRegistry({ config: config({ model: 'vertex/gemini-2.5-flash', providers: { vertex: { baseURL: server.url } } }), env: { GOOGLE_VERTEX_API_KEY: 'vx-key' } });
+    const reg = new ModelRegistry({ config: config({ model: 'vertex/gemini-2.5-flash', providers: { vertex: { baseURL: scripted().url } } }), env: { GOOGLE_VERTEX_API_KEY: 'vx-key' } });
     expect(await say(reg)).toBe('hi there');
-    expect(server.requests[0].path).toBe('/v1/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
-    expect(server.requests[0].headers['x-goog-api-key']).toBe('vx-key');
-    expect(server.requests[0].headers.authorization).toBeUndefined();
+    expect(scripted().requests[0].path).toBe('/v1/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+    expect(scripted().requests[0].headers['x-goog-api-key']).toBe('vx-key');
+    expect(scripted().requests[0].headers.authorization).toBeUndefined();
   });
 });
 
