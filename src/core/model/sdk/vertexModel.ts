@@ -28,6 +28,11 @@ export function vertexOrigin(location: string): string {
   return `https://${location}-aiplatform.googleapis.com`;
 }
 
+/** Express mode (a key, no project) is served by Vertex's global host, not a regional one. */
+function expressRoot(root: string): string {
+  return /(^|\.)aiplatform\.googleapis\.com$/.test(new URL(root).hostname) ? 'https://aiplatform.googleapis.com' : root;
+}
+
 /**
  * A model on Google Vertex AI through the AI SDK's Vertex providers, loaded on the first call:
  * Gemini models (generateContent), and Anthropic's Claude models (rawPredict, with Keel's cache
@@ -53,7 +58,7 @@ export class VertexModel extends LazySdkModel {
   protected async create(): Promise<LanguageModelSpec> {
     const { createGoogleVertex, createGoogleVertexAnthropic } = await importSdk<VertexSdk>('vertexSdk');
     const { project, location, headers } = this.endpoint;
-    const root = `${this.endpoint.baseURL.replace(/\/+$/, '')}`;
+    const root = this.endpoint.baseURL.replace(/\/+$/, '');
     if (this.anthropic) {
       const sdk = createGoogleVertexAnthropic({ project, location, headers, fetch: noRedirects, baseURL: `${root}/v1/projects/${project}/locations/${location}/publishers/anthropic/models` });
       return sdk.languageModel(this.modelId) as LanguageModelSpec;
@@ -65,7 +70,7 @@ export class VertexModel extends LazySdkModel {
       fetch: noRedirects,
       // An empty key keeps the SDK from reading GOOGLE_VERTEX_API_KEY itself, past Keel's pairing rule.
       apiKey: this.endpoint.apiKey ?? '',
-      baseURL: this.endpoint.apiKey ? `${root}/v1/publishers/google` : `${root}/v1beta1/projects/${project}/locations/${location}/publishers/google`,
+      baseURL: this.endpoint.apiKey ? `${expressRoot(root)}/v1/publishers/google` : `${root}/v1beta1/projects/${project}/locations/${location}/publishers/google`,
     });
     return sdk.languageModel(this.modelId) as LanguageModelSpec;
   }
