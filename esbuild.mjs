@@ -34,7 +34,7 @@ const hostSplit = {
 // The AI SDK's providers for APIs Keel has no lean wire for are files of their own next to the
 // bundles, loaded by a dynamic import the first time a model of that kind streams (see
 // src/core/model/sdk/anthropicModel.ts): `keel run` and the extension's runtime never parse them otherwise.
-const sdkProviders = ['anthropicSdk'];
+const sdkProviders = ['anthropicSdk', 'googleSdk', 'vertexSdk', 'bedrockSdk'];
 
 // @ai-sdk/openai and openai-compatible import zod's `z` object, which bundlers cannot shake:
 // it drags in every schema kind and all 40-odd error-message locales (about 370 KB). The
@@ -42,10 +42,12 @@ const sdkProviders = ['anthropicSdk'];
 const zodNamespace = {
   name: 'zod-namespace',
   setup(b) {
+    // Some packages import it several times under other names (`import { z as z2 } from "zod/v4"`).
+    const named = /import \{ z(?: as (\w+))? \} from "zod\/v4";/g;
     b.onLoad({ filter: /[\\/]node_modules[\\/]@ai-sdk[\\/].*\.js$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
-      if (!text.includes('import { z } from "zod/v4";')) return undefined;
-      return { contents: text.replace('import { z } from "zod/v4";', 'import * as z from "zod/v4";'), loader: 'js' };
+      if (!text.includes('} from "zod/v4";')) return undefined;
+      return { contents: text.replace(named, (_, as) => `import * as ${as ?? 'z'} from "zod/v4";`), loader: 'js' };
     });
   },
 };

@@ -8,10 +8,18 @@ import type { ServerProcess } from './scriptedServerProcess';
 
 const TOKENS = 5000;
 
-interface State {
+export interface State {
   server: ServerProcess;
   dir: string;
 }
+
+/** How `keel run` reaches its model: the flags, and the environment (keys, a config home) besides the bench's own. */
+export interface ModelSetup {
+  args: string[];
+  env?: Record<string, string>;
+}
+
+const openAiFlags = (s: State): ModelSetup => ({ args: ['--base-url', s.server.baseURL, '--model', 'scripted-model', '--api-key', 'bench'] });
 
 let built: Promise<void> | undefined;
 /** The CLI as it ships: `dist/cli.js` from the production build. */
@@ -24,13 +32,13 @@ function buildCli(): Promise<void> {
   return built;
 }
 
-async function setup(): Promise<State> {
+export async function setup(): Promise<State> {
   await buildCli();
   const server = await spawnScriptedServer();
   return { server, dir: mkdtempSync(join(tmpdir(), 'keel-cli-bench-')) };
 }
 
-function teardown(state: State): void {
+export function teardown(state: State): void {
   state.server.close();
   rmSync(state.dir, { recursive: true, force: true });
 }
@@ -40,12 +48,12 @@ function teardown(state: State): void {
  * start to its end) of one whole `keel run` process whose model answers with `tokens`
  * tokens, one per chunk. stdout is a pipe that this process drains.
  */
-async function runCpu(state: State, tokens: number): Promise<number> {
+export async function runCpu(state: State, tokens: number, model: ModelSetup = openAiFlags(state)): Promise<number> {
   await state.server.load({ turns: [], fallback: { tokens, chunkSize: 1 } });
   const cpuFile = join(state.dir, 'cpu.txt');
   rmSync(cpuFile, { force: true });
-  const args = ['--require', join(process.cwd(), 'test/bench/cpuReport.cjs'), 'dist/cli.js', 'run', '--base-url', state.server.baseURL, '--model', 'scripted-model', '--api-key', 'bench', '--cwd', state.dir, 'stream please'];
-  const env = { PATH: process.env.PATH, HOME: state.dir, KEEL_HOME: join(state.dir, 'home'), KEEL_BENCH_CPU_FILE: cpuFile };
+  const args = ['--require', join(process.cwd(), 'test/bench/cpuReport.cjs'), 'dist/cli.js', 'run', ...model.args, '--cwd', state.dir, 'stream please'];
+  const env = { PATH: process.env.PATH, HOME: state.dir, KEEL_HOME: join(state.dir, 'home'), KEEL_BENCH_CPU_FILE: cpuFile, ...model.env };
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let chars = 0;
   let stderr = '';

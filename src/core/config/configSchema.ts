@@ -10,9 +10,11 @@ export type ApprovalMode = (typeof approvalModes)[number];
 
 /**
  * `chat` speaks Chat Completions (any OpenAI-compatible server); `responses` is OpenAI's Responses API;
- * `anthropic` is Anthropic's Messages API (through the AI SDK's Anthropic provider, loaded when used).
+ * `anthropic` is Anthropic's Messages API; `gemini` the Gemini API (Google AI Studio); `vertex` Google
+ * Vertex AI (Gemini, and Claude models); `bedrock` Amazon Bedrock's Converse API (these four through the
+ * AI SDK's providers, each loaded when first used); `azure` Azure OpenAI's v1 Responses API (Keel's own wire).
  */
-export const providerApis = ['chat', 'responses', 'anthropic'] as const;
+export const providerApis = ['chat', 'responses', 'anthropic', 'gemini', 'vertex', 'bedrock', 'azure'] as const;
 export type ProviderApi = (typeof providerApis)[number];
 
 export const providerSchema = z.strictObject({
@@ -24,6 +26,12 @@ export const providerSchema = z.strictObject({
   apiKeyEnv: z.string().optional(),
   /** Extra HTTP headers sent with every request (no secrets: config files are not secret storage). */
   headers: z.record(z.string(), z.string()).optional(),
+  /** Bedrock's AWS region, or Vertex's location (else AWS_REGION / GOOGLE_VERTEX_LOCATION). */
+  region: z.string().regex(/^[a-z0-9-]+$/, 'a region or location such as us-east-1 or europe-west4').optional(),
+  /** Vertex's Google Cloud project (else GOOGLE_VERTEX_PROJECT / GOOGLE_CLOUD_PROJECT). */
+  project: z.string().min(1).optional(),
+  /** Bedrock's AWS profile in the shared config and credentials files (else AWS_PROFILE). */
+  profile: z.string().min(1).optional(),
   /** Context window in tokens for every model of this provider, unless `models` says otherwise. */
   contextWindow: z.number().int().positive().optional(),
   models: z

@@ -14,6 +14,8 @@ import { toDisplayText, toModelOutput } from './toolOutput';
 interface PendingCall extends LoopToolCall {
   /** Set when the model's call could not be parsed: it gets this error instead of running. */
   invalid?: string;
+  /** What the provider attached to the call (Gemini's thought signature), sent back with it. */
+  providerOptions?: SharedProviderOptions;
 }
 
 interface TurnOutput {
@@ -227,7 +229,7 @@ async function streamTurn(opts: LoopOptions, request: TurnRequest, messages: Mod
         opts.onToolInputStart?.(part.toolName);
         break;
       case 'tool-call':
-        out.calls.push(parseCall(part.toolCallId, part.toolName, part.input));
+        out.calls.push({ ...parseCall(part.toolCallId, part.toolName, part.input), ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) });
         break;
       case 'finish':
         addUsage(out.usage, usageOfCall(part.usage));
@@ -255,7 +257,7 @@ function assistantMessage(turn: TurnOutput): AssistantModelMessage | undefined {
   } else if (turn.reasoning) content.push({ type: 'reasoning', text: turn.reasoning });
   if (turn.text) content.push({ type: 'text', text: turn.text });
   for (const c of turn.calls) {
-    content.push({ type: 'tool-call', toolCallId: c.toolCallId, toolName: c.toolName, input: c.input ?? {} });
+    content.push({ type: 'tool-call', toolCallId: c.toolCallId, toolName: c.toolName, input: c.input ?? {}, ...(c.providerOptions ? { providerOptions: c.providerOptions } : {}) });
   }
   return content.length ? { role: 'assistant', content } : undefined;
 }

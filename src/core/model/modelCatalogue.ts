@@ -35,13 +35,33 @@ const catalogue: Record<string, CatalogueEntry> = {
   'gpt-4o-mini': entry(128_000, 16_384, true, { input: 0.15, cachedInput: 0.075, output: 0.6 }),
   o3: entry(200_000, 100_000, true, { input: 2, cachedInput: 0.5, output: 8 }),
   'o4-mini': entry(200_000, 100_000, true, { input: 1.1, cachedInput: 0.275, output: 4.4 }),
+  // Gemini's prices for prompts up to 200k tokens (longer ones cost more); cache reads are implicit-cache hits.
+  'gemini-3-pro-preview': entry(1_048_576, 65_536, true, { input: 2, cachedInput: 0.2, output: 12 }),
+  'gemini-2.5-pro': entry(1_048_576, 65_536, true, { input: 1.25, cachedInput: 0.125, output: 10 }),
+  'gemini-2.5-flash': entry(1_048_576, 65_536, true, { input: 0.3, cachedInput: 0.03, output: 2.5 }),
+  'gemini-2.5-flash-lite': entry(1_048_576, 65_536, true, { input: 0.1, cachedInput: 0.01, output: 0.4 }),
+  'gemini-2.0-flash': entry(1_048_576, 8_192, true, { input: 0.1, cachedInput: 0.025, output: 0.4 }),
   'deepseek-chat': entry(128_000, 8_192, false, { input: 0.28, cachedInput: 0.028, output: 0.42 }),
   'deepseek-reasoner': entry(128_000, 65_536, false, { input: 0.28, cachedInput: 0.028, output: 0.42 }),
 };
 
+/**
+ * A model id as the catalogue knows it: Bedrock's `us.anthropic.claude-sonnet-4-5-20250929-v1:0`
+ * (a cross-region prefix, the vendor, a version suffix) and Vertex's `claude-sonnet-4-5@20250929`
+ * are the same model as Anthropic's `claude-sonnet-4-5-20250929`.
+ */
+function catalogueId(modelId: string): string {
+  return modelId
+    .slice(modelId.lastIndexOf('/') + 1)
+    .toLowerCase()
+    .replace(/^(?:(?:us|eu|apac|jp|au|global)\.)?(?:anthropic|amazon|meta|mistral|deepseek|openai)\./, '')
+    .replace(/-v\d+(?::\d+)?$/, '')
+    .replace(/@(\d{8}|latest)$/, '-$1');
+}
+
 /** The catalogue's entry for a model id (`provider/…/model` or bare), or undefined. */
 export function catalogueEntry(modelId: string): CatalogueEntry | undefined {
-  const bare = modelId.slice(modelId.lastIndexOf('/') + 1).toLowerCase();
+  const bare = catalogueId(modelId);
   // The family itself, or it with a date or `latest`: `o3-pro` is not `o3`, and has no price here.
   const family = /^(.*?)(?:-(?:\d{8}|\d{4}-\d{2}-\d{2}|latest))?$/.exec(bare)?.[1] ?? bare;
   return catalogue[bare] ?? catalogue[family];

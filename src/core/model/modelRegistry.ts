@@ -8,10 +8,11 @@ import { knownContextWindow } from './contextWindows';
 import { fetchEndpointModels } from './endpointModels';
 import type { EndpointModels, ProviderEndpoint } from './endpointModels';
 import { effectiveProvider } from './providerPresets';
+import type { EffectiveProvider } from './providerPresets';
 import { OPENAI_BASE_URL, originOf, presetOrigin, providerOrigin } from './keyOrigin';
 import type { PairedKey } from './keyOrigin';
 import { leanChatModel, leanResponsesModel } from './wire/leanModels';
-import { AnthropicMessagesModel } from './sdk/anthropicModel';
+import { createSdkModel, isSdkApi, sdkDefaultBaseURL } from './sdkEndpoints';
 import type { ProviderApi } from '../config/configSchema';
 
 export type ModelPurpose = 'model' | 'planModel' | 'smallModel';
@@ -127,7 +128,7 @@ export class ModelRegistry {
         supportsImages: factory.supportsImages?.(modelId) ?? false,
       };
     }
-    const pconf = effectiveProvider(provider, this.opts.config.providers[provider]);
+    const pconf = this.provider(provider);
     if (!pconf) {
       throw new KeelError('model_unknown', l10n.t('Unknown model provider "{0}" in "{1}". {2}', provider, ref, setupHint()));
     }
@@ -148,9 +149,9 @@ export class ModelRegistry {
       id: `${provider}/${modelId}`,
       provider,
       modelId,
-      model: createModel(provider, modelId, api, pconf, apiKey),
+      model: createModel(provider, modelId, api, pconf, apiKey, this.opts.env),
       contextWindow,
-      supportsImages: pconf.models?.[modelId]?.images ?? /gpt-4o|gpt-4\.1|gpt-5|o3|o4|vision|vl\b|llava|claude|gemini/i.test(modelId),
+      supportsImages: pconf.models?.[modelId]?.images ?? /gpt-4o|gpt-4\.1|gpt-5|o3|o4|vision|vl\b|llava|claude|gemini|nova-(?:lite|pro|premier)/i.test(modelId),
     };
   }
 
@@ -160,9 +161,9 @@ export class ModelRegistry {
    */
   endpoint(provider: string): ProviderEndpoint | undefined {
     if (this.opts.factories?.some((f) => f.name === provider)) return undefined;
-    const pconf = effectiveProvider(provider, this.opts.config.providers[provider]);
-    // Anthropic lists its models with its own key header, which this asking does not send.
-    if (!pconf || pconf.api === 'anthropic') return undefined;
+    const pconf = this.provider(provider);
+    // The SDK providers' APIs list their models their own way (or not at all), which this asking does not do.
+    if (!pconf || isSdkApi(pconf.api)) return undefined;
     return { provider, baseURL: pconf.baseURL ?? OPENAI_BASE_URL, apiKey: this.apiKey(provider, pconf), headers: pconf.headers };
   }
 
@@ -179,6 +180,17 @@ export class ModelRegistry {
       });
     }
     return pending;
+  }
+
+  /**
+   * The provider with its preset's defaults, and the base URL of its region or resource (Vertex,
+   * Bedrock, Azure) when its config names none.
+   */
+  private provider(name: string): EffectiveProvider | undefined {
+    const pconf = effectiveProvider(name, this.opts.config.providers[name]);
+    if (!pconf || pconf.baseURL !== undefined) return pconf;
+    const baseURL = sdkDefaultBaseURL(pconf.api, pconf, this.opts.env);
+    return baseURL ? { ...pconf, baseURL } : pconf;
   }
 
   private keyEnvName(provider: string, pconf: ProviderConfig | undefined): string {
@@ -198,7 +210,9 @@ export class ModelRegistry {
     const fromEnv = this.opts.env[this.keyEnvName(provider, pconf)];
     if (!fromEnv) return undefined;
     const personal = this.opts.personal ?? this.opts.config;
-    const paired = [providerOrigin(provider, personal.providers[provider]), presetOrigin(provider)];
+    const own = personal.providers[provider];
+    const regional = sdkDefaultBaseURL(effectiveProvider(provider, own)?.api, own ?? {}, this.opts.env);
+    const paired = [providerOrigin(provider, own), presetOrigin(provider), regional && originOf(regional)];
     return paired.includes(origin) ? fromEnv : undefined;
   }
 }
@@ -219,9 +233,10 @@ function createModel(
   api: ProviderApi,
   pconf: ProviderConfig | undefined,
   apiKey: string | undefined,
+  env: Record<string, string | undefined>,
 ): LanguageModel {
+  if (isSdkApi(api)) return createSdkModel(api, provider, modelId, { baseURL: pconf?.baseURL, apiKey, headers: pconf?.headers }, pconf ?? {}, env);
   const endpoint = { baseURL: pconf?.baseURL ?? OPENAI_BASE_URL, apiKey, headers: pconf?.headers };
-  if (api === 'anthropic') return new AnthropicMessagesModel(provider, modelId, endpoint);
   if (api === 'responses') return leanResponsesModel(provider, modelId, endpoint);
   return leanChatModel(provider, modelId, pconf?.baseURL ? 'compatible' : 'openai', endpoint);
 }

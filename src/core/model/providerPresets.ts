@@ -5,7 +5,7 @@ import type { PresetName } from './presetNames';
 
 export interface ProviderPreset {
   label: string;
-  /** Absent for OpenAI: the SDK knows its endpoint. */
+  /** Absent for OpenAI (the SDK knows its endpoint) and where it depends on a region or resource (Vertex, Bedrock, Azure). */
   baseURL?: string;
   api: ProviderApi;
   apiKeyEnv?: string;
@@ -36,6 +36,12 @@ export const providerPresets: Record<PresetName, ProviderPreset> = {
   zhipu: { label: 'Zhipu (GLM)', baseURL: 'https://open.bigmodel.cn/api/paas/v4', api: 'chat', apiKeyEnv: 'ZHIPU_API_KEY', needsKey: true },
   siliconflow: { label: 'SiliconFlow', baseURL: 'https://api.siliconflow.cn/v1', api: 'chat', apiKeyEnv: 'SILICONFLOW_API_KEY', needsKey: true },
   litellm: { label: 'LiteLLM proxy', baseURL: 'http://127.0.0.1:4000/v1', api: 'chat', apiKeyEnv: 'LITELLM_API_KEY', needsKey: false },
+  google: { label: 'Google Gemini', baseURL: 'https://generativelanguage.googleapis.com/v1beta', api: 'gemini', apiKeyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY', needsKey: true },
+  // Application Default Credentials; a key (express mode) is optional.
+  vertex: { label: 'Google Vertex AI', api: 'vertex', apiKeyEnv: 'GOOGLE_VERTEX_API_KEY', needsKey: false },
+  // The AWS credential chain; a Bedrock API key is optional.
+  bedrock: { label: 'Amazon Bedrock', api: 'bedrock', apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK', needsKey: false },
+  azure: { label: 'Azure OpenAI', api: 'azure', apiKeyEnv: 'AZURE_API_KEY', needsKey: true },
 };
 
 

@@ -18,7 +18,7 @@ describe('keel run --provider', () => {
   });
 
   it('refuses an unknown preset with a usage error naming the known ones', async () => {
-    const run = await runCli(rig.cli, ['run', '--cwd', rig.box.ws, '--provider', 'azure', 'hi'], { KEEL_HOME: rig.box.home });
+    const run = await runCli(rig.cli, ['run', '--cwd', rig.box.ws, '--provider', 'nonesuch', 'hi'], { KEEL_HOME: rig.box.home });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--provider must be one of openai, deepseek, openrouter, ollama, lmstudio, vllm');
   });

@@ -1,30 +1,17 @@
 // An `anthropic` provider as the registry resolves it: the preset's key variable, the key only
 // for the origin it was paired with (sent as Anthropic's x-api-key), and a workspace that can
 // neither turn a provider into an Anthropic one nor move it. Over real HTTP where a request goes.
-import { streamText } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/core/config/configSchema';
 import type { KeelConfig } from '../../../src/core/config/configSchema';
 import { narrowWorkspaceLayer } from '../../../src/core/config/workspaceNarrowing';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
 import { AnthropicMessagesModel } from '../../../src/core/model/sdk/anthropicModel';
-import { reply } from '../../fixtures/scriptedServer/replyBuilder';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer';
+import { registrySay } from './registrySay';
 
 const config = (over: Partial<KeelConfig>): KeelConfig => ({ ...defaultConfig, ...over });
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-
-async function say(reg: ModelRegistry): Promise<string> {
-  server.load({ turns: [reply.text('hi from claude')] });
-  const result = streamText({ model: reg.resolve('model').model, prompt: 'hello', maxRetries: 0 });
-  return await result.text;
-}
+const { server: scripted, say } = registrySay('hi from claude');
 
 describe('the anthropic provider', () => {
   it('resolves anthropic/… with ANTHROPIC_API_KEY to a Messages model that takes images and lists no models with the wrong header', () => {
@@ -41,17 +28,17 @@ describe('the anthropic provider', () => {
   });
 
   it('sends the environment key as x-api-key to the endpoint the person set, and not where a workspace moved it', async () => {
-    const mine = config({ model: 'anthropic/claude', providers: { anthropic: { baseURL: server.baseURL } } });
+    const mine = config({ model: 'anthropic/claude', providers: { anthropic: { baseURL: scripted().baseURL } } });
     const paired = new ModelRegistry({ config: mine, env: { ANTHROPIC_API_KEY: 'sk-ant-mine' } });
     expect(await say(paired)).toBe('hi from claude');
-    expect(server.requests[0].path).toBe('/v1/messages');
-    expect(server.requests[0].headers['x-api-key']).toBe('sk-ant-mine');
-    expect(server.requests[0].headers.authorization).toBeUndefined();
+    expect(scripted().requests[0].path).toBe('/v1/messages');
+    expect(scripted().requests[0].headers['x-api-key']).toBe('sk-ant-mine');
+    expect(scripted().requests[0].headers.authorization).toBeUndefined();
 
     // The same endpoint in the effective config but not in the person's own: no key goes there.
     const moved = new ModelRegistry({ config: mine, personal: config({ model: 'anthropic/claude' }), env: { ANTHROPIC_API_KEY: 'sk-ant-mine' } });
     expect(await say(moved)).toBe('hi from claude');
-    expect(server.requests[0].headers['x-api-key'] ?? '').toBe('');
+    expect(scripted().requests[0].headers['x-api-key'] ?? '').toBe('');
   });
 
   it('keeps a workspace from turning a provider into an Anthropic one or moving it', () => {

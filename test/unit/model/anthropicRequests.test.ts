@@ -5,9 +5,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { thinkingSignature } from '../../fixtures/scriptedServer/messagesShapes.ts';
-import { projectBench, recorder } from '../llmsContext/projectHarness';
+import { projectBench } from '../llmsContext/projectHarness';
+import { fiveMessageTurns, sendFiveMessages } from './fiveMessages';
 import type { ProjectBench } from '../llmsContext/projectHarness';
 
 type Block = Record<string, unknown> & { type: string; cache_control?: unknown };
@@ -34,23 +34,10 @@ describe('Anthropic Messages requests', () => {
     bench = projectBench(server);
     bench.write('a.txt', 'alpha\n');
     const { project } = await bench.project(
-      [
-        reply.tool('read', { file_path: 'a.txt' }, { reasoning: 'I should read the file first.' }),
-        reply.text('It says alpha.'),
-        reply.tool('write', { file_path: 'b.txt', content: 'beta\n' }),
-        reply.text('Wrote b.txt.'),
-        reply.tool('ls', { path: '.' }),
-        reply.text('Two files.'),
-        reply.tool('grep', { pattern: 'alpha' }),
-        reply.text('Found it in a.txt.'),
-        reply.text('Done.'),
-      ],
+      fiveMessageTurns,
       { overrides: [{ model: 'claude/scripted', providers: { claude: { preset: 'anthropic', baseURL: server.baseURL } } }] },
     );
-    for (const text of ['read a.txt', 'write b.txt', 'list the files', 'find alpha', 'thanks']) {
-      const result = await project.send(text, recorder([{ approved: true }]));
-      expect(result.status, result.error?.message).toBe('completed');
-    }
+    await sendFiveMessages(project);
     expect(server.requests).toHaveLength(9);
     expect(server.requests.every((r) => r.path === '/v1/messages')).toBe(true);
 

@@ -1,0 +1,100 @@
+// The wire conformance suite (test/conformance/wireConformance.ts) against the providers Keel
+// reaches through the AI SDK's own packages, each as the registry builds it from a person's
+// config and environment, over real HTTP to the scripted server speaking that API's own format:
+// Gemini's streamGenerateContent SSE (the Gemini API, and Vertex with Application Default
+// Credentials from a metadata server), Claude on Vertex (rawPredict), Bedrock's ConverseStream
+// in AWS's binary event stream (SigV4-signed), and Azure OpenAI's v1 Responses API (Keel's own wire).
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../../src/core/config/configSchema';
+import type { ProviderConfig } from '../../../src/core/config/configSchema';
+import { mergeLayers } from '../../../src/core/config/loadConfig';
+import { providerOrigin } from '../../../src/core/model/keyOrigin';
+import { ModelRegistry } from '../../../src/core/model/modelRegistry';
+import { GeminiModel } from '../../../src/core/model/sdk/geminiModel';
+import { VertexModel } from '../../../src/core/model/sdk/vertexModel';
+import { BedrockModel } from '../../../src/core/model/sdk/bedrockModel';
+import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
+import { METADATA_TOKEN } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import { wireCases } from '../../conformance/wireConformance';
+import type { ModelSource } from '../../conformance/wireConformance';
+import { scriptedServerWithMetadata } from './sdkProviderEnv';
+
+const http = { exactUsage: true, httpStatus: true, rawArguments: true };
+const awsEnv = { AWS_ACCESS_KEY_ID: 'AKIDSCRIPTED', AWS_SECRET_ACCESS_KEY: 'scripted-secret', AWS_SESSION_TOKEN: 'scripted-session', AWS_REGION: 'us-east-1' };
+
+function model<T>(kind: abstract new (...args: never[]) => T, provider: ProviderConfig, opts: { model?: string; env?: Record<string, string>; key?: string } = {}): T {
+  const registry = new ModelRegistry({
+    config: mergeLayers(defaultConfig, { model: `p/${opts.model ?? 'scripted-model'}`, providers: { p: provider } }),
+    env: opts.env ?? {},
+    apiKeys: opts.key ? { p: { key: opts.key, origin: providerOrigin('p', provider) } } : {},
+  });
+  const built = registry.resolve('model').model;
+  if (!(built instanceof kind)) throw new Error(`the registry did not build a ${kind.name}`);
+  return built;
+}
+
+const sources: ModelSource[] = [
+  {
+    name: 'Gemini API (AI SDK Google provider, loaded on use)',
+    // Gemini sends each call's arguments whole, as an object: there is no malformed JSON to pass on.
+    traits: { ...http, rawArguments: false, reasoning: true },
+    model: (s) => model(GeminiModel, { preset: 'google', baseURL: `${s.url}/v1beta` }, { model: 'gemini-2.5-pro', key: 'sk-test' }),
+  },
+  {
+    name: 'Vertex AI Gemini with Application Default Credentials (AI SDK Vertex provider)',
+    traits: { ...http, rawArguments: false, reasoning: true },
+    model: (s) => model(VertexModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-central1' }, { model: 'gemini-2.5-pro' }),
+  },
+  {
+    name: 'Vertex AI Claude (AI SDK Vertex Anthropic provider)',
+    traits: { ...http, reasoning: true, signsReasoning: 'anthropic' },
+    model: (s) => model(VertexModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-east5' }, { model: 'claude-sonnet-4-5' }),
+  },
+  {
+    name: 'Amazon Bedrock Converse (AI SDK Bedrock provider, SigV4)',
+    traits: { ...http, reasoning: true, signsReasoning: 'bedrock' },
+    model: (s) => model(BedrockModel, { preset: 'bedrock', baseURL: s.url }, { model: 'anthropic.claude-sonnet-4-5-v1:0', env: awsEnv }),
+  },
+  {
+    name: 'Azure OpenAI Responses (Keel’s lean Responses wire at the resource’s /openai/v1)',
+    traits: { ...http, reasoning: true },
+    model: (s) => model(LeanLanguageModel, { preset: 'azure', baseURL: `${s.url}/openai` }, { key: 'sk-test' }),
+  },
+];
+
+const scripted = scriptedServerWithMetadata();
+
+for (const source of sources) {
+  describe(`wire conformance: ${source.name}`, () => {
+    for (const c of wireCases(source)) it(c.name, () => c.run(scripted()));
+  });
+}
+
+describe('what each provider puts on the wire', () => {
+  it('sends the Gemini key as x-goog-api-key, Vertex its ADC token, Bedrock a SigV4 signature with the session token, Azure api-key', async () => {
+    const server = scripted();
+    const ask = async (source: ModelSource) => {
+      const [c] = wireCases(source);
+      await c.run(server);
+      return server.requests[0];
+    };
+    const gemini = await ask(sources[0]);
+    expect(gemini.path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
+    expect(gemini.headers['x-goog-api-key']).toBe('sk-test');
+    const vertex = await ask(sources[1]);
+    expect(vertex.path).toBe('/v1beta1/projects/keel-test/locations/us-central1/publishers/google/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
+    expect(vertex.headers.authorization).toBe(`Bearer ${METADATA_TOKEN}`);
+    const claude = await ask(sources[2]);
+    expect(claude.path).toBe('/v1/projects/keel-test/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5:streamRawPredict');
+    expect(claude.headers.authorization).toBe(`Bearer ${METADATA_TOKEN}`);
+    expect(claude.body.anthropic_version).toBe('vertex-2023-10-16');
+    const bedrock = await ask(sources[3]);
+    expect(bedrock.path).toBe(`/model/${encodeURIComponent('anthropic.claude-sonnet-4-5-v1:0')}/converse-stream`);
+    expect(bedrock.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDSCRIPTED\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=.*, Signature=[0-9a-f]{64}$/);
+    expect(bedrock.headers['x-amz-security-token']).toBe('scripted-session');
+    const azure = await ask(sources[4]);
+    expect(azure.path).toBe('/openai/v1/responses');
+    expect(azure.headers['api-key']).toBe('sk-test');
+    expect(azure.headers.authorization).toBeUndefined();
+  });
+});
