@@ -151,7 +151,7 @@ describe('keel.provider', () => {
     const fromWorkspace = readKeelSettings(section({ provider: { workspaceValue: 'openrouter' } }));
     expect(fromWorkspace.settings.provider).toBeUndefined();
     expect(fromWorkspace.problems.join(' ')).toContain('"keel.provider" is ignored');
-    const unknown = readKeelSettings(section({ provider: { globalValue: 'azure' } }));
+    const unknown = readKeelSettings(section({ provider: { globalValue: 'nonesuch' } }));
     expect(unknown.problems).toEqual(['keel.provider has an invalid value and is ignored.']);
     expect(readKeelSettings(section({ provider: { globalValue: '' } })).settings).toEqual({});
   });
