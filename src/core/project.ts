@@ -234,7 +234,7 @@ export class Project {
     const offered = new Map(offerable.filter((t) => allowed.has(t.name)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
     await context.mentioned((opts.mentions ?? []).flatMap((m) => (m.kind === 'file' || m.kind === 'folder' ? [m.path] : [])));
-    const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, [...offered.keys()], scoped.current.path, emit);
+    const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, scoped.current.path, emit);
     const system = prompt.system;
     const userId = opts.messageId ?? newMessageId();
     const hookText = await promptHooks(ctx.hooks, { id: this.session.id, first: this.session.history().length === 0 }, promptText(input), signal);
