@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { autoCompaction, runCompaction } from './compaction/autoCompaction';
 import { costOf } from './model/modelCatalogue';
 import type { CompactionOutcome } from './compaction/compactor';
@@ -269,6 +270,8 @@ export class Project {
       system,
       messages: this.session.history(),
       tools: specs,
+      // The session id, hashed: stable for the conversation, and says nothing about it to the provider.
+      cacheKey: createHash('sha256').update(this.session.id).digest('hex').slice(0, 32),
       maxTurns: opts.maxTurns ?? ctx.config.maxTurns,
       signal,
       prepareTurn: (n) => rules.prepareTurn(n),

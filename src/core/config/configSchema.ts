@@ -24,6 +24,8 @@ export const providerSchema = z.strictObject({
   apiKeyEnv: z.string().optional(),
   /** Extra HTTP headers sent with every request (no secrets: config files are not secret storage). */
   headers: z.record(z.string(), z.string()).optional(),
+  /** The endpoint takes OpenAI's `prompt_cache_key` (default: only OpenAI's own endpoint is sent one). */
+  promptCacheKey: z.boolean().optional(),
   /** Context window in tokens for every model of this provider, unless `models` says otherwise. */
   contextWindow: z.number().int().positive().optional(),
   models: z

@@ -222,6 +222,8 @@ function createModel(
 ): LanguageModel {
   const endpoint = { baseURL: pconf?.baseURL ?? OPENAI_BASE_URL, apiKey, headers: pconf?.headers };
   if (api === 'anthropic') return new AnthropicMessagesModel(provider, modelId, endpoint);
-  if (api === 'responses') return leanResponsesModel(provider, modelId, endpoint);
-  return leanChatModel(provider, modelId, pconf?.baseURL ? 'compatible' : 'openai', endpoint);
+  // OpenAI's own endpoint takes `prompt_cache_key`; another only when the person says it does.
+  const lean = { cacheKey: pconf?.promptCacheKey ?? originOf(endpoint.baseURL) === originOf(OPENAI_BASE_URL) };
+  if (api === 'responses') return leanResponsesModel(provider, modelId, endpoint, lean);
+  return leanChatModel(provider, modelId, pconf?.baseURL ? 'compatible' : 'openai', endpoint, lean);
 }
