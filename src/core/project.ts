@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { autoCompaction, runCompaction } from './compaction/autoCompaction';
 import { costOf } from './model/modelCatalogue';
 import type { CompactionOutcome } from './compaction/compactor';
@@ -235,7 +236,7 @@ export class Project {
     const offered = new Map(offerable.filter((t) => allowed.has(t.name)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
     await context.mentioned((opts.mentions ?? []).flatMap((m) => (m.kind === 'file' || m.kind === 'folder' ? [m.path] : [])));
-    const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, [...offered.keys()], scoped.current.path, emit);
+    const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, scoped.current.path, emit);
     const system = prompt.system;
     const userId = opts.messageId ?? newMessageId();
     const hookText = await promptHooks(ctx.hooks, { id: this.session.id, first: this.session.history().length === 0 }, promptText(input), signal);
@@ -270,6 +271,8 @@ export class Project {
       system,
       messages: this.session.history(),
       tools: specs,
+      // The session id, hashed: stable for the conversation, and says nothing about it to the provider.
+      cacheKey: createHash('sha256').update(this.session.id).digest('hex').slice(0, 32),
       maxTurns: opts.maxTurns ?? ctx.config.maxTurns,
       signal,
       prepareTurn: (n) => rules.prepareTurn(n),

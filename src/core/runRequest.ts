@@ -76,7 +76,6 @@ export async function requestPrompt(
   context: ConversationContext,
   history: readonly { meta?: MessageMeta }[],
   mode: RunMode,
-  toolNames: string[],
   currentPath: string,
   emit: (e: ProjectEvent) => void,
 ): Promise<RequestPrompt> {
@@ -91,7 +90,7 @@ export async function requestPrompt(
   }
   const system = await ctx.plugins.apply<string>({
     hook: 'systemPrompt',
-    memo: buildSystemPrompt({ mode, toolNames, displayLanguage: ctx.host.displayLanguage, mcpInstructions: ctx.mcp.instructions() }),
+    memo: buildSystemPrompt({ mode, displayLanguage: ctx.host.displayLanguage, mcpInstructions: ctx.mcp.instructions() }),
     args: [{ mode }],
     type: 'SeriesLast',
   });
@@ -173,10 +172,29 @@ function toolParameters(tool: AnyTool): Record<string, unknown> {
   let schema = schemaCache.get(tool);
   if (!schema) {
     const { $schema: _drop, ...rest } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    schema = rest;
+    schema = withoutSafeIntegerBounds(rest);
     schemaCache.set(tool, schema);
   }
   return schema;
+}
+
+/**
+ * zod's `.int()` writes JavaScript's safe-integer bounds into the schema; they tell the model
+ * nothing and cost tokens in every request, so they are left out (zod still checks them).
+ */
+function withoutSafeIntegerBounds(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if ((key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)) continue;
+    out[key] = Array.isArray(value)
+      ? value.map((v: unknown) => (isSchemaObject(v) ? withoutSafeIntegerBounds(v) : v))
+      : isSchemaObject(value) ? withoutSafeIntegerBounds(value) : value;
+  }
+  return out;
+}
+
+function isSchemaObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function hasImages(input: UserInput): boolean {

@@ -32,6 +32,8 @@ export const providerSchema = z.strictObject({
   project: z.string().min(1).optional(),
   /** Bedrock's AWS profile in the shared config and credentials files (else AWS_PROFILE). */
   profile: z.string().min(1).optional(),
+  /** The endpoint takes OpenAI's `prompt_cache_key` (default: only OpenAI's own endpoint is sent one). */
+  promptCacheKey: z.boolean().optional(),
   /** Context window in tokens for every model of this provider, unless `models` says otherwise. */
   contextWindow: z.number().int().positive().optional(),
   models: z

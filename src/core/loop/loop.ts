@@ -204,7 +204,7 @@ function contextTooLong(err: unknown, attempts: number): LoopError {
  * deltas go out as events as they arrive, tool calls are parsed once whole.
  */
 async function streamTurn(opts: LoopOptions, request: TurnRequest, messages: ModelMessage[], out: TurnOutput): Promise<void> {
-  const options = await callOptions(request.model, { system: opts.system, messages, tools: request.tools, signal: opts.signal });
+  const options = await callOptions(request.model, { system: opts.system, messages, tools: request.tools, signal: opts.signal, cacheKey: opts.cacheKey });
   await streamModel(request.model, options, (part) => {
     switch (part.type) {
       case 'text-delta':

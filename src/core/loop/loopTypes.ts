@@ -51,6 +51,11 @@ export interface LoopOptions {
   /** History including the new user message. Not mutated. */
   messages: ModelMessage[];
   tools: Record<string, LoopToolSpec>;
+  /**
+   * Stable for the whole conversation: providers that take a prompt-cache key (OpenAI's
+   * `prompt_cache_key`) route its requests to the same cache with it.
+   */
+  cacheKey?: string;
   executeTool(call: LoopToolCall, signal: AbortSignal): Promise<ToolResult>;
   maxTurns: number;
   signal: AbortSignal;

@@ -237,6 +237,8 @@ function createModel(
 ): LanguageModel {
   if (isSdkApi(api)) return createSdkModel(api, provider, modelId, { baseURL: pconf?.baseURL, apiKey, headers: pconf?.headers }, pconf ?? {}, env);
   const endpoint = { baseURL: pconf?.baseURL ?? OPENAI_BASE_URL, apiKey, headers: pconf?.headers };
-  if (api === 'responses') return leanResponsesModel(provider, modelId, endpoint);
-  return leanChatModel(provider, modelId, pconf?.baseURL ? 'compatible' : 'openai', endpoint);
+  // OpenAI's own endpoint takes `prompt_cache_key`; another only when the person says it does.
+  const lean = { cacheKey: pconf?.promptCacheKey ?? originOf(endpoint.baseURL) === originOf(OPENAI_BASE_URL) };
+  if (api === 'responses') return leanResponsesModel(provider, modelId, endpoint, lean);
+  return leanChatModel(provider, modelId, pconf?.baseURL ? 'compatible' : 'openai', endpoint, lean);
 }

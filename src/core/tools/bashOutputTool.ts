@@ -4,11 +4,11 @@ import { defineTool, errorResult, textResult } from './tool';
 import { keyArgument, keyValueDetails } from './toolPresentation';
 
 const inputSchema = z.object({
-  id: z.string().min(1).describe('The job id bash returned for a run_in_background command, e.g. "bash_1".'),
+  id: z.string().min(1).describe('The job id bash returned, e.g. "bash_1".'),
   filter: z
     .string()
     .optional()
-    .describe('A regular expression: only output lines that match are returned (the rest is still consumed).'),
+    .describe('Regular expression: return only matching lines (the rest is still consumed).'),
 });
 
 export type BashOutputInput = z.infer<typeof inputSchema>;
@@ -19,8 +19,7 @@ const elisionNote = /^… \[\d+ characters \(\d+ lines?\) elided from the middle
 export const bashOutputTool = defineTool<BashOutputInput>({
   name: 'bash_output',
   description:
-    'Returns the output a background command (bash with run_in_background) printed since the last read, and whether ' +
-    'it is still running or how it ended. Long output keeps its beginning and end.',
+    'Returns what a background bash job printed since the last read, and whether it still runs or how it ended.',
   category: 'read',
   present: (input) => ({ title: 'bash_output', summary: keyArgument(input, 'bash_output'), icon: 'output', details: keyValueDetails(input) }),
   inputSchema,

@@ -28,31 +28,30 @@ const inputSchema = z.object({
     .max(bashMaxTimeoutMs)
     .optional()
     .describe(
-      `Milliseconds before the command is killed (default ${bashDefaultTimeoutMs}, at most ${bashMaxTimeoutMs}; ` +
-        'a background command runs until killed unless this is given).',
+      `Milliseconds before the command is killed (default ${bashDefaultTimeoutMs}; a background command runs until killed unless this is given).`,
     ),
-  cwd: z.string().min(1).optional().describe('Working folder inside the workspace (default: the workspace root, i.e. the current project).'),
-  description: z.string().optional().describe('A few words on what the command does, shown to the person.'),
+  cwd: z.string().min(1).optional().describe('Working folder inside the workspace (default: the current project).'),
+  description: z.string().optional().describe('A few words on what it does, shown to the person.'),
   run_in_background: z
     .boolean()
     .optional()
-    .describe('Start the command in the background (a dev server, a watcher) and return at once with a job id and its first output.'),
+    .describe('Keep it running in the background (a dev server, a watcher): returns at once with a job id and its first output; read more with bash_output, stop it with kill_bash.'),
   network: z
     .boolean()
     .optional()
-    .describe('The command needs the network (package installs, git fetch): inside the sandbox it has none unless the person approves this.'),
+    .describe('It needs the network (package installs, git fetch); the person approves it.'),
   writable: z
     .boolean()
     .optional()
     .describe(
-      'Run with the workspace writable. In manual mode a command allowed by a rule (not by the person) gets a read-only workspace; ' +
-        'set this only after such a command failed because it needed to write: the person is asked.',
+      'In manual mode a command allowed by a rule (not by the person) gets a read-only workspace; set this only after ' +
+        'such a command failed for want of writing: the person is asked.',
     ),
   unsandboxed: z
     .boolean()
     .optional()
     .describe(
-      "Run outside Keel's OS sandbox. Only after a command failed because of the sandbox and cannot be done inside it; the person must approve every such call.",
+      "Run outside the sandbox; only after a command failed because of it and cannot be done inside. The person approves every such call.",
     ),
 });
 
@@ -61,15 +60,11 @@ export type BashInput = z.infer<typeof inputSchema>;
 export const bashTool = defineTool<BashInput>({
   name: 'bash',
   description:
-    'Runs a shell command (bash -c) in the workspace and returns its combined stdout and stderr and exit code. ' +
-    "In VS Code it runs in Keel's terminal, where the person sees it; elsewhere stdin is closed. Avoid interactive " +
-    'commands either way (only the person could answer them); pagers are disabled. The command and everything it starts are ' +
-    `killed on timeout (default ${bashDefaultTimeoutMs / 1000} s) or cancel. Long output keeps its beginning and end. ` +
-    'With run_in_background the command keeps running after the call returns: read its output with bash_output and ' +
-    'stop it with kill_bash. Use read, grep, glob and edit instead of cat, grep, find and sed when they fit. ' +
-    "Commands run in an OS sandbox where one exists: the workspace is writable except protected paths (.git internals, .vscode, " +
-    '.keel, rules files), the rest of the file system is read-only, secrets are hidden and there is no network unless you set network. ' +
-    'In manual mode a command allowed by a rule rather than by the person gets a read-only workspace (see writable).',
+    'Runs bash -c in the workspace; returns combined stdout/stderr and the exit code. Avoid interactive commands ' +
+    '(no one can answer them; pagers are off). The command and all it starts are killed on timeout or cancel. Long ' +
+    'output keeps its beginning and end. Use read, grep, glob and edit rather than cat, grep, find and sed. Where an ' +
+    'OS sandbox exists, the workspace is writable except protected paths (.git internals, .vscode, .keel, rules files), ' +
+    'the rest is read-only, secrets are hidden and there is no network unless you set network.',
   category: 'command',
   present: (input) => ({ title: 'bash', summary: keyArgument(input, 'bash'), icon: 'terminal', details: { kind: 'command', command: input.command, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.description ? { description: input.description } : {}), ...(input.run_in_background ? { background: true } : {}) } }),
   inputSchema,

@@ -6,10 +6,10 @@ import { expectedFailure } from './toolFailure';
 import { keyArgument } from './toolPresentation';
 
 const inputSchema = z.object({
-  file_path: z.string().min(1).describe('The file to change: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name.'),
+  file_path: z.string().min(1).describe('The file to change.'),
   old_string: z.string().describe('The exact text to replace, including indentation. Empty only to create a new file.'),
   new_string: z.string().describe('The text to put in its place.'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence.'),
 });
 
 export type EditInput = z.infer<typeof inputSchema>;
@@ -17,9 +17,9 @@ export type EditInput = z.infer<typeof inputSchema>;
 export const editTool = defineTool<EditInput>({
   name: 'edit',
   description:
-    'Replaces exact text in a file. old_string must match the file exactly once (include enough surrounding lines), ' +
-    'unless replace_all is true. Read the file first: edits to files not read in this session, or changed on disk ' +
-    'since, are refused. Line endings, BOM and the final newline are kept. An empty old_string creates a new file.',
+    'Replaces exact text in a file. old_string must match exactly once (include enough surrounding lines) unless ' +
+    'replace_all is set. Refused if the file was not read in this session or changed on disk since. Line endings, BOM ' +
+    'and the final newline are kept.',
   category: 'write',
   present: (input) => ({ title: 'edit', summary: keyArgument(input, 'edit'), icon: 'edit', details: { kind: 'fileChange', path: input.file_path } }),
   inputSchema,

@@ -12,7 +12,7 @@ export const fetchMaxChars = 50_000;
 export const fetchTimeoutMs = 30_000;
 
 const inputSchema = z.object({
-  url: z.string().min(1).describe('The http or https URL to fetch.'),
+  url: z.string().min(1).describe('The URL.'),
 });
 
 export type FetchInput = z.infer<typeof inputSchema>;
@@ -20,8 +20,8 @@ export type FetchInput = z.infer<typeof inputSchema>;
 export const fetchTool = defineTool<FetchInput>({
   name: 'fetch',
   description:
-    'Fetches a web page or API (http/https GET, redirects followed) and returns it as text: HTML converted to ' +
-    `readable text with links, JSON and plain text as-is. Output is limited to ${fetchMaxChars} characters.`,
+    'GETs an http(s) page or API (redirects followed) as text: HTML as readable text with links, JSON and plain ' +
+    `text as-is; at most ${fetchMaxChars} characters.`,
   category: 'network',
   present: (input) => ({ title: 'fetch', summary: keyArgument(input, 'fetch'), icon: 'globe', details: { kind: 'fetchedPage', url: input.url } }),
   inputSchema,

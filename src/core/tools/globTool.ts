@@ -18,7 +18,7 @@ const inputSchema = z.object({
     .string()
     .min(1)
     .describe('Glob matched against paths below `path`: "**/*.ts", "src/**/*.{ts,tsx}", "*.json" (top level only).'),
-  path: z.string().min(1).optional().describe('Folder to search in (default: the workspace root, i.e. the current project; a pattern may start with a workspace folder\'s name).'),
+  path: z.string().min(1).optional().describe('Folder to search in (default: the current project; a pattern may start with a workspace folder\'s name).'),
 });
 
 export type GlobInput = z.infer<typeof inputSchema>;

@@ -14,8 +14,8 @@ import { keyArgument } from './toolPresentation';
 const contextLines = z.number().int().min(0).max(100).optional();
 
 const inputSchema = z.object({
-  pattern: z.string().min(1).describe('Regular expression to search for (ripgrep syntax), matched within single lines.'),
-  path: z.string().min(1).optional().describe('File or folder to search (default: the workspace root, i.e. the current project; start with a workspace folder\'s name for another).'),
+  pattern: z.string().min(1).describe('Regular expression, matched within single lines.'),
+  path: z.string().min(1).optional().describe('File or folder to search (default: the current project).'),
   glob: z
     .string()
     .min(1)
@@ -26,11 +26,11 @@ const inputSchema = z.object({
     .optional()
     .describe('files_with_matches (default): paths, newest first; content: matching lines; count: matches per file.'),
   '-i': z.boolean().optional().describe('Ignore case.'),
-  '-n': z.boolean().optional().describe('Show line numbers in content mode (default true).'),
-  '-A': contextLines.describe('Lines of context after each match (content mode).'),
-  '-B': contextLines.describe('Lines of context before each match (content mode).'),
-  '-C': contextLines.describe('Lines of context before and after each match (content mode).'),
-  head_limit: z.number().int().min(1).optional().describe('Show only the first N files, lines or counts.'),
+  '-n': z.boolean().optional().describe('Line numbers in content mode (default true).'),
+  '-A': contextLines.describe('Lines after each match (content mode).'),
+  '-B': contextLines.describe('Lines before each match (content mode).'),
+  '-C': contextLines.describe('Lines before and after each match (content mode).'),
+  head_limit: z.number().int().min(1).optional().describe('Only the first N files, lines or counts.'),
 });
 
 export type GrepInput = z.infer<typeof inputSchema>;
@@ -40,9 +40,8 @@ export function createGrepTool(opts: { engine?: SearchEngineChoice } = {}): AnyT
   return defineTool<GrepInput>({
     name: 'grep',
     description:
-      'Searches file contents with a regular expression (ripgrep), honouring .gitignore and skipping .git, ' +
-      'node_modules and binary files. Choose output_mode: files_with_matches (default), content (with -n, -A/-B/-C ' +
-      'context) or count. Filter files with glob. Prefer this over running grep or rg through bash.',
+      'Searches file contents with a ripgrep regular expression (.gitignore honoured; .git, node_modules and binary ' +
+      'files skipped). Prefer it over grep or rg through bash.',
     category: 'read',
     present: (input) => ({ title: 'grep', summary: keyArgument(input, 'grep'), icon: 'search', details: { kind: 'search', pattern: input.pattern, ...(input.path ? { scope: input.path } : {}) } }),
     inputSchema,

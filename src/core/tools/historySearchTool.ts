@@ -5,8 +5,8 @@ import { keyArgument, keyValueDetails } from './toolPresentation';
 
 const inputSchema = z
   .object({
-    query: z.string().optional().describe('Keywords to look for (case-insensitive; messages with all of them first).'),
-    last: z.number().int().min(1).max(maxLast).optional().describe(`Only the newest N messages (matching the query, if one is given).`),
+    query: z.string().optional().describe('Keywords (case-insensitive; messages with all of them first).'),
+    last: z.number().int().min(1).max(maxLast).optional().describe('Only the newest N messages (matching the query, if any).'),
   })
   .refine((i) => (i.query?.trim() ?? '') !== '' || i.last !== undefined, { message: 'Give a query, a number of last messages, or both.' });
 
@@ -15,9 +15,8 @@ export type HistorySearchInput = z.infer<typeof inputSchema>;
 export const historySearchTool = defineTool<HistorySearchInput>({
   name: 'history_search',
   description:
-    'Searches this conversation\'s earlier messages, including those left out of your context to save room ' +
-    '(compacted or trimmed): what the person asked, what you answered, tool calls and their results. ' +
-    `Give keywords (query), or last=N for the newest N messages. At most ${maxResults} matches are returned.`,
+    'Searches this conversation\'s earlier messages, including those compacted or trimmed out of your context: ' +
+    `requests, answers, tool calls and results. At most ${maxResults} matches.`,
   category: 'read',
   present: (input) => ({ title: 'history_search', summary: keyArgument(input, 'history_search'), icon: 'history', details: keyValueDetails(input) }),
   inputSchema,

@@ -4,7 +4,7 @@ import { defineTool, errorResult, textResult } from './tool';
 import { keyArgument, keyValueDetails } from './toolPresentation';
 
 const inputSchema = z.object({
-  id: z.string().min(1).describe('The job id bash returned for a run_in_background command.'),
+  id: z.string().min(1).describe('The job id bash returned.'),
 });
 
 export type KillBashInput = z.infer<typeof inputSchema>;
@@ -12,8 +12,7 @@ export type KillBashInput = z.infer<typeof inputSchema>;
 export const killBashTool = defineTool<KillBashInput>({
   name: 'kill_bash',
   description:
-    'Stops a background command started with bash run_in_background, with every process it started, ' +
-    'and returns the output it printed since the last read.',
+    'Stops a background bash job and every process it started; returns what it printed since the last read.',
   category: 'command',
   present: (input) => ({ title: 'kill_bash', summary: keyArgument(input, 'kill_bash'), icon: 'debug-stop', details: keyValueDetails(input) }),
   inputSchema,

@@ -8,7 +8,7 @@ import { keyArgument, keyValueDetails } from './toolPresentation';
 export const lsMaxEntries = 1000;
 
 const inputSchema = z.object({
-  path: z.string().min(1).optional().describe('The folder to list: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name (default: the current project).'),
+  path: z.string().min(1).optional().describe('The folder to list (default: the current project).'),
 });
 
 export type LsInput = z.infer<typeof inputSchema>;
@@ -16,8 +16,7 @@ export type LsInput = z.infer<typeof inputSchema>;
 export const lsTool = defineTool<LsInput>({
   name: 'ls',
   description:
-    `Lists a folder's entries, sorted by name; folders end with "/", symbolic links show their target. ` +
-    `At most ${lsMaxEntries} entries. Use glob to find files by pattern across folders.`,
+    `Lists a folder's entries (at most ${lsMaxEntries}), sorted by name; folders end with "/", symbolic links show their target.`,
   category: 'read',
   present: (input) => ({ title: 'ls', summary: keyArgument(input, 'ls'), icon: 'folder', details: input.path ? { kind: 'fileChange', path: input.path } : keyValueDetails(input) }),
   inputSchema,

@@ -28,9 +28,9 @@ const imageTypes: Record<string, { mediaType: string; magic: (b: Buffer) => bool
 };
 
 const inputSchema = z.object({
-  file_path: z.string().min(1).describe('The file to read: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name.'),
-  offset: z.number().int().min(1).optional().describe('1-based line number to start reading from. Use with limit for long files.'),
-  limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${readDefaultLimit}).`),
+  file_path: z.string().min(1).describe('The file to read.'),
+  offset: z.number().int().min(1).optional().describe('1-based line to start from.'),
+  limit: z.number().int().min(1).optional().describe('How many lines to read.'),
 });
 
 export type ReadInput = z.infer<typeof inputSchema>;
@@ -38,10 +38,8 @@ export type ReadInput = z.infer<typeof inputSchema>;
 export const readTool = defineTool<ReadInput>({
   name: 'read',
   description:
-    `Reads a file from the workspace. Output is numbered like \`cat -n\` (line number, tab, text), ` +
-    `${readDefaultLimit} lines by default; use offset and limit for long files. Lines over ${readMaxLineLength} characters are cut. ` +
-    'Images (png, jpg, gif, webp) are returned as images. Binary files are refused; use ls for folders. ' +
-    'Read a file before editing or overwriting it.',
+    `Reads a file, numbered like \`cat -n\`, ${readDefaultLimit} lines unless offset/limit say otherwise; lines over ` +
+    `${readMaxLineLength} characters are cut. Images (png, jpg, gif, webp) come back as images; binary files are refused.`,
   category: 'read',
   present: (input) => ({ title: 'read', summary: keyArgument(input, 'read'), icon: 'file', details: { kind: 'fileChange', path: input.file_path, ...(input.offset || input.limit ? { range: readRange(input.offset, input.limit) } : {}) } }),
   inputSchema,

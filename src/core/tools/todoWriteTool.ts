@@ -4,7 +4,7 @@ import { defineTool, textResult } from './tool';
 import { keyArgument } from './toolPresentation';
 
 const todoSchema = z.object({
-  id: z.string().min(1).describe('Stable identifier of the item.'),
+  id: z.string().min(1).describe('Stable id.'),
   content: z.string().min(1).describe('What to do, in one line.'),
   status: z.enum(['pending', 'in_progress', 'completed']),
 });
@@ -12,7 +12,7 @@ const todoSchema = z.object({
 const inputSchema = z.object({
   todos: z
     .array(todoSchema)
-    .describe('The whole list, replacing the previous one.')
+    .describe('The whole list.')
     .refine((items) => new Set(items.map((i) => i.id)).size === items.length, { message: 'todo ids must be unique' }),
 });
 
@@ -21,8 +21,8 @@ export type TodoWriteInput = z.infer<typeof inputSchema>;
 export const todoWriteTool = defineTool<TodoWriteInput>({
   name: 'todo_write',
   description:
-    'Replaces your todo list for this task (shown to the person). Use it for work with several steps: ' +
-    'keep one item in_progress at a time and mark items completed as soon as they are done.',
+    'Replaces your todo list (shown to the person), for work with several steps: one item in_progress at a time; ' +
+    'mark items completed as soon as they are done.',
   category: 'read',
   present: (input) => ({ title: 'todo_write', summary: keyArgument(input, 'todo_write'), icon: 'checklist', details: { kind: 'todoList', items: input.todos.map(({ content, status }) => ({ content, status })) } }),
   inputSchema,

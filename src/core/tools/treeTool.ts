@@ -13,8 +13,8 @@ export const treeFilesPerFolder = 30;
 const defaultDepth = 3;
 
 const inputSchema = z.object({
-  path: z.string().min(1).optional().describe('The folder to show: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name (default: the current project).'),
-  depth: z.number().int().min(1).max(10).optional().describe(`How many levels of folders to open (default ${defaultDepth}); deeper folders show only how many files they hold.`),
+  path: z.string().min(1).optional().describe('The folder to show (default: the current project).'),
+  depth: z.number().int().min(1).max(10).optional().describe(`Levels of folders to open (default ${defaultDepth}); deeper ones show only a file count.`),
 });
 
 export type TreeInput = z.infer<typeof inputSchema>;
@@ -22,9 +22,8 @@ export type TreeInput = z.infer<typeof inputSchema>;
 export const treeTool = defineTool<TreeInput>({
   name: 'tree',
   description:
-    'Shows the layout of a folder in one call: its subfolders as an indented tree, each with how many files it holds, ' +
-    `and the files of the first levels. Honours .gitignore and skips .git and node_modules. Use it to get to know a ` +
-    'project or a part of it; use ls for one folder\'s exact entries and glob to find files by pattern.',
+    'Shows a folder\'s layout in one call: subfolders as an indented tree with their file counts, and the files of the ' +
+    'first levels (.gitignore honoured; .git and node_modules skipped). For getting to know a project or part of it.',
   category: 'read',
   inputSchema,
   present: (input) => ({

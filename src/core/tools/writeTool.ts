@@ -6,7 +6,7 @@ import { expectedFailure } from './toolFailure';
 import { keyArgument } from './toolPresentation';
 
 const inputSchema = z.object({
-  file_path: z.string().min(1).describe('The file to write: absolute, relative to the workspace root (the current project), or starting with a workspace folder\'s name.'),
+  file_path: z.string().min(1).describe('The file to write.'),
   content: z.string().describe('The complete new content of the file.'),
 });
 
@@ -15,9 +15,8 @@ export type WriteInput = z.infer<typeof inputSchema>;
 export const writeTool = defineTool<WriteInput>({
   name: 'write',
   description:
-    'Writes a whole file, creating it (and its folders) or replacing it. To replace an existing file you must have ' +
-    'read it in this session and it must be unchanged since; prefer edit for changes to part of a file. ' +
-    "An existing file's line endings (CRLF) and UTF-8 BOM are kept.",
+    'Writes a whole file, creating it (and its folders) or replacing it; an existing file must have been read in this ' +
+    "session and be unchanged since. An existing file's line endings (CRLF) and UTF-8 BOM are kept.",
   category: 'write',
   present: (input) => ({ title: 'write', summary: keyArgument(input, 'write'), icon: 'new-file', details: { kind: 'fileChange', path: input.file_path } }),
   inputSchema,

@@ -11,7 +11,7 @@ describe('the display language line', () => {
   });
 
   it('goes into the prompt after the English instructions, and only when the host knows the language', () => {
-    const facts = { mode: 'act' as const, toolNames: ['read'], context: '' };
+    const facts = { mode: 'act' as const, context: '' };
     const zh = buildSystemPrompt({ ...facts, displayLanguage: 'zh-cn' });
     expect(zh.startsWith('You are Keel, a coding agent')).toBe(true);
     expect(zh).toContain('Simplified Chinese (zh-cn)');

@@ -9,6 +9,8 @@ export interface ModelCall {
   tools?: FunctionTool[];
   maxOutputTokens?: number;
   signal?: AbortSignal;
+  /** The conversation's prompt-cache key, offered to the model as `providerOptions.openai.promptCacheKey`. */
+  cacheKey?: string;
 }
 
 /** The model as the v4 specification (older specification versions are adapted by the SDK). */
@@ -34,6 +36,8 @@ export async function callOptions(model: LanguageModelSpec, call: ModelCall): Pr
     options.toolChoice = { type: 'auto' };
   }
   if (call.maxOutputTokens !== undefined) options.maxOutputTokens = call.maxOutputTokens;
+  // The AI SDK's OpenAI providers read it under this name too; other providers ignore it.
+  if (call.cacheKey !== undefined) options.providerOptions = { openai: { promptCacheKey: call.cacheKey } };
   return options;
 }
 

@@ -18,3 +18,14 @@ export interface Wire {
   request(modelId: string, options: CallOptions): WireRequest;
   parser(emit: (part: StreamPart) => void): WireParser;
 }
+
+/**
+ * The request with the conversation's prompt-cache key (`providerOptions.openai.promptCacheKey`)
+ * as `prompt_cache_key`, the field both OpenAI APIs take; unchanged when the call has none.
+ * Only for endpoints that accept the field: some compatible servers reject unknown fields.
+ */
+export function withPromptCacheKey(request: WireRequest, options: CallOptions): WireRequest {
+  const key = options.providerOptions?.openai?.promptCacheKey;
+  if (typeof key !== 'string' || key === '') return request;
+  return { ...request, body: { ...request.body, prompt_cache_key: key } };
+}

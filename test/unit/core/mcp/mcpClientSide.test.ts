@@ -61,9 +61,9 @@ describe('what Keel answers an MCP server', () => {
     const manager = start([dir]);
     await manager.tools();
     expect(manager.instructions()).toEqual([{ server: 'asking', text: 'Call roots before anything else.' }]);
-    const prompt = buildSystemPrompt({ mode: 'act', toolNames: ['read'], mcpInstructions: manager.instructions() });
+    const prompt = buildSystemPrompt({ mode: 'act', mcpInstructions: manager.instructions() });
     expect(prompt).toContain('### asking\nCall roots before anything else.');
-    const long = buildSystemPrompt({ mode: 'act', toolNames: ['read'], mcpInstructions: [{ server: 'wordy', text: 'x'.repeat(mcpInstructionsCap + 10) }] });
+    const long = buildSystemPrompt({ mode: 'act', mcpInstructions: [{ server: 'wordy', text: 'x'.repeat(mcpInstructionsCap + 10) }] });
     expect(long).toContain(`${'x'.repeat(mcpInstructionsCap)}\n[cut: 10 more characters]`);
   });
 
