@@ -8,14 +8,14 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isAbsolute } from 'node:path';
 import { errorMessage } from '../errors';
 import type { SandboxedStart } from '../sandbox/sandboxTypes';
 import type { McpServerConfig } from './mcpConfig';
 import type { ChildEnvPolicy } from '../env/childEnv';
 import { serverEnv } from './mcpEnv';
-import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
+import type { McpProgress, McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
 import { LineLog } from './lineLog';
 import { closeQuietly, unreachable, withTimeout } from './mcpConnection';
 import { McpSignInRequired, signInRequired } from './mcpSignIn';
@@ -65,6 +65,7 @@ export class McpServer {
   private toolList: McpToolInfo[] = [];
   private promptList: McpPromptInfo[] = [];
   private resourceList: McpResourceInfo[] = [];
+  private templateList: McpResourceTemplateInfo[] = [];
   private failures = 0;
   private readyAt = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
@@ -114,6 +115,15 @@ export class McpServer {
     return this.ready ? this.resourceList : [];
   }
 
+  resourceTemplates(): McpResourceTemplateInfo[] {
+    return this.ready ? this.templateList : [];
+  }
+
+  /** Whether the server said it has resources (it may list none and still read templated ones). */
+  get offersResources(): boolean {
+    return this.ready && this.client?.getServerCapabilities()?.resources !== undefined;
+  }
+
   /** Resolves when the current start attempt has ended (ready or failed). */
   settled(): Promise<void> {
     return this.starting ?? Promise.resolve();
@@ -153,7 +163,7 @@ export class McpServer {
     await this.start();
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<unknown> {
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number, onProgress?: (p: McpProgress) => void): Promise<unknown> {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
     try {
@@ -164,7 +174,7 @@ export class McpServer {
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
         maxTotalTimeout: timeoutMs * progressCapFactor,
-        onprogress: () => undefined,
+        onprogress: (p) => onProgress?.(p.total !== undefined || p.message !== undefined ? { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) } : { progress: p.progress }),
       });
     } catch (err) {
       // An HTTP server that went away shows only as failed requests: treat it as a crash.
@@ -179,10 +189,10 @@ export class McpServer {
     return client.getPrompt({ name, arguments: args }, { timeout: timeoutMs });
   }
 
-  async readResource(uri: string, timeoutMs: number): Promise<unknown> {
+  async readResource(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
-    return client.readResource({ uri }, { timeout: timeoutMs });
+    return client.readResource({ uri }, signal ? { timeout: timeoutMs, signal } : { timeout: timeoutMs });
   }
 
   private describeState(): string {
@@ -300,15 +310,19 @@ export class McpServer {
       // While starting, the failed connect reports it (its pending requests are rejected).
       if (current() && this.state === 'ready') this.closedUnexpectedly();
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    // Any list that changed is read again (all of them: a change is rare, a list is small).
+    const relist = (what: string) => async () => {
       if (!current()) return;
       try {
         await this.refreshLists(client);
         this.opts.onChange();
       } catch (err) {
-        this.log.add(`[keel] could not refresh the tool list: ${errorMessage(err)}`);
+        this.log.add(`[keel] could not refresh the ${what} list: ${errorMessage(err)}`);
       }
-    });
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, relist('tool'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, relist('prompt'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, relist('resource'));
     try {
       await client.connect(transport);
     } catch (err) {
@@ -323,6 +337,7 @@ export class McpServer {
     this.toolList = lists.tools;
     this.promptList = lists.prompts;
     this.resourceList = lists.resources;
+    this.templateList = lists.templates;
   }
 
   private stderrLine(line: string): void {
