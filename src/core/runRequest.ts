@@ -9,6 +9,7 @@ import type { ConversationContext } from './llmsContext/conversationContext';
 import { contextUpdate, shownContext, type ContextUpdate } from './llmsContext/sentContext';
 import type { LoopToolSpec } from './loop/loopTypes';
 import { toDisplayText } from './loop/toolOutput';
+import { narrowTools } from './setup/commandFiles';
 import { attachMentions } from './mentions/attachMentions';
 import { createSkillTool } from './tools/skillTool';
 import { expandMentions } from './mentions/expandMentions';
@@ -45,6 +46,24 @@ export async function offeredTools(ctx: Context, mode: RunMode): Promise<AnyTool
   if (mode === 'plan') tools = tools.filter(allowedInPlanMode);
   if (!ctx.workspaceTrusted) tools = tools.filter((t) => t.category === 'read' || t.category === 'network');
   return tools;
+}
+
+/**
+ * Tools an MCP server added while a run goes on (its list changed), that this run may offer:
+ * the same filters as `offeredTools` and the command file's narrowing. They join `offered`
+ * (so calls of them run) and come back as specs for the loop to append.
+ */
+export async function addedMcpTools(ctx: Context, mode: RunMode, offered: Map<string, AnyTool>, narrowedTo: readonly string[]): Promise<Record<string, LoopToolSpec> | undefined> {
+  // A list that changed during the last tool call is read again before the turn.
+  await ctx.mcp.listsSettled();
+  let fresh = ctx.mcp.readyTools().filter((t) => !offered.has(t.name));
+  if (fresh.length === 0) return undefined;
+  if (mode === 'plan') fresh = fresh.filter(allowedInPlanMode);
+  if (!ctx.workspaceTrusted) fresh = fresh.filter((t) => t.category === 'read' || t.category === 'network');
+  const allowed = new Set(narrowTools(fresh.map((t) => t.name), narrowedTo));
+  fresh = fresh.filter((t) => allowed.has(t.name));
+  for (const t of fresh) offered.set(t.name, t);
+  return fresh.length ? toolSpecs(fresh) : undefined;
 }
 
 /** Refused before anything is logged, so the person can resend without the image. */

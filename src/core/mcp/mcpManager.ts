@@ -219,6 +219,11 @@ export class McpManager {
     return this.readyTools();
   }
 
+  /** Resolves once the lists servers announced as changed have been read again. */
+  async listsSettled(): Promise<void> {
+    await Promise.all([...this.entries.values()].map(({ server }) => server.relisted()));
+  }
+
   /**
    * The tools of the servers ready now, without waiting: a running request asks again after a
    * server's list changed, and appends what is new. The resource tool comes last, when any

@@ -72,6 +72,7 @@ export class McpServer {
   /** Bumped on every start and stop: callbacks of an older connection are ignored. */
   private generation = 0;
   private starting: Promise<void> | undefined;
+  private relisting: Promise<void> | undefined;
   private transportKind: 'stdio' | 'http' | 'sse';
 
   constructor(private readonly opts: McpServerOptions) {
@@ -122,6 +123,11 @@ export class McpServer {
   /** Whether the server said it has resources (it may list none and still read templated ones). */
   get offersResources(): boolean {
     return this.ready && this.client?.getServerCapabilities()?.resources !== undefined;
+  }
+
+  /** Resolves when the lists being read again after a list_changed have been read (or failed). */
+  relisted(): Promise<void> {
+    return this.relisting ?? Promise.resolve();
   }
 
   /** Resolves when the current start attempt has ended (ready or failed). */
@@ -311,14 +317,17 @@ export class McpServer {
       if (current() && this.state === 'ready') this.closedUnexpectedly();
     };
     // Any list that changed is read again (all of them: a change is rare, a list is small).
-    const relist = (what: string) => async () => {
+    const relist = (what: string) => () => {
       if (!current()) return;
-      try {
-        await this.refreshLists(client);
-        this.opts.onChange();
-      } catch (err) {
-        this.log.add(`[keel] could not refresh the ${what} list: ${errorMessage(err)}`);
-      }
+      const done = this.refreshLists(client).then(
+        () => this.opts.onChange(),
+        (err: unknown) => this.log.add(`[keel] could not refresh the ${what} list: ${errorMessage(err)}`),
+      );
+      const all: Promise<void> = Promise.all([this.relisting, done]).then(() => {
+        if (this.relisting === all) this.relisting = undefined;
+      });
+      this.relisting = all;
+      return done;
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, relist('tool'));
     client.setNotificationHandler(PromptListChangedNotificationSchema, relist('prompt'));
