@@ -8,6 +8,7 @@ import { providerOrigin } from '../core/model';
 import type { PairedKey } from '../core/model';
 import { errorMessage, KeelError } from '../core/errors';
 import { expandMcpPrompt } from './mcpPromptRun';
+import { resourceMentions } from './resourceMentions';
 import { createFsHost } from '../core/fsHost';
 import { describeShortfall } from '../core/sandbox';
 import { statedLanguage } from './cliLocale';
@@ -100,7 +101,9 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal, ver
       printer.error(usage ? 'usage' : 'mcp_prompt_failed', errorMessage(err));
       return usage ? 2 : 1;
     }
+    const mentions = resourceMentions(a.prompt, ctx.mcp.status().map((s) => s.name));
     const result = await run(prompt, {
+      ...(mentions.length ? { mentions } : {}),
       signal,
       model: layer.model,
       maxTurns: a.maxTurns,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { ModelMessage, UserContent } from 'ai';
 import type { Context } from './context';
-import { KeelError } from './errors';
+import { errorMessage, KeelError } from './errors';
 import type { ChangeJournal } from './journal/changeJournal';
 import type { ConversationContext } from './llmsContext/conversationContext';
 import { contextUpdate, shownContext, type ContextUpdate } from './llmsContext/sentContext';
@@ -155,6 +155,13 @@ export async function userTurn(
         const result = await parts.tools.call({ toolCallId: `mention-${randomUUID()}`, toolName: 'fetch', input: { url } });
         const text = toDisplayText(result);
         return result.isError ? { ok: false, reason: text } : { ok: true, body: text, hint: `fetch ${url} for the rest` };
+      },
+      readResource: async (server, uri) => {
+        try {
+          return { ok: true, body: await ctx.mcp.resourceText(server, uri), hint: `read it with mcp_read_resource (server "${server}") for the rest` };
+        } catch (err) {
+          return { ok: false, reason: errorMessage(err) };
+        }
       },
     });
     emit({ type: 'mentions', outcomes: expanded.outcomes });

@@ -52,6 +52,8 @@ export const mentionSchema = z.union([
   z.strictObject({ kind: z.literal('git'), base: z.string().min(1).max(200).regex(/^[\w./-]+$/).optional() }),
   z.strictObject({ kind: z.literal('terminal') }),
   z.strictObject({ kind: z.literal('url'), url: z.url({ protocol: /^https?$/ }).max(2048) }),
+  /** A resource of an MCP server (`@server:uri`), read from the server when the message is sent. */
+  z.strictObject({ kind: z.literal('resource'), server: z.string().min(1).max(200), uri: z.string().min(1).max(2048) }),
 ]);
 
 /**

@@ -12,7 +12,7 @@ import { defaultImageCap, defaultTextCap } from './mcpResult';
 import type { McpServerOptions } from './mcpServer';
 import { McpServer } from './mcpServer';
 import { mcpTool } from './mcpTool';
-import { mcpResourceTool } from './mcpResourceTool';
+import { mcpResourceTool, resourceText } from './mcpResourceTool';
 import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus, McpToolInfo } from './mcpTypes';
 
 export interface McpManagerOptions {
@@ -294,6 +294,11 @@ export class McpManager {
 
   async readResource(server: string, uri: string): Promise<unknown> {
     return this.require(server).server.readResource(uri, this.toolTimeoutMs);
+  }
+
+  /** A resource as text, for an @server:uri mention. */
+  async resourceText(server: string, uri: string): Promise<string> {
+    return resourceText(await this.readResource(server, uri), this.opts.resultCaps ?? { text: defaultTextCap, image: defaultImageCap });
   }
 
   /** Stops every server; later calls wait for the same shutdown. */

@@ -86,3 +86,12 @@ function listing(resources: McpResourceInfo[], templates: McpResourceTemplateInf
   }
   return lines.join('\n');
 }
+
+/** A read resource as text (an @-mention's body): images and other binary content are named, not shown. */
+export function resourceText(raw: unknown, caps: ResultCaps): string {
+  const contents = Array.isArray((raw as { contents?: unknown })?.contents) ? (raw as { contents: unknown[] }).contents : [];
+  if (contents.length === 0) return '(the resource is empty)';
+  const { output } = convertToolResult({ content: contents.map((resource) => ({ type: 'resource', resource })) }, caps);
+  if (typeof output === 'string') return output;
+  return output.map((p) => (p.type === 'text' ? p.text : `[${p.mediaType} image: read it with ${mcpReadResourceName} to see it]`)).join('\n');
+}

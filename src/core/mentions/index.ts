@@ -3,4 +3,4 @@
 
 export { isMentionExpansion, mentionLabel } from './mentionBlock';
 export { mentionNotesOf } from './mentionTypes';
-export type { MentionNote } from './mentionTypes';
+export type { Mention, MentionNote } from './mentionTypes';

@@ -29,3 +29,20 @@ describe('keel run "/mcp.<server>.<prompt> …"', () => {
     expect(rig.server.requests).toHaveLength(0);
   });
 });
+
+describe('keel run "… @<server>:<uri> …"', () => {
+  it('attaches the resource as a mention block; a word naming no server stays text', async () => {
+    const r = await keel([reply.text('read it')], 'look at @everything:demo://resource/dynamic/text/7, and mail @bob:later');
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify(rig.server.requests.at(-1)?.body.messages.at(-1));
+    expect(sent).toContain('<mention kind=\\"resource\\" server=\\"everything\\" uri=\\"demo://resource/dynamic/text/7\\">');
+    expect(sent).toMatch(/Resource demo:\/\/resource\/dynamic\/text\/7[^<]*7/);
+    expect(sent).not.toContain('server=\\"bob\\"');
+  });
+
+  it('says in the block when the server cannot read it', async () => {
+    const r = await keel([reply.text('ok')], 'look at @everything:demo://no/such/thing');
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(rig.server.requests.at(-1)?.body.messages.at(-1))).toContain('[could not attach @everything:demo://no/such/thing:');
+  });
+});
