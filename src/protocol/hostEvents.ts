@@ -25,6 +25,7 @@ import {
   mentionSchema,
   messageStatusSchema,
   toolCallStateSchema,
+  toolProgressSchema,
   uiMessageSchema,
   uiPartSchema,
 } from './uiMessage';
@@ -68,6 +69,7 @@ export const hostEvents = {
     change: appliedChangeSchema.optional(),
     files: z.array(commandFileSchema).max(MAX_COMMAND_FILES).optional(),
     moreFiles: z.number().int().positive().optional(),
+    progress: toolProgressSchema.optional(),
   }),
   /** The model called a tool: append a toolCall part to the message. */
   toolUse: z.strictObject({

@@ -247,7 +247,7 @@ export class McpManager {
             name,
             timeoutMs: this.toolTimeoutMs,
             caps: this.opts.resultCaps ?? { text: defaultTextCap, image: defaultImageCap },
-            call: (args, signal) => server.callTool(info.name, args, signal, this.toolTimeoutMs),
+            call: (args, signal, onProgress) => server.callTool(info.name, args, signal, this.toolTimeoutMs, onProgress),
           }),
         );
       }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { everythingEntry } from '../../fixtures/mcp/everythingServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
@@ -44,5 +45,15 @@ describe('keel run "… @<server>:<uri> …"', () => {
     const r = await keel([reply.text('ok')], 'look at @everything:demo://no/such/thing');
     expect(r.code).toBe(0);
     expect(JSON.stringify(rig.server.requests.at(-1)?.body.messages.at(-1))).toContain('[could not attach @everything:demo://no/such/thing:');
+  });
+});
+
+describe('keel run with a tool that reports progress', () => {
+  it('says each progress report on stderr while the tool runs', async () => {
+    const growing = JSON.stringify({ servers: { growing: { type: 'stdio', command: process.execPath, args: [join(process.cwd(), 'test/fixtures/mcp/growingServer.mjs')] } } });
+    rig.server.load({ turns: [reply.tool('mcp__growing__slow', {}), reply.text('done')] });
+    const r = await runCli(rig.cli, ['run', '--cwd', rig.box.ws, '--model', 'scripted-model', '--base-url', rig.server.baseURL, '--approval', 'yolo', '--mcp-config', growing, 'go'], { KEEL_HOME: rig.box.home });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/▸ mcp__growing__slow[^]*… 50% half way\n[^]*… 100% all done\n/);
   });
 });
