@@ -4,10 +4,9 @@
 // takes it away.
 import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConversationState } from '../../../src/chat/conversations/conversationState';
-import { hostEvents } from '../../../src/protocol/hostEvents';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
 import { mountApp, settle, snapshot } from '../webview/webviewHarness';
+import { recordingConversation } from './recordingConversation';
 import type { MountedApp } from '../webview/webviewHarness';
 
 let app: MountedApp | undefined;
@@ -18,16 +17,7 @@ afterEach(async () => {
 
 describe('progress of a running MCP tool', () => {
   it('the host sends it as a toolPatch of the card', () => {
-    const sent: { event: string; data: unknown }[] = [];
-    const state = new ConversationState(
-      {
-        emit(event, data) {
-          expect(hostEvents[event].safeParse(data).success).toBe(true);
-          sent.push({ event, data: structuredClone(data) });
-        },
-      },
-      { now: () => 1, newId: (kind) => `${kind}-1` },
-    );
+    const { state, sent } = recordingConversation();
     const never = () => false;
     state.beginRun('m');
     state.apply({ type: 'turn_start', turn: 1 }, never);
