@@ -8,7 +8,7 @@ import { providerOrigin } from '../core/model';
 import type { PairedKey } from '../core/model';
 import { errorMessage, KeelError } from '../core/errors';
 import { expandMcpPrompt } from './mcpPromptRun';
-import { resourceMentions } from './resourceMentions';
+import { resourceMentions } from '../core/mentions/index';
 import { createFsHost } from '../core/fsHost';
 import { describeShortfall } from '../core/sandbox';
 import { statedLanguage } from './cliLocale';
