@@ -49,6 +49,8 @@ export function streamJsonPrinter(out: Write): Printer {
             ...(changed ? { changes: changed } : {}),
           });
         }
+        case 'tool_progress':
+          return line({ type: 'tool_progress', id: e.toolCallId, ...e.progress });
         case 'retry':
           return line({ type: 'retry', attempt: e.attempt, error: e.error, delayMs: e.delayMs });
         case 'context_trimmed':
@@ -116,6 +118,11 @@ export function textPrinter(out: Write, err: Write): Printer {
         case 'tool_result':
           if (e.isError) note(`  ${l10n.t('{0} error: {1}', e.name, firstLine(e.output))}`);
           return;
+        case 'tool_progress': {
+          const { percent, message } = e.progress;
+          const said = [percent !== undefined ? `${percent}%` : '', message ?? ''].filter(Boolean).join(' ');
+          return said ? note(`  … ${said}`) : undefined;
+        }
         case 'command_changes':
           if (e.changes.length) note(`  changed: ${e.changes.map((c) => `${c.kind === 'added' ? '+' : c.kind === 'deleted' ? '-' : '~'}${c.displayPath}`).join(' ')}`);
           if (e.warning) note(`keel: ${e.warning}`);

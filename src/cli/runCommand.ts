@@ -6,7 +6,9 @@ import { Context } from '../core/context';
 import { endpointLayer } from '../core/config';
 import { providerOrigin } from '../core/model';
 import type { PairedKey } from '../core/model';
-import { errorMessage } from '../core/errors';
+import { errorMessage, KeelError } from '../core/errors';
+import { expandMcpPrompt } from './mcpPromptRun';
+import { resourceMentions } from '../core/mentions/index';
 import { createFsHost } from '../core/fsHost';
 import { describeShortfall } from '../core/sandbox';
 import { statedLanguage } from './cliLocale';
@@ -91,7 +93,17 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal, ver
     project = new Project(ctx, session);
     if (a.approval && project.approvalMode !== a.approval) project.setApprovalMode(a.approval);
     const run = a.plan ? project.plan.bind(project) : project.send.bind(project);
-    const result = await run(a.prompt, {
+    let prompt: string;
+    try {
+      prompt = await expandMcpPrompt(a.prompt, ctx.mcp);
+    } catch (err) {
+      const usage = err instanceof KeelError && err.code === 'usage';
+      printer.error(usage ? 'usage' : 'mcp_prompt_failed', errorMessage(err));
+      return usage ? 2 : 1;
+    }
+    const mentions = resourceMentions(a.prompt, ctx.mcp.status().map((s) => s.name));
+    const result = await run(prompt, {
+      ...(mentions.length ? { mentions } : {}),
       signal,
       model: layer.model,
       maxTurns: a.maxTurns,

@@ -78,16 +78,18 @@ function apply(draft: ConversationDraft, event: ConversationEvent): void {
     }
     case 'toolResult': {
       const { state, output, isError, truncated } = event.data;
-      changeCall(draft, event.data.toolCallId, ({ liveOutput: _live, ...part }) => ({ ...part, state, result: { output, isError, truncated } }));
+      changeCall(draft, event.data.toolCallId, ({ liveOutput: _live, progress: _progress, ...part }) => ({ ...part, state, result: { output, isError, truncated } }));
       return;
     }
     case 'toolPatch': {
-      const { change: applied, files, moreFiles } = event.data;
+      const { change: applied, files, moreFiles, progress } = event.data;
       changeCall(draft, event.data.toolCallId, (part) => ({
         ...part,
         ...(applied ? { change: applied } : {}),
         ...(files ? { files } : {}),
         ...(moreFiles !== undefined ? { moreFiles } : {}),
+        // Progress is what a running call says of itself: one that arrives after the result is stale.
+        ...(progress && part.state === 'running' ? { progress } : {}),
       }));
       return;
     }

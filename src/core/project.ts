@@ -18,7 +18,7 @@ import { executionPrompt, planTodos, refinePrompt } from './plan/planDocument';
 import type { RunMode } from './plugins/pluginTypes';
 import type { ProjectEvent, RunOptions, RunResult, UserInput } from './projectTypes';
 import { promptText } from './rules/projectRules';
-import { checkImages, offeredTools, requestPrompt, toolSpecs, userTurn } from './runRequest';
+import { addedMcpTools, checkImages, offeredTools, requestPrompt, toolSpecs, userTurn } from './runRequest';
 import { invokedSkill } from './setup/skillInvocation';
 import { invokedCommand } from './setup/commandInvocation';
 import { promptHooks, stopHooks } from './hooks/promptHooks';
@@ -276,6 +276,7 @@ export class Project {
       maxTurns: opts.maxTurns ?? ctx.config.maxTurns,
       signal,
       prepareTurn: (n) => rules.prepareTurn(n),
+      newTools: () => addedMcpTools(ctx, mode, offered, command?.file.tools ?? []),
       executeTool: (call) => tools.execute(call),
       beforeTurn: (messages, info) => compaction.beforeTurn(messages, info),
       onOverflow: (messages, err) => compaction.onOverflow(messages, err),

@@ -13,7 +13,7 @@ import type { FiredRule } from './rules/ruleTypes';
 import type { RunMode } from './plugins/pluginTypes';
 import type { PlanRecord } from './session/sessionRecords';
 import type { RunTurn } from './runQueue';
-import type { ApprovalAnswer, ApprovalRequest, ToolCategory } from './tools/tool';
+import type { ApprovalAnswer, ApprovalRequest, ToolCategory, ToolProgress } from './tools/tool';
 import type { CompactionReason } from './compaction/compactor';
 
 export type ProjectEvent =
@@ -52,6 +52,8 @@ export type ProjectEvent =
   | { type: 'rule_problems'; problems: string[] }
   /** Output of a running tool as it arrives (commands), for a live view. */
   | { type: 'tool_output'; toolCallId: string; text: string }
+  /** The latest progress a running tool reported (MCP progress notifications). */
+  | { type: 'tool_progress'; toolCallId: string; progress: ToolProgress }
   /** The older part of the conversation is being summarized / was / could not be (see compaction/). */
   | CompactionEvent;
 

@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { ModelMessage, UserContent } from 'ai';
 import type { Context } from './context';
-import { KeelError } from './errors';
+import { errorMessage, KeelError } from './errors';
 import type { ChangeJournal } from './journal/changeJournal';
 import type { ConversationContext } from './llmsContext/conversationContext';
 import { contextUpdate, shownContext, type ContextUpdate } from './llmsContext/sentContext';
 import type { LoopToolSpec } from './loop/loopTypes';
 import { toDisplayText } from './loop/toolOutput';
+import { narrowTools } from './setup/commandFiles';
 import { attachMentions } from './mentions/attachMentions';
 import { createSkillTool } from './tools/skillTool';
 import { expandMentions } from './mentions/expandMentions';
@@ -45,6 +46,24 @@ export async function offeredTools(ctx: Context, mode: RunMode): Promise<AnyTool
   if (mode === 'plan') tools = tools.filter(allowedInPlanMode);
   if (!ctx.workspaceTrusted) tools = tools.filter((t) => t.category === 'read' || t.category === 'network');
   return tools;
+}
+
+/**
+ * Tools an MCP server added while a run goes on (its list changed), that this run may offer:
+ * the same filters as `offeredTools` and the command file's narrowing. They join `offered`
+ * (so calls of them run) and come back as specs for the loop to append.
+ */
+export async function addedMcpTools(ctx: Context, mode: RunMode, offered: Map<string, AnyTool>, narrowedTo: readonly string[]): Promise<Record<string, LoopToolSpec> | undefined> {
+  // A list that changed during the last tool call is read again before the turn.
+  await ctx.mcp.listsSettled();
+  let fresh = ctx.mcp.readyTools().filter((t) => !offered.has(t.name));
+  if (fresh.length === 0) return undefined;
+  if (mode === 'plan') fresh = fresh.filter(allowedInPlanMode);
+  if (!ctx.workspaceTrusted) fresh = fresh.filter((t) => t.category === 'read' || t.category === 'network');
+  const allowed = new Set(narrowTools(fresh.map((t) => t.name), narrowedTo));
+  fresh = fresh.filter((t) => allowed.has(t.name));
+  for (const t of fresh) offered.set(t.name, t);
+  return fresh.length ? toolSpecs(fresh) : undefined;
 }
 
 /** Refused before anything is logged, so the person can resend without the image. */
@@ -135,6 +154,13 @@ export async function userTurn(
         const result = await parts.tools.call({ toolCallId: `mention-${randomUUID()}`, toolName: 'fetch', input: { url } });
         const text = toDisplayText(result);
         return result.isError ? { ok: false, reason: text } : { ok: true, body: text, hint: `fetch ${url} for the rest` };
+      },
+      readResource: async (server, uri) => {
+        try {
+          return { ok: true, body: await ctx.mcp.resourceText(server, uri), hint: `read it with mcp_read_resource (server "${server}") for the rest` };
+        } catch (err) {
+          return { ok: false, reason: errorMessage(err) };
+        }
       },
     });
     emit({ type: 'mentions', outcomes: expanded.outcomes });

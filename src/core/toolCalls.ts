@@ -237,6 +237,7 @@ export class ToolCalls {
       sandbox: host.ctx.sandbox,
       envPolicy: childEnvPolicy(host.ctx.config),
       onOutput: (text) => emit({ type: 'tool_output', toolCallId: call.toolCallId, text }),
+      onProgress: (progress) => emit({ type: 'tool_progress', toolCallId: call.toolCallId, progress }),
     };
     let preview: ToolPreview | undefined;
     try {

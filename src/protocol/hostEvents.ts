@@ -26,6 +26,7 @@ import {
   mentionSchema,
   messageStatusSchema,
   toolCallStateSchema,
+  toolProgressSchema,
   uiMessageSchema,
   uiPartSchema,
 } from './uiMessage';
@@ -70,6 +71,7 @@ export const hostEvents = {
     change: appliedChangeSchema.optional(),
     files: z.array(commandFileSchema).max(MAX_COMMAND_FILES).optional(),
     moreFiles: z.number().int().positive().optional(),
+    progress: toolProgressSchema.optional(),
   }),
   /** The model called a tool: append a toolCall part to the message. */
   toolUse: z.strictObject({

@@ -53,6 +53,8 @@ export const mentionSchema = z.union([
   z.strictObject({ kind: z.literal('git'), base: z.string().min(1).max(200).regex(/^[\w./-]+$/).optional() }),
   z.strictObject({ kind: z.literal('terminal') }),
   z.strictObject({ kind: z.literal('url'), url: z.url({ protocol: /^https?$/ }).max(2048) }),
+  /** A resource of an MCP server (`@server:uri`), read from the server when the message is sent. */
+  z.strictObject({ kind: z.literal('resource'), server: z.string().min(1).max(200), uri: z.string().min(1).max(2048) }),
 ]);
 
 /**
@@ -124,6 +126,12 @@ export const commandFileSchema = z.strictObject({
   reverted: z.boolean(),
 });
 
+/** How far a running call says it is (an MCP server's progress): a percent and/or a message. */
+export const toolProgressSchema = z.strictObject({
+  percent: z.number().min(0).max(100).optional(),
+  message: z.string().max(200).optional(),
+});
+
 /** A tool call inside an assistant message; its result lands here once known. */
 export const toolCallPartSchema = z.strictObject({
   type: z.literal('toolCall'),
@@ -142,6 +150,8 @@ export const toolCallPartSchema = z.strictObject({
   moreFiles: z.number().int().positive().optional(),
   /** While it runs: the tail of what it printed so far (commands); the result replaces it. */
   liveOutput: z.string().max(MAX_LIVE_OUTPUT_CHARS).optional(),
+  /** While it runs: the latest progress it reported. */
+  progress: toolProgressSchema.optional(),
 });
 
 /** A result shown on its own, in a `tool` message, when its call is not in view. */
@@ -225,6 +235,7 @@ export type MentionPart = z.infer<typeof mentionPartSchema>;
 export type MentionNote = z.infer<typeof mentionNoteSchema>;
 export type AppliedChange = z.infer<typeof appliedChangeSchema>;
 export type ToolCallPart = z.infer<typeof toolCallPartSchema>;
+export type ToolProgress = z.infer<typeof toolProgressSchema>;
 export type CommandFile = z.infer<typeof commandFileSchema>;
 export type ToolResultPart = z.infer<typeof toolResultPartSchema>;
 export type CompactionPart = z.infer<typeof compactionPartSchema>;

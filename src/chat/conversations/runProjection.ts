@@ -148,6 +148,9 @@ export class RunProjection {
       case 'tool_output':
         this.live.append(event.toolCallId, event.text);
         return;
+      case 'tool_progress':
+        if (this.list.toolCall(event.toolCallId)) this.list.emit({ type: 'toolPatch', data: { toolCallId: event.toolCallId, progress: event.progress } });
+        return;
       case 'rules_fired': {
         // On the card's message for a tool result; rules on the prompt wait for the answer's message.
         const infos = firedRuleInfos(event.event, event.fired);

@@ -15,6 +15,7 @@ import type { RunContext } from './runContext';
 import { runFailure } from './runErrors';
 import type { SessionTitler } from '../sessions/sessionTitler';
 import { userContent } from '../conversations/uiMessages';
+import { withResourceMentions } from '../../core/mentions/index';
 
 export type SendParams = RequestParams<'session.send'>;
 
@@ -89,11 +90,13 @@ export class SendRun implements QueuedRun {
         : this.mode === 'plan'
           ? project.plan.bind(project)
           : project.send.bind(project);
+      // `@server:uri` typed in the message attaches that MCP resource, as in `keel run`.
+      const mentions = withResourceMentions(this.params.text, this.params.mentions ?? [], built.ctx.mcp.status().map((s) => s.name));
       const result = await run(userContent(this.params), {
         turn,
         resolvedModel: model,
         messageId: this.id,
-        ...(this.params.mentions?.length ? { mentions: this.params.mentions } : {}),
+        ...(mentions.length ? { mentions } : {}),
         onEvent: (event) => {
           if (event.type === 'message' && event.message.role === 'user') {
             recorded = true;

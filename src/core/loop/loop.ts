@@ -109,6 +109,12 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
     }
     const added = opts.prepareTurn?.(turns);
     if (added) keep(added);
+    const newTools = await opts.newTools?.();
+    for (const [name, spec] of Object.entries(newTools ?? {})) {
+      if (opts.tools[name]) continue;
+      opts.tools[name] = spec;
+      request.tools = [...request.tools, ...modelTools({ [name]: spec })];
+    }
     let turn: TurnOutput | undefined;
     let triedCompaction = false;
     // A context-too-long answer: leave out older messages and try this turn again, at most maxShrinkAttempts times.

@@ -67,6 +67,12 @@ export interface LoopOptions {
    */
   prepareTurn?(turn: number): ModelMessage | undefined;
   /**
+   * Tools that became available since the run started (an MCP server's tools/list_changed):
+   * asked before each turn, added to `tools` and appended after the tools already offered, so
+   * the request's prefix stays the same.
+   */
+  newTools?(): Promise<Record<string, LoopToolSpec> | undefined>;
+  /**
    * Before each turn's request: may return a shorter history to use from now on (compaction).
    * `contextTokens` is what the previous request measured (0 before the first).
    */

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { mcpPromptCommand } from './mcpNames';
-import type { McpPromptInfo, McpResourceInfo, McpToolInfo } from './mcpTypes';
+import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpToolInfo } from './mcpTypes';
 
 /** Pages read of one list at most: a server that keeps handing out cursors must not hold the start forever. */
 const maxPages = 100;
@@ -19,7 +20,14 @@ async function allPages<T>(list: (cursor: string | undefined) => Promise<{ items
 }
 
 /** What a server offers (its tools, prompts and resources), each list read to its end. */
-export async function listOfferings(client: Client, server: string): Promise<{ tools: McpToolInfo[]; prompts: McpPromptInfo[]; resources: McpResourceInfo[] }> {
+export interface McpOfferings {
+  tools: McpToolInfo[];
+  prompts: McpPromptInfo[];
+  resources: McpResourceInfo[];
+  templates: McpResourceTemplateInfo[];
+}
+
+export async function listOfferings(client: Client, server: string): Promise<McpOfferings> {
   const caps = client.getServerCapabilities() ?? {};
   const tools = caps.tools
     ? (await allPages(async (cursor) => {
@@ -58,5 +66,26 @@ export async function listOfferings(client: Client, server: string): Promise<{ t
         return info;
       })
     : [];
-  return { tools, prompts, resources };
+  const templates = caps.resources
+    ? (await optionalList(() => allPages(async (cursor) => {
+        const page = await client.listResourceTemplates(cursor ? { cursor } : undefined);
+        return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+      }))).map((t) => {
+        const info: McpResourceTemplateInfo = { server, uriTemplate: t.uriTemplate, name: t.name };
+        if (t.description) info.description = t.description;
+        if (t.mimeType) info.mimeType = t.mimeType;
+        return info;
+      })
+    : [];
+  return { tools, prompts, resources, templates };
+}
+
+/** Templates are optional for a server with resources: one that does not know the method has none. */
+async function optionalList<T>(list: () => Promise<T[]>): Promise<T[]> {
+  try {
+    return await list();
+  } catch (err) {
+    if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return [];
+    throw err;
+  }
 }

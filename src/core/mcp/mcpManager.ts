@@ -12,7 +12,8 @@ import { defaultImageCap, defaultTextCap } from './mcpResult';
 import type { McpServerOptions } from './mcpServer';
 import { McpServer } from './mcpServer';
 import { mcpTool } from './mcpTool';
-import type { McpPromptInfo, McpResourceInfo, McpServerStatus, McpToolInfo } from './mcpTypes';
+import { mcpResourceTool, resourceText } from './mcpResourceTool';
+import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus, McpToolInfo } from './mcpTypes';
 
 export interface McpManagerOptions {
   workspaceRoot: string;
@@ -215,6 +216,20 @@ export class McpManager {
    */
   async tools(): Promise<AnyTool[]> {
     await Promise.all([...this.entries.values()].map(({ server }) => server.settled()));
+    return this.readyTools();
+  }
+
+  /** Resolves once the lists servers announced as changed have been read again. */
+  async listsSettled(): Promise<void> {
+    await Promise.all([...this.entries.values()].map(({ server }) => server.relisted()));
+  }
+
+  /**
+   * The tools of the servers ready now, without waiting: a running request asks again after a
+   * server's list changed, and appends what is new. The resource tool comes last, when any
+   * ready server offers resources.
+   */
+  readyTools(): AnyTool[] {
     const out: AnyTool[] = [];
     const seen = new Set<string>();
     for (const { server } of this.entries.values()) {
@@ -232,12 +247,26 @@ export class McpManager {
             name,
             timeoutMs: this.toolTimeoutMs,
             caps: this.opts.resultCaps ?? { text: defaultTextCap, image: defaultImageCap },
-            call: (args, signal) => server.callTool(info.name, args, signal, this.toolTimeoutMs),
+            call: (args, signal, onProgress) => server.callTool(info.name, args, signal, this.toolTimeoutMs, onProgress),
           }),
         );
       }
     }
+    if (this.resourceServers().length) out.push(this.resourceTool);
     return out;
+  }
+
+  /** One instance, so a request that already offers it sees the same tool after a list change. */
+  private readonly resourceTool = mcpResourceTool({
+    servers: () => this.resourceServers(),
+    resources: (name) => this.entries.get(name)?.server.resources() ?? [],
+    templates: (name) => this.entries.get(name)?.server.resourceTemplates() ?? [],
+    read: (name, uri, signal) => this.require(name).server.readResource(uri, this.toolTimeoutMs, signal),
+    caps: () => this.opts.resultCaps ?? { text: defaultTextCap, image: defaultImageCap },
+  });
+
+  private resourceServers(): string[] {
+    return [...this.entries.values()].filter(({ server }) => server.offersResources).map(({ server }) => server.config.name);
   }
 
   prompts(): McpPromptInfo[] {
@@ -246,6 +275,10 @@ export class McpManager {
 
   resources(): McpResourceInfo[] {
     return [...this.entries.values()].flatMap(({ server }) => server.resources());
+  }
+
+  resourceTemplates(): McpResourceTemplateInfo[] {
+    return [...this.entries.values()].flatMap(({ server }) => server.resourceTemplates());
   }
 
   /** A prompt's messages as the text of a user message. */
@@ -261,6 +294,11 @@ export class McpManager {
 
   async readResource(server: string, uri: string): Promise<unknown> {
     return this.require(server).server.readResource(uri, this.toolTimeoutMs);
+  }
+
+  /** A resource as text, for an @server:uri mention. */
+  async resourceText(server: string, uri: string): Promise<string> {
+    return resourceText(await this.readResource(server, uri), this.opts.resultCaps ?? { text: defaultTextCap, image: defaultImageCap });
   }
 
   /** Stops every server; later calls wait for the same shutdown. */

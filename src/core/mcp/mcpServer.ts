@@ -6,17 +6,15 @@ import { listOfferings } from './mcpLists';
 import type { Sampler } from './mcpSampling';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { isAbsolute } from 'node:path';
+import { ErrorCode, McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors';
 import type { SandboxedStart } from '../sandbox/sandboxTypes';
 import type { McpServerConfig } from './mcpConfig';
 import type { ChildEnvPolicy } from '../env/childEnv';
-import { serverEnv } from './mcpEnv';
-import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
+import { stdioTransport } from './mcpStdio';
+import type { McpProgress, McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
 import { LineLog } from './lineLog';
 import { closeQuietly, unreachable, withTimeout } from './mcpConnection';
 import { McpSignInRequired, signInRequired } from './mcpSignIn';
@@ -68,12 +66,14 @@ export class McpServer {
   /** The timeouts of the calls running now. */
   private readonly clocks = new Set<CallClock>();
   private resourceList: McpResourceInfo[] = [];
+  private templateList: McpResourceTemplateInfo[] = [];
   private failures = 0;
   private readyAt = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped on every start and stop: callbacks of an older connection are ignored. */
   private generation = 0;
   private starting: Promise<void> | undefined;
+  private relisting: Promise<void> | undefined;
   private transportKind: 'stdio' | 'http' | 'sse';
 
   constructor(private readonly opts: McpServerOptions) {
@@ -117,6 +117,20 @@ export class McpServer {
     return this.ready ? this.resourceList : [];
   }
 
+  resourceTemplates(): McpResourceTemplateInfo[] {
+    return this.ready ? this.templateList : [];
+  }
+
+  /** Whether the server said it has resources (it may list none and still read templated ones). */
+  get offersResources(): boolean {
+    return this.ready && this.client?.getServerCapabilities()?.resources !== undefined;
+  }
+
+  /** Resolves when the lists being read again after a list_changed have been read (or failed). */
+  relisted(): Promise<void> {
+    return this.relisting ?? Promise.resolve();
+  }
+
   /** Resolves when the current start attempt has ended (ready or failed). */
   settled(): Promise<void> {
     return this.starting ?? Promise.resolve();
@@ -156,7 +170,7 @@ export class McpServer {
     await this.start();
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<unknown> {
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number, onProgress?: (p: McpProgress) => void): Promise<unknown> {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
     // Keel keeps the call's timeout itself (CallClock): each progress report restarts it, up to
@@ -170,7 +184,10 @@ export class McpServer {
         signal: AbortSignal.any([signal, timedOut.signal]),
         // The SDK's own timeout only as a last resort, past anything the clock allows.
         timeout: timeoutMs * progressCapFactor + questionTimeoutMs,
-        onprogress: () => clock.progress(),
+        onprogress: (p) => {
+          clock.progress();
+          onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) });
+        },
       });
     } catch (err) {
       // An HTTP server that went away shows only as failed requests: treat it as a crash.
@@ -194,10 +211,10 @@ export class McpServer {
     return client.getPrompt({ name, arguments: args }, { timeout: timeoutMs });
   }
 
-  async readResource(uri: string, timeoutMs: number): Promise<unknown> {
+  async readResource(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
-    return client.readResource({ uri }, { timeout: timeoutMs });
+    return client.readResource({ uri }, signal ? { timeout: timeoutMs, signal } : { timeout: timeoutMs });
   }
 
   private describeState(): string {
@@ -247,34 +264,13 @@ export class McpServer {
   private async open(current: () => boolean): Promise<Client> {
     const c = this.config;
     if (c.type === 'stdio') {
-      const cwd = c.cwd ?? this.opts.workspaceRoot;
-      // The server's own files (a script named by path) must stay readable in the sandbox.
-      const sandboxed = await this.opts.sandboxStart?.(cwd, [c.command, ...c.args].filter((a) => isAbsolute(a)));
-      const transport = new StdioClientTransport({
-        command: sandboxed ? sandboxed.prefix[0] : c.command,
-        args: sandboxed ? [...sandboxed.prefix.slice(1), c.command, ...c.args] : c.args,
-        env: serverEnv(c.env, this.opts.env, this.opts.envPolicy?.()),
-        cwd,
-        stderr: 'pipe',
-      });
-      if (sandboxed) {
-        // The client chains its own close handler after this one.
-        transport.onclose = () => {
-          sandboxed.release().then(
-            (removed) => {
-              removed.forEach((p) => this.log.add(`[keel] removed ${p}, which the server created in the sandbox`));
-              sandboxed.report.forEach((line) => this.log.add(`[keel] ${line}`));
-            },
-            (err: unknown) => this.log.add(`[keel] sandbox cleanup failed: ${errorMessage(err)}`),
-          );
-        };
-      }
-      let partial = '';
-      transport.stderr?.on('data', (chunk: Buffer) => {
-        const text = partial + chunk.toString('utf8');
-        const lines = text.split(/\r?\n/);
-        partial = lines.pop() ?? '';
-        for (const line of lines) this.stderrLine(line);
+      const { transport, sandboxed } = await stdioTransport(c, {
+        workspaceRoot: this.opts.workspaceRoot,
+        env: this.opts.env,
+        ...(this.opts.envPolicy ? { envPolicy: this.opts.envPolicy() } : {}),
+        ...(this.opts.sandboxStart ? { sandboxStart: (cwd, visible) => this.opts.sandboxStart!(cwd, visible) } : {}),
+        note: (line) => this.log.add(line),
+        stderrLine: (line) => this.stderrLine(line),
       });
       const how = sandboxed ? ' (in the OS sandbox)' : '';
       this.log.add(`[keel] starting ${c.command} ${c.args.join(' ')}${how}`);
@@ -315,15 +311,22 @@ export class McpServer {
       // While starting, the failed connect reports it (its pending requests are rejected).
       if (current() && this.state === 'ready') this.closedUnexpectedly();
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    // Any list that changed is read again (all of them: a change is rare, a list is small).
+    const relist = (what: string) => () => {
       if (!current()) return;
-      try {
-        await this.refreshLists(client);
-        this.opts.onChange();
-      } catch (err) {
-        this.log.add(`[keel] could not refresh the tool list: ${errorMessage(err)}`);
-      }
-    });
+      const done = this.refreshLists(client).then(
+        () => this.opts.onChange(),
+        (err: unknown) => this.log.add(`[keel] could not refresh the ${what} list: ${errorMessage(err)}`),
+      );
+      const all: Promise<void> = Promise.all([this.relisting, done]).then(() => {
+        if (this.relisting === all) this.relisting = undefined;
+      });
+      this.relisting = all;
+      return done;
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, relist('tool'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, relist('prompt'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, relist('resource'));
     try {
       await client.connect(transport);
     } catch (err) {
@@ -338,6 +341,7 @@ export class McpServer {
     this.toolList = lists.tools;
     this.promptList = lists.prompts;
     this.resourceList = lists.resources;
+    this.templateList = lists.templates;
   }
 
   private stderrLine(line: string): void {

@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors';
-import type { AnyTool, ToolResult } from '../tools/tool';
+import type { AnyTool, ToolProgress, ToolResult } from '../tools/tool';
 import { defineTool, errorResult } from '../tools/tool';
 import { keyArgument, keyValueDetails } from '../tools/toolPresentation';
 import { protectedArgumentPaths } from './mcpArgumentPaths';
 import type { ResultCaps } from './mcpResult';
 import { convertToolResult } from './mcpResult';
-import type { McpToolInfo } from './mcpTypes';
+import type { McpProgress, McpToolInfo } from './mcpTypes';
 
 export interface McpToolBinding {
   server: string;
@@ -16,7 +16,7 @@ export interface McpToolBinding {
   name: string;
   timeoutMs: number;
   caps: ResultCaps;
-  call(args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  call(args: Record<string, unknown>, signal: AbortSignal, onProgress?: (p: McpProgress) => void): Promise<unknown>;
 }
 
 /**
@@ -49,7 +49,7 @@ export function mcpTool(b: McpToolBinding): AnyTool {
     async execute(input, ctx): Promise<ToolResult> {
       let raw: unknown;
       try {
-        raw = await b.call(input, ctx.signal);
+        raw = await b.call(input, ctx.signal, ctx.onProgress ? (p) => ctx.onProgress?.(toolProgress(p)) : undefined);
       } catch (err) {
         return errorResult(describeCallError(err, b, ctx.signal));
       }
@@ -80,4 +80,12 @@ function describeCallError(err: unknown, b: McpToolBinding, signal: AbortSignal)
 function modelSchema(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _drop, ...rest } = schema;
   return { ...rest, type: 'object', properties: (rest.properties as object | undefined) ?? {} };
+}
+
+/** A server's progress as the card shows it: a whole percent when it gave a total, and its message. */
+export function toolProgress(p: McpProgress): ToolProgress {
+  const out: ToolProgress = {};
+  if (p.total !== undefined && p.total > 0 && Number.isFinite(p.progress)) out.percent = Math.max(0, Math.min(100, Math.round((p.progress / p.total) * 100)));
+  if (p.message) out.message = p.message.length > 200 ? `${p.message.slice(0, 199)}…` : p.message;
+  return out;
 }

@@ -42,3 +42,19 @@ export interface McpResourceInfo {
   description?: string;
   mimeType?: string;
 }
+
+/** A family of resources the server can read, named by an RFC 6570 URI template. */
+export interface McpResourceTemplateInfo {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** The latest progress a running call reported (`notifications/progress`). */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}

@@ -16,6 +16,8 @@ export interface MentionDeps {
   reads?: FileReadTracker;
   /** Fetches a URL the way the fetch tool does, approval included; absent: @url is refused. */
   fetchUrl?(url: string): Promise<MentionBody>;
+  /** Reads a resource of an MCP server as text; absent: @server:uri is refused. */
+  readResource?(server: string, uri: string): Promise<MentionBody>;
   signal?: AbortSignal;
 }
 
@@ -100,6 +102,9 @@ function expandOne(m: Mention, deps: MentionDeps): Promise<MentionBody> {
     case 'url':
       if (!deps.fetchUrl) return Promise.resolve({ ok: false, reason: 'fetching web pages is not available here' });
       return deps.fetchUrl(m.url);
+    case 'resource':
+      if (!deps.readResource) return Promise.resolve({ ok: false, reason: 'MCP resources are not available here' });
+      return deps.readResource(m.server, m.uri);
   }
 }
 

@@ -3,4 +3,5 @@
 
 export { isMentionExpansion, mentionLabel } from './mentionBlock';
 export { mentionNotesOf } from './mentionTypes';
-export type { MentionNote } from './mentionTypes';
+export { resourceMentions, withResourceMentions } from './resourceMentions';
+export type { Mention, MentionNote } from './mentionTypes';

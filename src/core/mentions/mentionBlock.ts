@@ -11,6 +11,8 @@ export function mentionLabel(m: Mention): string {
       return `@${m.path.replace(/\/+$/, '')}/`;
     case 'url':
       return `@${m.url}`;
+    case 'resource':
+      return `@${m.server}:${m.uri}`;
     case 'git':
       return m.base ? `@git:${m.base}...HEAD` : '@git';
     default:
@@ -28,6 +30,7 @@ export function mentionBlock(m: Mention, body: string): string {
   if (m.kind === 'file' || m.kind === 'folder') attrs.push(`path="${attr(m.path)}"`);
   if (m.kind === 'file' && m.range) attrs.push(`lines="${m.range.startLine}-${m.range.endLine}"`);
   if (m.kind === 'url') attrs.push(`url="${attr(m.url)}"`);
+  if (m.kind === 'resource') attrs.push(`server="${attr(m.server)}"`, `uri="${attr(m.uri)}"`);
   return `<mention ${attrs.join(' ')}>\n${body}\n</mention>`;
 }
 

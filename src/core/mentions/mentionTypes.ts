@@ -23,6 +23,8 @@ export const mentionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('terminal') }),
   /** A web page, fetched through the fetch tool (and its approval). */
   z.object({ kind: z.literal('url'), url: z.string().min(1) }),
+  /** A resource of an MCP server (`@server:uri`), read from the server as the message is sent. */
+  z.object({ kind: z.literal('resource'), server: z.string().min(1), uri: z.string().min(1) }),
 ]);
 
 export type Mention = z.output<typeof mentionSchema>;

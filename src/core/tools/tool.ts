@@ -125,6 +125,14 @@ export interface ToolContext {
   envPolicy?: ChildEnvPolicy;
   /** Output as it arrives (a running command's), for the view to show live; not what the model gets. */
   onOutput?(text: string): void;
+  /** The latest progress a long call reported (an MCP server's progress), for the card and the CLI. */
+  onProgress?(progress: ToolProgress): void;
+}
+
+/** How far a running call says it is: a percent when the total is known, and/or a message. */
+export interface ToolProgress {
+  percent?: number;
+  message?: string;
 }
 
 /**

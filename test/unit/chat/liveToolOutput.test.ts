@@ -5,13 +5,12 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bashTool } from '../../../src/core/tools/bashTool';
-import { hostEvents } from '../../../src/protocol/hostEvents';
 import { MAX_LIVE_OUTPUT_CHARS } from '../../../src/protocol/limits';
 import type { ToolCallPart, UiMessage } from '../../../src/protocol/uiMessage';
-import { ConversationState } from '../../../src/chat/conversations/conversationState';
 import { LiveToolOutput } from '../../../src/chat/conversations/liveToolOutput';
 import { createToolEnv, textOf } from '../tools/toolTestKit';
 import { mountApp, settle, snapshot } from '../webview/webviewHarness';
+import { recordingConversation } from './recordingConversation';
 import type { MountedApp } from '../webview/webviewHarness';
 
 let app: MountedApp | undefined;
@@ -56,16 +55,7 @@ describe('live output of a running command', () => {
   });
 
   it('the host puts it on the running card and drops it when the result comes', () => {
-    const sent: { event: string; data: unknown }[] = [];
-    const state = new ConversationState(
-      {
-        emit(event, data) {
-          expect(hostEvents[event].safeParse(data).success).toBe(true);
-          sent.push({ event, data: structuredClone(data) });
-        },
-      },
-      { now: () => 1, newId: (kind) => `${kind}-1` },
-    );
+    const { state, sent } = recordingConversation();
     const never = () => false;
     state.beginRun('m');
     state.apply({ type: 'turn_start', turn: 1 }, never);

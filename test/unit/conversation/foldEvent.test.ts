@@ -19,6 +19,18 @@ const events: ConversationEvent[] = [
 ];
 
 describe('foldEvent', () => {
+  it('a progress patch shows on the running card, and the result takes it away', () => {
+    const running = events.slice(0, 6).reduce(foldEvent, EMPTY_CONVERSATION);
+    const half = foldEvent(running, { type: 'toolPatch', data: { toolCallId: 'c1', progress: { percent: 50, message: 'half way' } } });
+    expect(toolCallOf(half, 'c1')?.progress).toEqual({ percent: 50, message: 'half way' });
+    const later = foldEvent(half, { type: 'toolPatch', data: { toolCallId: 'c1', progress: { message: 'almost' } } });
+    expect(toolCallOf(later, 'c1')?.progress).toEqual({ message: 'almost' });
+    const done = foldEvent(later, events[7]!);
+    expect(toolCallOf(done, 'c1')?.progress).toBeUndefined();
+    const stale = foldEvent(done, { type: 'toolPatch', data: { toolCallId: 'c1', progress: { percent: 99 } } });
+    expect(toolCallOf(stale, 'c1')?.progress).toBeUndefined();
+  });
+
   it('folds a turn: deltas, a card through its result and file list, the status; queued prompts stay last', () => {
     const folded = events.reduce(foldEvent, EMPTY_CONVERSATION);
     expect(folded.ids).toEqual(['u1', 'a1', 'q1']);

@@ -71,6 +71,8 @@ function mentionKey(m: Mention): string {
       return `url:${m.url}`;
     case 'git':
       return m.base ? `git:${m.base}` : 'git';
+    case 'resource':
+      return `resource:${m.server}:${m.uri}`;
     default:
       return m.kind;
   }

@@ -14,6 +14,8 @@ export function mentionLabel(mention: Mention): string {
       return mention.url;
     case 'git':
       return mention.base ? `@git:${mention.base}...HEAD` : '@git';
+    case 'resource':
+      return `@${mention.server}:${mention.uri}`;
     default:
       return `@${mention.kind}`;
   }
@@ -35,6 +37,8 @@ export function mentionIcon(mention: Mention): string {
       return 'terminal';
     case 'url':
       return 'globe';
+    case 'resource':
+      return 'plug';
   }
 }
 

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { useId, useState } from 'react';
 import type { ToolDisplay } from '../../../src/protocol/toolDisplay';
-import type { AppliedChange, CommandFile, ToolCallState, ToolOutput } from '../../../src/protocol/uiMessage';
+import type { AppliedChange, CommandFile, ToolCallState, ToolOutput, ToolProgress } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
 import { CommandFiles } from './CommandFiles';
@@ -25,10 +25,12 @@ export interface ToolCardProps {
   /** The files a command changed (offers a diff per file and Undo). */
   files?: CommandFile[] | undefined;
   moreFiles?: number | undefined;
+  /** While it runs: the latest progress it reported. */
+  progress?: ToolProgress | undefined;
 }
 
 /** A tool call as one compact line; expanding it shows the input and the (capped) output. */
-export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles }: ToolCardProps) {
+export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles, progress }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const display = toolStateDisplay(state);
@@ -54,6 +56,7 @@ export function ToolCard({ name, display: look, input, state, result, change, li
       </button>
       {change ? <AppliedChangeRow change={change} /> : null}
       {files && files.length > 0 && toolCallId ? <CommandFiles toolCallId={toolCallId} files={files} moreFiles={moreFiles} /> : null}
+      {!result && progress && state === 'running' ? <ProgressLine progress={progress} /> : null}
       {!result && liveOutput && state === 'running' ? <LiveOutput output={liveOutput} /> : null}
       {open ? (
         <div className="tool-card-body" id={bodyId}>
@@ -123,6 +126,19 @@ function AppliedChangeRow({ change }: { change: AppliedChange }) {
       ) : (
         <span className="tool-card-change-note">{l10n.t('cannot be undone from the chat (the change journal was full)')}</span>
       )}
+    </div>
+  );
+}
+
+/** A running call's latest progress: a bar when it gave a percent, and its message. */
+function ProgressLine({ progress }: { progress: ToolProgress }) {
+  return (
+    <div className="tool-card-progress" data-testid="tool-progress">
+      {progress.percent !== undefined ? (
+        <progress className="tool-card-progress-bar" max={100} value={progress.percent} aria-label={`${progress.percent}%`} />
+      ) : null}
+      {progress.percent !== undefined ? <span className="tool-card-progress-percent">{`${progress.percent}%`}</span> : null}
+      {progress.message ? <span className="tool-card-progress-message">{progress.message}</span> : null}
     </div>
   );
 }
