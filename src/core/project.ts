@@ -32,6 +32,11 @@ import { ToolCalls } from './toolCalls';
 import type { ToolCallHost } from './toolCalls';
 import type { Workspace, WorkspaceFolder } from './workspace/workspace';
 import { newMessageId } from './session/sessionIds';
+import { addUsage } from './model/tokenUsage';
+import type { TokenUsage } from './model/tokenUsage';
+import { runSubagent } from './subagents/runSubagent';
+import type { SubagentParent } from './subagents/runSubagent';
+import { createTaskTool } from './tools/taskTool';
 
 /**
  * One conversation's runs: `send()` runs with all tools and the approval rules, `plan()` with
@@ -234,6 +239,30 @@ export class Project {
     const allowed = new Set(narrowTools(offerable.map((t) => t.name), command?.file.tools ?? []));
     const offered = new Map(offerable.filter((t) => allowed.has(t.name)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
+    const subagentUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+    let subagentCost = 0;
+    // The task tool, where agents are defined and no command file narrowed the tools: its subagents' calls go through `tools`.
+    if (!command?.file.tools.length) {
+      const agents = await ctx.llmsContext.agents();
+      if (agents.length > 0) {
+        const lent = [...offered.values()];
+        const parent: SubagentParent = {
+          ctx,
+          model,
+          offered: lent,
+          call: (call) => tools.call(call),
+          maxTurns: opts.maxTurns ?? ctx.config.maxTurns,
+          onStep: (parentToolCallId, agent, step) => emit({ type: 'subagent', parentToolCallId, agent, step }),
+          onUsage: (usage, used) => {
+            addUsage(subagentUsage, usage);
+            const costUsd = used.price ? costOf(usage, used.price) : undefined;
+            subagentCost += costUsd ?? 0;
+            this.session.appendUsage({ ...usage, model: used.id, ...(costUsd !== undefined ? { costUsd } : {}) });
+          },
+        };
+        offered.set('task', createTaskTool(agents, (task, taskSignal) => runSubagent(parent, { ...task, signal: taskSignal })));
+      }
+    }
     await context.mentioned((opts.mentions ?? []).flatMap((m) => (m.kind === 'file' || m.kind === 'folder' ? [m.path] : [])));
     const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, [...offered.keys()], scoped.current.path, emit);
     const system = prompt.system;
@@ -330,12 +359,14 @@ export class Project {
       args: [{ sessionId: this.session.id, mode, status: result.status, turns: result.turns }],
       type: 'Series',
     });
+    const usage = { ...result.usage };
+    addUsage(usage, subagentUsage);
     const out: RunResult = {
       status: result.status,
       sessionId: this.session.id,
       mode,
       turns: result.turns,
-      usage: model.price ? { ...result.usage, costUsd: costOf(result.usage, model.price) } : result.usage,
+      usage: model.price ? { ...usage, costUsd: costOf(result.usage, model.price) + subagentCost } : usage,
       contextTokens: result.contextTokens,
       text: result.text,
     };

@@ -52,8 +52,16 @@ export type ProjectEvent =
   | { type: 'rule_problems'; problems: string[] }
   /** Output of a running tool as it arrives (commands), for a live view. */
   | { type: 'tool_output'; toolCallId: string; text: string }
+  /** A step of a subagent the `task` call `parentToolCallId` started (its calls carry ids of their own). */
+  | { type: 'subagent'; parentToolCallId: string; agent: string; step: SubagentStep }
   /** The older part of the conversation is being summarized / was / could not be (see compaction/). */
   | CompactionEvent;
+
+/** What a subagent did, as its parent's card lists it. */
+export type SubagentStep =
+  | { kind: 'tool_use'; toolCallId: string; name: string; input: unknown; title?: string; summary?: string }
+  | { kind: 'tool_result'; toolCallId: string; isError: boolean; output: string }
+  | { kind: 'text'; text: string };
 
 export type CompactionEvent =
   /** `id`: the id the compaction record will have. */
