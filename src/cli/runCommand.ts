@@ -94,6 +94,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal, ver
     const result = await run(a.prompt, {
       signal,
       model: layer.model,
+      ...(a.agent !== undefined ? { agent: a.agent } : {}),
       maxTurns: a.maxTurns,
       onEvent: (e) => printer.event(e),
     });

@@ -35,6 +35,7 @@ import { newMessageId } from './session/sessionIds';
 import { addUsage } from './model/tokenUsage';
 import type { TokenUsage } from './model/tokenUsage';
 import { runSubagent } from './subagents/runSubagent';
+import { agentSystemPrompt, chosenAgent, conversationAgentTools } from './subagents/conversationAgent';
 import type { SubagentParent } from './subagents/runSubagent';
 import { createTaskTool } from './tools/taskTool';
 
@@ -236,13 +237,15 @@ export class Project {
     // A command file's `allowed-tools` may only narrow what this run is offered.
     const command = await invokedCommand(input, () => ctx.llmsContext.commandFiles());
     const offerable = await offeredTools(ctx, mode);
-    const allowed = new Set(narrowTools(offerable.map((t) => t.name), command?.file.tools ?? []));
+    // The agent the run works as (`--agent`, the composer's choice) may only narrow them too.
+    const agent = opts.agent ? await chosenAgent(() => ctx.llmsContext.agents(), opts.agent) : undefined;
+    const allowed = new Set(narrowTools((agent ? conversationAgentTools(offerable, agent) : offerable).map((t) => t.name), command?.file.tools ?? []));
     const offered = new Map(offerable.filter((t) => allowed.has(t.name)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
     const subagentUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     let subagentCost = 0;
     // The task tool, where agents are defined and no command file narrowed the tools: its subagents' calls go through `tools`.
-    if (!command?.file.tools.length) {
+    if (!command?.file.tools.length && (!agent || conversationAgentTools([{ name: 'task' }], agent).length > 0)) {
       const agents = await ctx.llmsContext.agents();
       if (agents.length > 0) {
         const lent = [...offered.values()];
@@ -265,7 +268,7 @@ export class Project {
     }
     await context.mentioned((opts.mentions ?? []).flatMap((m) => (m.kind === 'file' || m.kind === 'folder' ? [m.path] : [])));
     const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, [...offered.keys()], scoped.current.path, emit);
-    const system = prompt.system;
+    const system = agent ? agentSystemPrompt(prompt.system, agent) : prompt.system;
     const userId = opts.messageId ?? newMessageId();
     const hookText = await promptHooks(ctx.hooks, { id: this.session.id, first: this.session.history().length === 0 }, promptText(input), signal);
     rules.beginRun(mode, promptText(input), emit, userId);

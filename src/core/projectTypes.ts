@@ -102,6 +102,12 @@ export interface RunOptions {
   onToolApprove?(request: ApprovalRequest): Promise<ApprovalAnswer>;
   /** A model id for this run instead of the configured one. */
   model?: string;
+  /**
+   * A custom agent (its definition's name) this run works as: its prompt joins the system
+   * prompt, its `tools:` narrow what the run is offered (never widen, never approve). Keep it
+   * the same for every run of a conversation: the system prompt is fixed per conversation.
+   */
+  agent?: string;
   /** The model the host resolved for this message already (used as is; `model` is then ignored). */
   resolvedModel?: ResolvedModel;
   /** The id the host gave the person's message: the log keeps it, so view and log name the message alike. */
