@@ -19,7 +19,7 @@ export async function chosenAgent(agents: () => Promise<AgentFile[]>, name: stri
 export function conversationAgentTools<T extends { name: string }>(offered: readonly T[], agent: AgentFile): T[] {
   const wanted = keelToolNames(agent.tools);
   if (wanted.size === 0) return [...offered];
-  return offered.filter((t) => wanted.has(t.name) || t.name === 'skill');
+  return offered.filter((t) => wanted.has(t.name));
 }
 
 /** The mode's system prompt with the agent's own after it. */
