@@ -33,11 +33,8 @@ import type { ToolCallHost } from './toolCalls';
 import type { Workspace, WorkspaceFolder } from './workspace/workspace';
 import { newMessageId } from './session/sessionIds';
 import { addUsage } from './model/tokenUsage';
-import type { TokenUsage } from './model/tokenUsage';
-import { runSubagent } from './subagents/runSubagent';
 import { agentSystemPrompt, chosenAgent, conversationAgentTools } from './subagents/conversationAgent';
-import type { SubagentParent } from './subagents/runSubagent';
-import { createTaskTool } from './tools/taskTool';
+import { RunSubagents } from './subagents/runSubagents';
 
 /**
  * One conversation's runs: `send()` runs with all tools and the approval rules, `plan()` with
@@ -242,29 +239,11 @@ export class Project {
     const allowed = new Set(narrowTools((agent ? conversationAgentTools(offerable, agent) : offerable).map((t) => t.name), command?.file.tools ?? []));
     const offered = new Map(offerable.filter((t) => allowed.has(t.name)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
-    const subagentUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-    let subagentCost = 0;
-    // The task tool, where agents are defined and no command file narrowed the tools: its subagents' calls go through `tools`.
+    const subagents = new RunSubagents({ ctx, session: this.session, model, maxTurns: opts.maxTurns ?? ctx.config.maxTurns, call: (call) => tools.call(call), emit });
+    // The task tool, where agents are defined and no command file or agent narrowed the tools: its subagents' calls go through `tools`.
     if (!command?.file.tools.length && (!agent || conversationAgentTools([{ name: 'task' }], agent).length > 0)) {
       const agents = await ctx.llmsContext.agents();
-      if (agents.length > 0) {
-        const lent = [...offered.values()];
-        const parent: SubagentParent = {
-          ctx,
-          model,
-          offered: lent,
-          call: (call) => tools.call(call),
-          maxTurns: opts.maxTurns ?? ctx.config.maxTurns,
-          onStep: (parentToolCallId, agent, step) => emit({ type: 'subagent', parentToolCallId, agent, step }),
-          onUsage: (usage, used) => {
-            addUsage(subagentUsage, usage);
-            const costUsd = used.price ? costOf(usage, used.price) : undefined;
-            subagentCost += costUsd ?? 0;
-            this.session.appendUsage({ ...usage, model: used.id, ...(costUsd !== undefined ? { costUsd } : {}) });
-          },
-        };
-        offered.set('task', createTaskTool(agents, (task, taskSignal) => runSubagent(parent, { ...task, signal: taskSignal })));
-      }
+      if (agents.length > 0) offered.set('task', subagents.taskTool(agents, [...offered.values()]));
     }
     await context.mentioned((opts.mentions ?? []).flatMap((m) => (m.kind === 'file' || m.kind === 'folder' ? [m.path] : [])));
     const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, [...offered.keys()], scoped.current.path, emit);
@@ -324,7 +303,7 @@ export class Project {
           // The only user messages a run adds are the event rules' (prepareTurn).
           const meta: MessageMeta = e.message.role === 'user' ? { rules: true } : e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
           if (multiRoot) Object.assign(meta, tools.messageProjects(e.message));
-          Object.assign(meta, tools.messageDeclined(e.message), tools.messageDisplays(e.message));
+          Object.assign(meta, tools.messageDeclined(e.message), tools.messageDisplays(e.message), subagents.messageSubagents(e.message));
           const turnId = e.message.role === 'assistant' ? turnMessageId : undefined;
           if (turnId !== undefined) turnMessageId = undefined;
           const id = this.session.appendMessage(e.message, meta, turnId);
@@ -363,13 +342,13 @@ export class Project {
       type: 'Series',
     });
     const usage = { ...result.usage };
-    addUsage(usage, subagentUsage);
+    addUsage(usage, subagents.usage);
     const out: RunResult = {
       status: result.status,
       sessionId: this.session.id,
       mode,
       turns: result.turns,
-      usage: model.price ? { ...usage, costUsd: costOf(result.usage, model.price) + subagentCost } : usage,
+      usage: model.price ? { ...usage, costUsd: costOf(result.usage, model.price) + subagents.costUsd } : usage,
       contextTokens: result.contextTokens,
       text: result.text,
     };

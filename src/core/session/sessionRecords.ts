@@ -45,6 +45,8 @@ export const messageMetaSchema = z.object({
    * as core's ToolPresentation: a reopened conversation draws them as they were drawn live.
    */
   displays: z.record(z.string(), z.unknown()).optional(),
+  /** A tool message's `task` results: the subagent each ran and its steps (core's SubagentStep), by the task call's id. */
+  subagents: z.record(z.string(), z.object({ agent: z.string(), steps: z.array(z.record(z.string(), z.unknown())) })).optional(),
   /** A tool message's results for calls the person declined (they never ran). */
   declined: z.array(z.string()).optional(),
   /** A user message's @-mentions; their expansion is a text part of the message itself. */
@@ -353,3 +355,6 @@ export type SessionRecord =
 export function isRecordType(type: string): type is RecordType {
   return Object.hasOwn(recordSchemas, type);
 }
+
+/** A subagent's steps as a tool message's meta keeps them (the view reads them as core's SubagentStep, checking each). */
+export type LoggedSubagent = NonNullable<MessageMeta['subagents']>[string];
