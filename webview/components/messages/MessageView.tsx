@@ -108,6 +108,7 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
           files={part.files}
           moreFiles={part.moreFiles}
           liveOutput={part.liveOutput}
+          subagent={part.subagent}
         />
       );
     case 'toolResult':

@@ -1,11 +1,13 @@
 import * as l10n from '@vscode/l10n';
 import { useId, useState } from 'react';
+import type { SubagentView } from '../../../src/protocol/subagentSteps';
 import type { ToolDisplay } from '../../../src/protocol/toolDisplay';
 import type { AppliedChange, CommandFile, ToolCallState, ToolOutput } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
 import { CommandFiles } from './CommandFiles';
 import { RevertAction } from './RevertAction';
+import { SubagentSteps } from './SubagentSteps';
 import { toolStateDisplay } from './toolCallDisplay';
 import { ToolDetails } from './ToolDetails';
 
@@ -25,10 +27,12 @@ export interface ToolCardProps {
   /** The files a command changed (offers a diff per file and Undo). */
   files?: CommandFile[] | undefined;
   moreFiles?: number | undefined;
+  /** A task call's subagent and its steps. */
+  subagent?: SubagentView | undefined;
 }
 
 /** A tool call as one compact line; expanding it shows the input and the (capped) output. */
-export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles }: ToolCardProps) {
+export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles, subagent }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const display = toolStateDisplay(state);
@@ -57,6 +61,7 @@ export function ToolCard({ name, display: look, input, state, result, change, li
       {!result && liveOutput && state === 'running' ? <LiveOutput output={liveOutput} /> : null}
       {open ? (
         <div className="tool-card-body" id={bodyId}>
+          {subagent ? <SubagentSteps subagent={subagent} /> : null}
           {look ? (
             <>
               <div className="tool-card-section-title">
