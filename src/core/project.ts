@@ -139,6 +139,17 @@ export class Project {
     this.session.appendConfig('approvalMode', mode);
   }
 
+  /** The custom agent the conversation works as from its next run on (by name; '' for none); an unknown name is refused. */
+  async useAgent(name: string): Promise<void> {
+    const agent = name.trim() === '' ? undefined : await chosenAgent(() => this.ctx.llmsContext.agents(), name);
+    if ((this.session.config().agent ?? '') !== (agent?.name ?? '')) this.session.appendConfig('agent', agent?.name ?? '');
+  }
+
+  /** The custom agent the conversation works as, if any. */
+  get agent(): string | undefined {
+    return this.session.config().agent;
+  }
+
   /** The conversation's current project: relative tool paths, ls/glob/grep, git and README context start there. */
   get currentWorkspaceProject(): WorkspaceFolder {
     return this.runtime.workspace.current;
@@ -235,7 +246,8 @@ export class Project {
     const command = await invokedCommand(input, () => ctx.llmsContext.commandFiles());
     const offerable = await offeredTools(ctx, mode);
     // The agent the run works as (`--agent`, the composer's choice) may only narrow them too.
-    const agent = opts.agent ? await chosenAgent(() => ctx.llmsContext.agents(), opts.agent) : undefined;
+    const agentName = opts.agent ?? this.session.config().agent;
+    const agent = agentName ? await chosenAgent(() => ctx.llmsContext.agents(), agentName) : undefined;
     const allowed = new Set(narrowTools((agent ? conversationAgentTools(offerable, agent) : offerable).map((t) => t.name), command?.file.tools ?? []));
     const offered = new Map(offerable.filter((t) => allowed.has(t.name)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });

@@ -106,6 +106,8 @@ export interface ConfigValues {
   currentProject: string;
   /** The git worktree the conversation works in (made for it by "New Chat in Worktree"). */
   worktree: { path: string; branch: string; base: string; repo: string };
+  /** The custom agent the conversation works as (its name); '' for none. */
+  agent: string;
 }
 export type ConfigKey = keyof ConfigValues;
 
@@ -118,6 +120,7 @@ const configValueSchemas: { [K in ConfigKey]: z.ZodType<ConfigValues[K]> } = {
   allowCommand: nonEmpty,
   currentProject: nonEmpty,
   worktree: z.object({ path: nonEmpty, branch: nonEmpty, base: nonEmpty, repo: nonEmpty }),
+  agent: z.string(),
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -133,6 +136,7 @@ export const configRecordSchema = z.discriminatedUnion('key', [
   configVariant('allowCommand'),
   configVariant('currentProject'),
   configVariant('worktree'),
+  configVariant('agent'),
 ]);
 export type ConfigRecord = z.output<typeof configRecordSchema>;
 
