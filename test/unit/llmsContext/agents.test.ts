@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileTextCache } from '../../../src/core/llmsContext/fileTextCache';
+import { Project } from '../../../src/core/project';
 import type { ProjectEvent } from '../../../src/core/projectTypes';
 import { discoverAgents, subagentTools } from '../../../src/core/setup/agentFiles';
 import type { AgentFile } from '../../../src/core/setup/agentFiles';
@@ -152,6 +153,25 @@ describe('the task tool (scripted model)', () => {
     expect(r.asked.map((a) => a.tool)).toEqual(['write']);
     expect(r.asked[0].toolCallId).toMatch(/\..+/);
     expect(existsSync(join(bench.ws, 'a.test.ts'))).toBe(false);
+  });
+
+  it('a conversation that works as an agent keeps it in its log: its prompt and tools in every run, resumed too', async () => {
+    bench = projectBench(server);
+    bench.write('.claude/agents/reviewer.md', reviewer);
+    const { ctx, project } = await bench.project([reply.text('one'), reply.text('two')]);
+    await expect(project.useAgent('nobody')).rejects.toThrow('No agent is named "nobody". Agents: reviewer.');
+    await project.useAgent('reviewer');
+    await project.send('first', recorder());
+    project.session.close();
+    const again = new Project(ctx, ctx.sessions.open(project.session.id));
+    expect(again.agent).toBe('reviewer');
+    await again.send('second', recorder());
+    for (const request of server.requests) {
+      expect(JSON.stringify(request.body.messages[0])).toContain('REVIEWER-PROMPT');
+      // tools: Read, Grep — narrowed to those, and no task tool for an agent that names tools.
+      expect((request.body.tools as { function: { name: string } }[]).map((x) => x.function.name).sort()).toEqual(['grep', 'read']);
+    }
+    again.session.close();
   });
 
   it('offers no task tool where no agent is defined', async () => {
