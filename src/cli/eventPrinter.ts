@@ -62,6 +62,8 @@ export function streamJsonPrinter(out: Write): Printer {
         case 'rule_problems':
           for (const message of e.problems) line({ type: 'warning', message });
           return;
+        case 'subagent':
+          return line({ type: 'subagent', parent: e.parentToolCallId, agent: e.agent, step: e.step });
         case 'compaction':
           if (e.phase === 'start') return line({ type: 'compaction', phase: 'start', reason: e.reason });
           if (e.phase === 'failed') return line({ type: 'compaction', phase: 'failed', reason: e.reason, error: e.error });

@@ -92,6 +92,8 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal, ver
   try {
     project = new Project(ctx, session);
     if (a.approval && project.approvalMode !== a.approval) project.setApprovalMode(a.approval);
+    // Kept with the session: `keel run --session ID` goes on as the same agent.
+    if (a.agent !== undefined) await project.useAgent(a.agent);
     const run = a.plan ? project.plan.bind(project) : project.send.bind(project);
     let prompt: string;
     try {

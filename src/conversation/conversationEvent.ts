@@ -14,6 +14,7 @@ export const CONVERSATION_EVENTS = [
   'toolOutput',
   'toolResult',
   'toolPatch',
+  'subagentStep',
 ] as const;
 
 export type ConversationEventName = (typeof CONVERSATION_EVENTS)[number];

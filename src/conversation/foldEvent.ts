@@ -1,4 +1,5 @@
 import type { ToolCallPart, UiMessage, UiPart } from '../protocol/uiMessage';
+import { withSubagentStep } from '../protocol/subagentSteps';
 import { appendDelta } from './appendDelta';
 import type { Conversation, ConversationEvent, ConversationEventData } from './conversationEvent';
 import { ConversationDraft } from './conversationDraft';
@@ -91,6 +92,11 @@ function apply(draft: ConversationDraft, event: ConversationEvent): void {
         // Progress is what a running call says of itself: one that arrives after the result is stale.
         ...(progress && part.state === 'running' ? { progress } : {}),
       }));
+      return;
+    }
+    case 'subagentStep': {
+      const { agent, step } = event.data;
+      changeCall(draft, event.data.toolCallId, (part) => ({ ...part, subagent: withSubagentStep(part.subagent, agent, step) }));
       return;
     }
   }

@@ -33,6 +33,9 @@ import { ToolCalls } from './toolCalls';
 import type { ToolCallHost } from './toolCalls';
 import type { Workspace, WorkspaceFolder } from './workspace/workspace';
 import { newMessageId } from './session/sessionIds';
+import { addUsage } from './model/tokenUsage';
+import { agentSystemPrompt, chosenAgent, conversationAgentTools } from './subagents/conversationAgent';
+import { RunSubagents } from './subagents/runSubagents';
 
 /**
  * One conversation's runs: `send()` runs with all tools and the approval rules, `plan()` with
@@ -137,6 +140,17 @@ export class Project {
     this.session.appendConfig('approvalMode', mode);
   }
 
+  /** The custom agent the conversation works as from its next run on (by name; '' for none); an unknown name is refused. */
+  async useAgent(name: string): Promise<void> {
+    const agent = name.trim() === '' ? undefined : await chosenAgent(() => this.ctx.llmsContext.agents(), name);
+    if ((this.session.config().agent ?? '') !== (agent?.name ?? '')) this.session.appendConfig('agent', agent?.name ?? '');
+  }
+
+  /** The custom agent the conversation works as, if any. */
+  get agent(): string | undefined {
+    return this.session.config().agent;
+  }
+
   /** The conversation's current project: relative tool paths, ls/glob/grep, git and README context start there. */
   get currentWorkspaceProject(): WorkspaceFolder {
     return this.runtime.workspace.current;
@@ -232,12 +246,21 @@ export class Project {
     // A command file's `allowed-tools` may only narrow what this run is offered.
     const command = await invokedCommand(input, () => ctx.llmsContext.commandFiles());
     const offerable = await offeredTools(ctx, mode);
-    const allowed = new Set(narrowTools(offerable.map((t) => t.name), command?.file.tools ?? []));
+    // The agent the run works as (`--agent`, the composer's choice) may only narrow them too.
+    const agentName = opts.agent ?? this.session.config().agent;
+    const agent = agentName ? await chosenAgent(() => ctx.llmsContext.agents(), agentName) : undefined;
+    const allowed = new Set(narrowTools((agent ? conversationAgentTools(offerable, agent) : offerable).map((t) => t.name), command?.file.tools ?? []));
     const offered = new Map(offerable.filter((t) => allowed.has(t.name)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
+    const subagents = new RunSubagents({ ctx, session: this.session, model, maxTurns: opts.maxTurns ?? ctx.config.maxTurns, call: (call) => tools.call(call), emit });
+    // The task tool, where agents are defined and no command file or agent narrowed the tools: its subagents' calls go through `tools`.
+    if (!command?.file.tools.length && (!agent || conversationAgentTools([{ name: 'task' }], agent).length > 0)) {
+      const agents = await ctx.llmsContext.agents();
+      if (agents.length > 0) offered.set('task', subagents.taskTool(agents, [...offered.values()]));
+    }
     await context.mentioned((opts.mentions ?? []).flatMap((m) => (m.kind === 'file' || m.kind === 'folder' ? [m.path] : [])));
     const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, scoped.current.path, emit);
-    const system = prompt.system;
+    const system = agent ? agentSystemPrompt(prompt.system, agent) : prompt.system;
     const userId = opts.messageId ?? newMessageId();
     const hookText = await promptHooks(ctx.hooks, { id: this.session.id, first: this.session.history().length === 0 }, promptText(input), signal);
     rules.beginRun(mode, promptText(input), emit, userId);
@@ -296,7 +319,7 @@ export class Project {
           // The only user messages a run adds are the event rules' (prepareTurn).
           const meta: MessageMeta = e.message.role === 'user' ? { rules: true } : e.partial ? { model: model.id, turn, partial: true as const } : { model: model.id, turn };
           if (multiRoot) Object.assign(meta, tools.messageProjects(e.message));
-          Object.assign(meta, tools.messageDeclined(e.message), tools.messageDisplays(e.message));
+          Object.assign(meta, tools.messageDeclined(e.message), tools.messageDisplays(e.message), subagents.messageSubagents(e.message));
           const turnId = e.message.role === 'assistant' ? turnMessageId : undefined;
           if (turnId !== undefined) turnMessageId = undefined;
           const id = this.session.appendMessage(e.message, meta, turnId);
@@ -334,12 +357,14 @@ export class Project {
       args: [{ sessionId: this.session.id, mode, status: result.status, turns: result.turns }],
       type: 'Series',
     });
+    const usage = { ...result.usage };
+    addUsage(usage, subagents.usage);
     const out: RunResult = {
       status: result.status,
       sessionId: this.session.id,
       mode,
       turns: result.turns,
-      usage: model.price ? { ...result.usage, costUsd: costOf(result.usage, model.price) } : result.usage,
+      usage: model.price ? { ...usage, costUsd: costOf(result.usage, model.price) + subagents.costUsd } : usage,
       contextTokens: result.contextTokens,
       text: result.text,
     };

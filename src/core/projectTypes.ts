@@ -54,8 +54,16 @@ export type ProjectEvent =
   | { type: 'tool_output'; toolCallId: string; text: string }
   /** The latest progress a running tool reported (MCP progress notifications). */
   | { type: 'tool_progress'; toolCallId: string; progress: ToolProgress }
+  /** A step of a subagent the `task` call `parentToolCallId` started (its calls carry ids of their own). */
+  | { type: 'subagent'; parentToolCallId: string; agent: string; step: SubagentStep }
   /** The older part of the conversation is being summarized / was / could not be (see compaction/). */
   | CompactionEvent;
+
+/** What a subagent did, as its parent's card lists it. */
+export type SubagentStep =
+  | { kind: 'tool_use'; toolCallId: string; name: string; input: unknown; title?: string; summary?: string }
+  | { kind: 'tool_result'; toolCallId: string; isError: boolean; output: string }
+  | { kind: 'text'; text: string };
 
 export type CompactionEvent =
   /** `id`: the id the compaction record will have. */
@@ -96,6 +104,12 @@ export interface RunOptions {
   onToolApprove?(request: ApprovalRequest): Promise<ApprovalAnswer>;
   /** A model id for this run instead of the configured one. */
   model?: string;
+  /**
+   * A custom agent (its definition's name) this run works as: its prompt joins the system
+   * prompt, its `tools:` narrow what the run is offered (never widen, never approve). Keep it
+   * the same for every run of a conversation: the system prompt is fixed per conversation.
+   */
+  agent?: string;
   /** The model the host resolved for this message already (used as is; `model` is then ignored). */
   resolvedModel?: ResolvedModel;
   /** The id the host gave the person's message: the log keeps it, so view and log name the message alike. */

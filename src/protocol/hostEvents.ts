@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { subagentStepEventSchema } from './subagentSteps';
 import { MAX_FIRED_RULES, MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 import { mcpStatusSchema } from './mcpStatus';
 import { messageUsageSchema } from './messageUsage';
@@ -73,6 +74,8 @@ export const hostEvents = {
     moreFiles: z.number().int().positive().optional(),
     progress: toolProgressSchema.optional(),
   }),
+  /** A subagent's step, for the card of the `task` call that started it (see subagentSteps.ts). */
+  subagentStep: subagentStepEventSchema,
   /** The model called a tool: append a toolCall part to the message. */
   toolUse: z.strictObject({
     messageId,

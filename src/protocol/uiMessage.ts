@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { subagentViewSchema } from './subagentSteps';
 import { messageUsageSchema } from './messageUsage';
 import { toolDisplaySchema } from './toolDisplay';
 import { MAX_FIRED_RULES, MAX_IMAGE_BASE64_CHARS, MAX_LIVE_OUTPUT_CHARS, MAX_RULE_TEXT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
@@ -152,6 +153,8 @@ export const toolCallPartSchema = z.strictObject({
   liveOutput: z.string().max(MAX_LIVE_OUTPUT_CHARS).optional(),
   /** While it runs: the latest progress it reported. */
   progress: toolProgressSchema.optional(),
+  /** A `task` call: the subagent it started and its steps. */
+  subagent: subagentViewSchema.optional(),
 });
 
 /** A result shown on its own, in a `tool` message, when its call is not in view. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerDiffCommands } from './diff/diffCommands';
 import { registerEditorCommands } from './editor/editorCommands';
 import { pickSlashCommand } from './editor/slashCommandPick';
+import { pickAgent } from './editor/agentPick';
 import { guardedCommand } from './guardedCommand';
 import { registerScmCommands } from './scm/scmCommands';
 import { registerTerminalCommands } from './terminal/terminalCommands';
@@ -50,6 +51,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.showLog', () => deps.log.show()),
     command('keel.showMcpServers', async () => (await deps.runtime()).showMcpServers()),
     command('keel.runSlashCommand', async () => pickSlashCommand(await deps.runtime())),
+    command('keel.useAgent', async () => pickAgent(await deps.runtime())),
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),
     ...registerWorktreeCommands(deps),
     ...registerEditorCommands(deps),

@@ -327,6 +327,20 @@ export class KeelRuntime {
     return slashCommands((await this.controller.inView.core.get()).ctx);
   }
 
+  /** The custom agents there are, and the one the conversation in view works as, for "Keel: Use Agent…". */
+  async agents(): Promise<{ agents: { name: string; description: string; display: string }[]; current: string | undefined }> {
+    const conversation = this.controller.inView;
+    const { ctx } = await conversation.core.get();
+    return { agents: await ctx.llmsContext.agents(), current: conversation.slot.current?.agent };
+  }
+
+  /** The conversation in view works as this agent ('' for none) from its next message on. */
+  async useAgent(name: string): Promise<void> {
+    const conversation = this.controller.inView;
+    const { ctx } = await conversation.core.get();
+    await conversation.slot.for(ctx).useAgent(name);
+  }
+
   /** What "Review Changes with Keel" reviews in the repository at `root`. */
   reviewTarget(root: string): Promise<ReviewTarget> {
     return reviewTarget(root);

@@ -6,6 +6,7 @@ import { baseRules, nestedRules } from '../../src/core/llmsContext/rulesFiles';
 import { applyScopedRules, scopedRules } from '../../src/core/llmsContext/scopedRules';
 import { discoverCommandFiles } from '../../src/core/setup/commandFiles';
 import { discoverSkills } from '../../src/core/setup/skillFiles';
+import { discoverAgents } from '../../src/core/setup/agentFiles';
 import { Workspace } from '../../src/core/workspace/workspace';
 import type { Bench, BenchSuite } from './benchTypes';
 import { writeFiftyThousandFiles } from './fiftyThousandFiles';
@@ -40,18 +41,19 @@ async function makeRepo(): Promise<Repo> {
   return { base, root, home, workspace: await Workspace.create([{ path: root }]) };
 }
 
-/** What a request needs: base, nested and scoped rules for a file the conversation touched, the skills and the command files. */
+/** What a request needs: base, nested and scoped rules for a file the conversation touched, the skills, the command files and the agents. */
 async function discover(repo: Repo, cache: FileTextCache): Promise<void> {
   const file = join(repo.root, 'packages', 'pkg7', 'mod3', 'file9.ts');
-  const [base, nested, scoped, skills, commands] = await Promise.all([
+  const [base, nested, scoped, skills, commands, agents] = await Promise.all([
     baseRules(repo.workspace, repo.home, cache),
     nestedRules(repo.workspace, [join(repo.root, 'packages', 'pkg7', 'mod3')], cache),
     scopedRules(repo.workspace, cache),
     discoverSkills(repo.workspace, { keel: repo.home }, cache),
     discoverCommandFiles(repo.workspace, { keel: repo.home }, cache),
+    discoverAgents(repo.workspace, { keel: repo.home }, cache),
   ]);
   const applied = applyScopedRules(scoped, [file], repo.workspace);
-  if (base.length < 2 || nested.length !== 0 || skills.length !== 3 || commands.length !== 3 || !applied.some((a) => a.rule.display === '.cursor/rules/pkg7.mdc')) {
+  if (base.length < 2 || nested.length !== 0 || skills.length !== 3 || commands.length !== 3 || agents.length !== 3 || !applied.some((a) => a.rule.display === '.cursor/rules/pkg7.mdc')) {
     throw new Error(`discovery missed rules: ${applied.map((a) => a.rule.display).join(', ')}`);
   }
 }
@@ -59,7 +61,7 @@ async function discover(repo: Repo, cache: FileTextCache): Promise<void> {
 const teardown = async (repo: Repo) => rm(repo.base, { recursive: true, force: true });
 
 const cold: Bench<Repo> = {
-  name: 'discover instructions (AGENTS/CLAUDE, nested, .claude/.github/.cursor/.cline/.windsurf rules), skills and command files on 50,000 files, cold',
+  name: 'discover instructions (AGENTS/CLAUDE, nested, .claude/.github/.cursor/.cline/.windsurf rules), skills, command files and agents on 50,000 files, cold',
   target: '< 150 ms',
   limit: 150,
   runs: 9,
@@ -71,7 +73,7 @@ const cold: Bench<Repo> = {
 };
 
 const cached: Bench<Repo> = {
-  name: 'discover instructions, skills and command files on 50,000 files, cached (revalidated by stamps)',
+  name: 'discover instructions, skills, command files and agents on 50,000 files, cached (revalidated by stamps)',
   target: '< 5 ms',
   limit: 5,
   runs: 21,

@@ -12,6 +12,8 @@ import { firedRuleInfos, withRules } from '../parts/firedRules';
 import { LiveToolOutput } from './liveToolOutput';
 import type { MessageList } from './messageList';
 import { withMentionNotes } from '../parts/mentionNotes';
+import { subagentStepView } from '../parts/subagentSteps';
+import type { SubagentCallLooks } from '../parts/subagentSteps';
 import { assistantParts, compactionUiMessage, toolCallPart } from './uiMessages';
 
 const FINAL_TOOL_STATES: ReadonlySet<ToolCallState> = new Set(['done', 'error', 'rejected', 'cancelled']);
@@ -43,6 +45,8 @@ export class RunProjection {
   private compactionId: string | undefined;
   /** Usage of an answer whose message is not in view yet (it streamed nothing so far). */
   private readonly pendingUsage = new Map<string, MessageUsage>();
+  /** Subagents' calls, for the steps their results update. */
+  private readonly subagentCalls: SubagentCallLooks = new Map();
 
   constructor(
     private readonly list: MessageList,
@@ -101,6 +105,11 @@ export class RunProjection {
       case 'tool_use':
         this.showCall(event.toolCallId, event.name, event.input, 'running', event.display);
         return;
+      case 'subagent': {
+        const step = subagentStepView(event.step, this.subagentCalls);
+        if (step && this.list.toolCall(event.parentToolCallId)) this.list.emit({ type: 'subagentStep', data: { toolCallId: event.parentToolCallId, agent: event.agent, step } });
+        return;
+      }
       case 'file_change': {
         if (this.list.toolCall(event.change.toolCallId)) {
           this.list.emit({ type: 'toolPatch', data: { toolCallId: event.change.toolCallId, change: appliedChange(event.change) } });

@@ -4,7 +4,7 @@ import { isKeelNote } from '../../core/session';
 import { isMentionExpansion } from '../../core/mentions';
 import type { ConversationEvent } from '../../conversation/conversationEvent';
 import { EMPTY_CONVERSATION, foldEvents, messagesOf } from '../../conversation/foldEvent';
-import type { SessionEntry } from '../../core/session';
+import type { LoggedSubagent, SessionEntry } from '../../core/session';
 import { presentByName } from '../../core/tools';
 import type { ToolPresentation } from '../../core/tools';
 import { capToolOutput } from '../../protocol/limits';
@@ -25,6 +25,8 @@ import { toJsonValue } from './jsonValue';
 import { parseMentions } from '../parts/mentionText';
 import { withMentionNotes } from '../parts/mentionNotes';
 import { personTextPart } from '../parts/personText';
+import { subagentStepView } from '../parts/subagentSteps';
+import type { SubagentCallLooks } from '../parts/subagentSteps';
 
 /**
  * Converts what the session keeps (the model's messages) into what the chat view shows
@@ -221,6 +223,7 @@ function entryEvents(entries: readonly SessionEntry[], opts: ConversionOptions):
           }
           const state = declined.has(part.toolCallId) ? 'rejected' : finalToolState(part.output);
           emit({ type: 'toolResult', data: { toolCallId: part.toolCallId, name: part.toolName, state, ...result } });
+          emitSubagentSteps(part.toolCallId, entry.meta?.subagents?.[part.toolCallId], emit);
         }
         if (orphans.length > 0) emit({ type: 'message', data: { message: { ...base, role: 'tool', parts: orphans, status: 'done' } } });
         break;
@@ -282,4 +285,14 @@ function base64Of(data: unknown): string | undefined {
 function epochMs(iso: string): number {
   const ms = Date.parse(iso);
   return Number.isFinite(ms) && ms >= 0 ? ms : 0;
+}
+
+/** A task call's subagent as the log kept it: the same steps, through the same fold, as it was shown live. */
+function emitSubagentSteps(toolCallId: string, logged: LoggedSubagent | undefined, emit: (e: ConversationEvent) => void): void {
+  if (!logged) return;
+  const looks: SubagentCallLooks = new Map();
+  for (const raw of logged.steps) {
+    const step = subagentStepView(raw, looks);
+    if (step) emit({ type: 'subagentStep', data: { toolCallId, agent: logged.agent, step } });
+  }
 }

@@ -25,6 +25,8 @@ import { discoverSkills, renderSkillList } from '../setup/skillFiles';
 import type { Skill } from '../setup/skillFiles';
 import { discoverCommandFiles } from '../setup/commandFiles';
 import type { CommandFile } from '../setup/commandFiles';
+import { discoverAgents } from '../setup/agentFiles';
+import type { AgentFile } from '../setup/agentFiles';
 import { estimateTokens, fitToBudget } from './tokenBudget';
 
 export interface LlmsContextOptions {
@@ -172,6 +174,11 @@ export class LlmsContext {
   /** Command files: `.keel/commands`, `.claude/commands`, `.github/prompts`, `~/.keel/commands`, `~/.claude/commands`. */
   commandFiles(): Promise<CommandFile[]> {
     return discoverCommandFiles(this.opts.workspace, this.homes(), this.files);
+  }
+
+  /** Agent definitions: `.keel/agents`, `.claude/agents`, `.github/agents/*.agent.md`, `~/.keel/agents`, `~/.claude/agents`. */
+  agents(): Promise<AgentFile[]> {
+    return discoverAgents(this.opts.workspace, this.homes(), this.files);
   }
 
   private homes(): { keel: string; user?: string } {

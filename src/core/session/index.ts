@@ -5,7 +5,7 @@ export { isKeelNote } from './keelNotes';
 export type { Session, SessionEntry } from './session';
 export { exportFileName, exportSource, sessionToJson, sessionToMarkdown } from './sessionExport';
 export type { ExportSource } from './sessionExport';
-export type { CommandChange, PlanRecord, RulesRecord, SnapshotRecord } from './sessionRecords';
+export type { CommandChange, LoggedSubagent, PlanRecord, RulesRecord, SnapshotRecord } from './sessionRecords';
 export { SessionStore } from './sessionStore';
 export type { SessionSummary } from './sessionSummary';
 export { generateTitle } from './sessionTitle';

@@ -45,6 +45,8 @@ export const messageMetaSchema = z.object({
    * as core's ToolPresentation: a reopened conversation draws them as they were drawn live.
    */
   displays: z.record(z.string(), z.unknown()).optional(),
+  /** A tool message's `task` results: the subagent each ran and its steps (core's SubagentStep), by the task call's id. */
+  subagents: z.record(z.string(), z.object({ agent: z.string(), steps: z.array(z.record(z.string(), z.unknown())) })).optional(),
   /** A tool message's results for calls the person declined (they never ran). */
   declined: z.array(z.string()).optional(),
   /** A user message's @-mentions; their expansion is a text part of the message itself. */
@@ -104,6 +106,8 @@ export interface ConfigValues {
   currentProject: string;
   /** The git worktree the conversation works in (made for it by "New Chat in Worktree"). */
   worktree: { path: string; branch: string; base: string; repo: string };
+  /** The custom agent the conversation works as (its name); '' for none. */
+  agent: string;
 }
 export type ConfigKey = keyof ConfigValues;
 
@@ -116,6 +120,7 @@ const configValueSchemas: { [K in ConfigKey]: z.ZodType<ConfigValues[K]> } = {
   allowCommand: nonEmpty,
   currentProject: nonEmpty,
   worktree: z.object({ path: nonEmpty, branch: nonEmpty, base: nonEmpty, repo: nonEmpty }),
+  agent: z.string(),
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -131,6 +136,7 @@ export const configRecordSchema = z.discriminatedUnion('key', [
   configVariant('allowCommand'),
   configVariant('currentProject'),
   configVariant('worktree'),
+  configVariant('agent'),
 ]);
 export type ConfigRecord = z.output<typeof configRecordSchema>;
 
@@ -353,3 +359,6 @@ export type SessionRecord =
 export function isRecordType(type: string): type is RecordType {
   return Object.hasOwn(recordSchemas, type);
 }
+
+/** A subagent's steps as a tool message's meta keeps them (the view reads them as core's SubagentStep, checking each). */
+export type LoggedSubagent = NonNullable<MessageMeta['subagents']>[string];

@@ -27,6 +27,8 @@ export interface SessionConfig {
   currentProject?: string;
   /** The git worktree the conversation works in. */
   worktree?: ConfigValues['worktree'];
+  /** The custom agent the conversation works as; absent for none. */
+  agent?: string;
 }
 
 export type { UsageTotals } from './usageTally';
@@ -55,6 +57,7 @@ export class SessionState {
   model?: string;
   currentProject?: string;
   worktree?: ConfigValues['worktree'];
+  agent?: string;
   readonly allowedTools = new Set<string>();
   readonly allowedCommands = new Set<string>();
   /** First line of the first user prompt that has text: the title until one is set. */
@@ -135,6 +138,9 @@ export class SessionState {
             break;
           case 'worktree':
             this.worktree = record.value;
+            break;
+          case 'agent':
+            this.agent = record.value === '' ? undefined : record.value;
             break;
         }
         return undefined;
@@ -227,6 +233,7 @@ export class SessionState {
     if (this.model !== undefined) out.model = this.model;
     if (this.currentProject !== undefined) out.currentProject = this.currentProject;
     if (this.worktree !== undefined) out.worktree = { ...this.worktree };
+    if (this.agent !== undefined) out.agent = this.agent;
     return out;
   }
 }

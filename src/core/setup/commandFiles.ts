@@ -116,7 +116,12 @@ const keelToolsOf: Record<string, readonly string[]> = {
  * tool Keel knows (or none at all) leaves `offered` as it is.
  */
 export function narrowTools(offered: readonly string[], named: readonly string[]): string[] {
-  const wanted = new Set(named.flatMap((n) => keelToolsOf[n.replace(/\(.*$/, '').trim().toLowerCase()] ?? []));
+  const wanted = keelToolNames(named);
   if (wanted.size === 0) return [...offered];
   return offered.filter((n) => wanted.has(n));
+}
+
+/** Keel's names for the tools a file names (Claude Code's and Copilot's spellings); unknown names add none. */
+export function keelToolNames(named: readonly string[]): Set<string> {
+  return new Set(named.flatMap((n) => keelToolsOf[n.replace(/\(.*$/, '').trim().toLowerCase()] ?? []));
 }

@@ -109,6 +109,7 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
           moreFiles={part.moreFiles}
           liveOutput={part.liveOutput}
           progress={part.progress}
+          subagent={part.subagent}
         />
       );
     case 'toolResult':

@@ -1,11 +1,13 @@
 import * as l10n from '@vscode/l10n';
 import { useId, useState } from 'react';
+import type { SubagentView } from '../../../src/protocol/subagentSteps';
 import type { ToolDisplay } from '../../../src/protocol/toolDisplay';
 import type { AppliedChange, CommandFile, ToolCallState, ToolOutput, ToolProgress } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
 import { CommandFiles } from './CommandFiles';
 import { RevertAction } from './RevertAction';
+import { SubagentSteps } from './SubagentSteps';
 import { toolStateDisplay } from './toolCallDisplay';
 import { ToolDetails } from './ToolDetails';
 
@@ -27,10 +29,12 @@ export interface ToolCardProps {
   moreFiles?: number | undefined;
   /** While it runs: the latest progress it reported. */
   progress?: ToolProgress | undefined;
+  /** A task call's subagent and its steps. */
+  subagent?: SubagentView | undefined;
 }
 
 /** A tool call as one compact line; expanding it shows the input and the (capped) output. */
-export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles, progress }: ToolCardProps) {
+export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles, progress, subagent }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const display = toolStateDisplay(state);
@@ -60,6 +64,7 @@ export function ToolCard({ name, display: look, input, state, result, change, li
       {!result && liveOutput && state === 'running' ? <LiveOutput output={liveOutput} /> : null}
       {open ? (
         <div className="tool-card-body" id={bodyId}>
+          {subagent ? <SubagentSteps subagent={subagent} /> : null}
           {look ? (
             <>
               <div className="tool-card-section-title">
