@@ -41,7 +41,6 @@ import type { ReviewTarget } from '../core/git';
 import { slashCommands } from '../chat/runtime/coreQueries';
 import type { SlashEntry } from '../protocol/hostMethods';
 import type { CommitMessageOutcome } from './scm/commitMessageRun';
-import { TerminalText } from '../core/tools';
 import { VscodeServices } from './workspace/vscodeServices';
 import { VscodeSessionUi } from './sessions/vscodeSessionUi';
 import { pickSession } from './sessions/sessionPicker';
@@ -315,11 +314,9 @@ export class KeelRuntime {
     this.controller.showPanel('chat');
   }
 
-  /** A command of the person's own terminal becomes what @terminal (its chip) sends, cleaned of escape sequences. */
+  /** A command of the person's own terminal becomes what @terminal (its chip) sends. */
   pointTerminal(command: WatchedCommand): void {
-    const text = new TerminalText();
-    const output = (text.push(command.rawOutput) + text.end()).replace(/\n+$/, '');
-    this.host.pointTerminal({ command: command.command, output, ...(command.exitCode !== undefined ? { exitCode: command.exitCode } : {}), ...(command.cwd ? { cwd: command.cwd } : {}) });
+    this.host.pointTerminal(command);
   }
 
   /** The command files and skills `/name` runs, for "Keel: Run Command or Skill…". */

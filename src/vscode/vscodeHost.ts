@@ -7,13 +7,15 @@ import { writeThroughEditor } from './workspace/editorWrite';
 import { bundledRipgrep } from './workspace/ripgrepPath';
 import { KeelTerminals } from './terminal/keelTerminals';
 import { runInKeelTerminal } from './terminal/terminalCommandRun';
+import type { WatchedCommand } from './terminal/terminalWatch';
+import { TerminalText } from '../core/tools';
 
 /**
  * The core's view of VS Code: writes go through the editor, logs to the "Keel" channel, the
  * editor's state and problems for the context and @-mentions, commands in Keel's terminals
  * (and the last one's output for @terminal). Dispose it to close those terminals.
  */
-export function createVscodeHost(log: vscode.LogOutputChannel): Host & vscode.Disposable & { pointTerminal(command: TerminalOutput): void } {
+export function createVscodeHost(log: vscode.LogOutputChannel): Host & vscode.Disposable & { pointTerminal(command: WatchedCommand): void } {
   const terminals = new KeelTerminals((level, message) => log[level](message));
   // A command of the person's own terminals sent with "Fix with Keel" or "Add Last Command":
   // @terminal means it until a Keel terminal runs something newer.
@@ -36,7 +38,11 @@ export function createVscodeHost(log: vscode.LogOutputChannel): Host & vscode.Di
       const keel = await terminals.lastCommand();
       return pointed && (!keel || pointed.at >= terminals.lastAt) ? pointed.command : keel;
     },
-    pointTerminal(command) {
+    pointTerminal(watched) {
+      // What the terminal wrote, cleaned of escape sequences as Keel's own terminals' output is.
+      const text = new TerminalText();
+      const output = (text.push(watched.rawOutput) + text.end()).replace(/\n+$/, '');
+      const command: TerminalOutput = { command: watched.command, output, ...(watched.exitCode !== undefined ? { exitCode: watched.exitCode } : {}), ...(watched.cwd ? { cwd: watched.cwd } : {}) };
       pointed = { command, at: Date.now() };
     },
     personCommandsSince: (since) => terminals.personCommandsSince(since),
