@@ -262,7 +262,8 @@ export class Project {
     const prompt = await requestPrompt(ctx, context, this.session.uncompacted().messages, mode, scoped.current.path, emit);
     const system = agent ? agentSystemPrompt(prompt.system, agent) : prompt.system;
     const userId = opts.messageId ?? newMessageId();
-    const hookText = await promptHooks(ctx.hooks, { id: this.session.id, first: this.session.history().length === 0 }, promptText(input), signal);
+    // The leaf, not history(): building the whole branch for one yes/no would cost a long conversation every send.
+    const hookText = await promptHooks(ctx.hooks, { id: this.session.id, first: this.session.leafId === null }, promptText(input), signal);
     rules.beginRun(mode, promptText(input), emit, userId);
     const user = await userTurn(
       { ctx, sessionId: this.session.id, workspace: scoped, reads, journal, tools, signal, emit },
