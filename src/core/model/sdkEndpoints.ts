@@ -89,7 +89,7 @@ export function createSdkModel(
     const keyed = apiKey ? { ...headers, 'api-key': apiKey } : headers;
     return leanResponsesModel(provider, modelId, { baseURL: `${base.replace(/\/+$/, '')}/v1`, headers: keyed });
   }
-  if (api === 'bedrock') return new BedrockModel(provider, modelId, { baseURL: base, region: awsRegion(pconf, env)!, auth: bedrockAuth(pconf, env, apiKey), headers });
+  if (api === 'bedrock') return new BedrockModel(provider, modelId, { baseURL: base, region: awsRegion(pconf, env)!, auth: bedrockAuth(pconf, env, apiKey), headers }, catalogueEntry(modelId)?.maxOutputTokens);
   const project = pconf.project ?? firstOf(env, ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT']);
   const location = vertexLocation(pconf, env);
   if (!apiKey && (!project || !location)) {
