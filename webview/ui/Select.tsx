@@ -85,7 +85,7 @@ export function Select({ value, options, onChange, label, testId, disabled = fal
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>): void => {
-    if (event.nativeEvent.isComposing) return;
+    if (disabled || event.nativeEvent.isComposing) return;
     const typing = typed.current.text !== '' && event.timeStamp - typed.current.at <= TYPE_AHEAD_MS;
     const printable = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
     if (printable && (event.key !== ' ' || typing)) {
