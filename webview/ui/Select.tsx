@@ -51,14 +51,27 @@ export function Select({ value, options, onChange, label, testId, disabled = fal
   };
 
   // Placed where there is room (below, or above at the bottom of the view), as wide as its
-  // longest label allows; the highlighted option is scrolled into sight.
+  // longest label allows.
   useLayoutEffect(() => {
     if (!open || !button.current || !list.current) return undefined;
-    placeSelectList(button.current, list.current);
+    const anchor = button.current;
+    placeSelectList(anchor, list.current);
+    // The list does not follow its button: a resize closes it, and so does a scroll that moved
+    // the button (the message list scrolling under a reply does not move the footer's).
+    const at = anchor.getBoundingClientRect();
     const onResize = (): void => close();
+    const onScroll = (): void => {
+      const now = anchor.getBoundingClientRect();
+      if (now.top !== at.top || now.left !== at.left) close();
+    };
     window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
+    window.addEventListener('scroll', onScroll, true);
+    return () => {
+      window.removeEventListener('resize', onResize);
+      window.removeEventListener('scroll', onScroll, true);
+    };
   }, [open]);
+  // The highlighted option is scrolled into sight.
   useLayoutEffect(() => {
     if (!open || active < 0) return;
     const element = list.current?.children[active];

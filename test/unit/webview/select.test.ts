@@ -196,6 +196,19 @@ describe('the Select', () => {
     expect(m.chosen).not.toHaveBeenCalled();
   });
 
+  it('stays open while something else scrolls, and closes when a scroll moves it', async () => {
+    const m = await mount();
+    await press(m.button, 'ArrowDown');
+    const elsewhere = document.createElement('div');
+    document.body.append(elsewhere);
+    await act(async () => elsewhere.dispatchEvent(new Event('scroll')));
+    expect(isOpen(m)).toBe(true);
+    m.button.getBoundingClientRect = () => new DOMRect(0, -40, 100, 26);
+    await act(async () => elsewhere.dispatchEvent(new Event('scroll')));
+    expect(isOpen(m)).toBe(false);
+    elsewhere.remove();
+  });
+
   it('does not open or choose while disabled', async () => {
     const m = await mount(MODELS, 'openai/gpt-x', true);
     expect(m.button.disabled).toBe(true);
