@@ -82,7 +82,7 @@ export function Select({ value, options, onChange, label, testId, disabled = fal
   if (open && active >= options.length) setActive(options.length - 1);
   if (open && (disabled || options.length === 0)) setOpen(false);
 
-  const typeAhead = (char: string, at: number): boolean => {
+  const typeAhead = (char: string, at: number): void => {
     const state = typed.current;
     state.text = at - state.at <= TYPE_AHEAD_MS ? state.text + char : char;
     state.at = at;
@@ -92,9 +92,7 @@ export function Select({ value, options, onChange, label, testId, disabled = fal
       from,
       state.text,
     );
-    if (found < 0) return false;
-    show(found);
-    return true;
+    if (found >= 0) show(found);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>): void => {
@@ -102,7 +100,9 @@ export function Select({ value, options, onChange, label, testId, disabled = fal
     const typing = typed.current.text !== '' && event.timeStamp - typed.current.at <= TYPE_AHEAD_MS;
     const printable = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
     if (printable && (event.key !== ' ' || typing)) {
-      if (typeAhead(event.key, event.timeStamp)) event.preventDefault();
+      // A letter never reaches the button (a Space would press it, closing the list).
+      event.preventDefault();
+      typeAhead(event.key, event.timeStamp);
       return;
     }
     const action = selectKeyAction(event.key, event.altKey, { open, active: open ? active : chosen, count: options.length });

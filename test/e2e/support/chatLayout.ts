@@ -131,18 +131,31 @@ export async function assertNothingCut(rig: ChatRig, frame: Frame, width: number
     await input.press('Escape');
   }
   await input.fill('');
-  // The pickers' lists, opened from the keyboard: whole labels, inside the view; Escape closes them unchanged.
+  // The pickers' lists, opened from the keyboard: whole labels, inside the view; Escape closes them
+  // unchanged, Space opens and Enter chooses the highlighted option (the chosen one, so nothing changes
+  // under the rest of the look tests); the mouse opens and chooses too.
   for (const id of ['model-picker', 'mode-picker']) {
     const picker = rig.chat.frame.getByTestId(id);
+    const list = rig.chat.frame.locator('.ui-select-list:not([hidden])');
     const before = await picker.innerText();
+    const expanded = () => picker.getAttribute('aria-expanded');
     await picker.focus();
     await picker.press('ArrowDown');
-    await rig.chat.frame.locator('.ui-select-list:not([hidden])').waitFor({ timeout: TIMEOUT });
+    await list.waitFor({ timeout: TIMEOUT });
     assert.deepStrictEqual(await cutThings(frame), [], `the ${id}'s open list at ${width} px`);
     await picker.press('Escape');
-    assert.strictEqual(await picker.getAttribute('aria-expanded'), 'false', `Escape closes the ${id}'s list`);
-    assert.strictEqual(await picker.innerText(), before, `Escape leaves the ${id} as it was`);
+    assert.strictEqual(await expanded(), 'false', `Escape closes the ${id}'s list`);
+    await picker.press(' ');
+    assert.strictEqual(await expanded(), 'true', `Space opens the ${id}'s list`);
+    await picker.press('Enter');
+    assert.strictEqual(await expanded(), 'false', `Enter closes the ${id}'s list`);
+    await picker.click();
+    await list.getByRole('option', { name: before, exact: true }).click();
+    assert.strictEqual(await expanded(), 'false', `a click on an option closes the ${id}'s list`);
+    assert.strictEqual(await picker.innerText(), before, `the ${id} is as it was`);
   }
+  await rig.page.mouse.move(width + 300, 300);
+  await input.focus();
 }
 
 /** The README's pictures of the side bar: light and dark, 220 and 500 px, as chat-<language>-<theme>-<width>.png. */
