@@ -5,7 +5,7 @@ import type { Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Select } from '../../../webview/ui/Select';
 import type { SelectOption } from '../../../webview/ui/Select';
-import { typeAheadMatch } from '../../../webview/ui/selectKeys';
+import { selectKeyAction, typeAheadMatch } from '../../../webview/ui/selectKeys';
 import { click } from './webviewHarness';
 
 const MODELS: SelectOption[] = [
@@ -240,5 +240,22 @@ describe('type-ahead matching', () => {
     expect(typeAheadMatch(labels, 0, 'a')).toBe(1);
     expect(typeAheadMatch(labels, 1, 'aa')).toBe(0);
     expect(typeAheadMatch(labels, 2, 'a')).toBe(0);
+  });
+});
+
+describe('the keys of an open list', () => {
+  const open = { open: true, active: 3, count: 30 };
+  it('pages by ten without leaving the list', () => {
+    expect(selectKeyAction('PageDown', false, open)).toEqual({ kind: 'move', active: 13 });
+    expect(selectKeyAction('PageUp', false, open)).toEqual({ kind: 'move', active: 0 });
+    expect(selectKeyAction('PageDown', false, { ...open, active: 25 })).toEqual({ kind: 'move', active: 29 });
+  });
+  it('chooses on Alt+ArrowUp, as a native select does', () => {
+    expect(selectKeyAction('ArrowUp', true, open)).toEqual({ kind: 'choose', active: 3 });
+  });
+  it('ignores keys that are not its own, and every key when there are no options', () => {
+    expect(selectKeyAction('F2', false, open)).toEqual({ kind: 'none' });
+    expect(selectKeyAction('ArrowDown', false, { open: false, active: -1, count: 0 })).toEqual({ kind: 'none' });
+    expect(selectKeyAction('Escape', false, { open: false, active: 0, count: 3 })).toEqual({ kind: 'none' });
   });
 });
