@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { McpServerStatus } from '../../core/mcp';
 import type { McpManager } from '../../core/mcp';
+import { MAX_VIEW_RESOURCES } from '../../protocol/mcpStatus';
 import type { McpStatusView } from '../../protocol/mcpStatus';
 import type { ViewExtension } from './nodeBridge';
 
@@ -34,6 +35,16 @@ export function mcpStatusView(manager: McpManager): McpStatusView {
       ...(p.description ? { description: p.description.slice(0, 1000) } : {}),
       arguments: p.arguments.map((a) => ({ name: a.name, required: a.required })),
     })),
+    resources: manager
+      .resources()
+      .filter((r) => r.uri.length <= 2048)
+      .slice(0, MAX_VIEW_RESOURCES)
+      .map((r) => ({
+        server: r.server.slice(0, 200),
+        uri: r.uri,
+        name: r.name.slice(0, 200),
+        ...(r.description ? { description: r.description.slice(0, 300) } : {}),
+      })),
   };
 }
 

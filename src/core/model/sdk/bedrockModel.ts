@@ -1,5 +1,5 @@
 import type { CallOptions, LanguageModelSpec } from '../wire/modelSpec';
-import { withCacheBreakpoints } from './cacheBreakpoints';
+import { withCacheBreakpoints } from '../wire/cacheBreakpoints';
 import { importSdk, LazySdkModel, noRedirects } from './lazySdkModel';
 
 /** AWS credentials as the SDK signs with them. */
