@@ -75,16 +75,19 @@ export class ConversationWindow {
       },
       syncedView: (from) => (from === this.shown ? this.view.syncedView() : undefined),
       onActivity: () => this.activityChanged(),
-      onApprovalNeeded: (from) => {
-        const id = from.sessionId;
-        if (from === this.shown || !id) opts.onApprovalNeeded?.();
-        else opts.onApprovalNeeded?.({ sessionId: id, title: from.title });
-      },
+      onApprovalNeeded: (from) => this.needsPerson(from),
       onSessionChange: (from, id) => {
         if (from === this.shown) opts.onSessionChange?.(id);
       },
       onIdle: (from) => this.idle(from),
     });
+  }
+
+  /** Something of `from` waits for the person: the view comes into sight, or a notice names a background conversation. */
+  needsPerson(from: Conversation): void {
+    const id = from.sessionId;
+    if (from === this.shown || !id) this.opts.onApprovalNeeded?.();
+    else this.opts.onApprovalNeeded?.({ sessionId: id, title: from.title });
   }
 
   /** The open conversation with this session, in view or in the background. */
