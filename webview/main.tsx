@@ -4,6 +4,7 @@ import './styles/base.css';
 import './styles/messages.css';
 import './styles/markdown.css';
 import './styles/cards.css';
+import './styles/mcpCards.css';
 import './styles/composer.css';
 import './styles/panels.css';
 import './styles/early.css';
