@@ -43,6 +43,7 @@ export class ChatController {
       conversations: () => this.window.all(),
       viewOpen: () => this.window.view.syncedView()?.isReady() === true,
       onNeeded: (conversation) => this.window.needsPerson(conversation),
+      onRunEnd: (listener) => this.window.onRunEnd(listener),
       log: opts.log,
     });
     this.branches = new BranchActions(

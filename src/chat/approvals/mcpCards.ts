@@ -17,6 +17,8 @@ export interface McpCardsOptions {
   viewOpen(): boolean;
   /** A card waits in this conversation: bring it into sight (or tell the person, when it is in the background). */
   onNeeded(conversation: Conversation): void;
+  /** Hears each run end: a card still open in its conversation is answered Cancel (the call it came from is over). */
+  onRunEnd?(listener: (conversation: Conversation) => void): () => void;
   log: LogFn;
 }
 
@@ -42,7 +44,9 @@ export class McpCards {
   constructor(
     private readonly opts: McpCardsOptions,
     private readonly idPrefix = `mcp-${Date.now().toString(36)}-`,
-  ) {}
+  ) {
+    opts.onRunEnd?.((conversation) => this.cancelIn(conversation));
+  }
 
   /** The server's question as a card; undefined when no conversation can show it now. */
   elicit(server: string, question: ElicitQuestion, signal: AbortSignal): Promise<ElicitAnswer> | undefined {
@@ -89,6 +93,13 @@ export class McpCards {
     this.show(card, { ...card.part, state });
     card.resolve(answer);
     return true;
+  }
+
+  /** The run of `conversation` ended: its cards still open are answered Cancel. */
+  cancelIn(conversation: Conversation): void {
+    for (const card of [...this.open.values()]) {
+      if (card.conversation === conversation) this.answer(card.part.requestId, { action: 'cancel' });
+    }
   }
 
   /** How many cards wait for the person. */

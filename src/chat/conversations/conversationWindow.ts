@@ -22,6 +22,7 @@ export class ConversationWindow {
   /** Conversations whose runs ended in the background since the person last opened them. */
   private readonly unseen = new Map<string, 'finished' | 'failed'>();
   private shownMode: AgentMode = 'act';
+  private readonly runEndListeners = new Set<(from: Conversation) => void>();
   private lastActivity = '';
   private lastApprovals = -1;
 
@@ -72,6 +73,7 @@ export class ConversationWindow {
       },
       afterRun: (from) => {
         if (from === this.shown) this.view.flush();
+        for (const listener of [...this.runEndListeners]) listener(from);
       },
       syncedView: (from) => (from === this.shown ? this.view.syncedView() : undefined),
       onActivity: () => this.activityChanged(),
@@ -81,6 +83,12 @@ export class ConversationWindow {
       },
       onIdle: (from) => this.idle(from),
     });
+  }
+
+  /** Hears each run of the window's conversations end; returns what stops it. */
+  onRunEnd(listener: (from: Conversation) => void): () => void {
+    this.runEndListeners.add(listener);
+    return () => this.runEndListeners.delete(listener);
   }
 
   /** Something of `from` waits for the person: the view comes into sight, or a notice names a background conversation. */
