@@ -11,6 +11,7 @@ import type { ChatController } from '../../../src/chat/chatController';
 import type { McpRequestPart } from '../../../src/protocol/mcpRequests';
 import type { Usage } from '../../../src/protocol/sessionState';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
+import { bookingFields } from '../../fixtures/mcp/bookingForm.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { settle, until } from './chatHarness';
 import type { ChatRig, Page } from './chatHarness';
@@ -78,21 +79,7 @@ describe("an MCP server's question as a card", () => {
     expect(part.request).toEqual({
       kind: 'form',
       message: 'Where do you want to stay?',
-      fields: [
-        { name: 'city', label: 'City', kind: 'text', required: true },
-        { name: 'nights', label: 'Nights', kind: 'integer', required: false, default: 2 },
-        { name: 'breakfast', label: 'Breakfast', kind: 'boolean', required: false, default: false },
-        {
-          name: 'room',
-          label: 'Room',
-          kind: 'choice',
-          required: true,
-          options: [
-            { value: 'single', label: 'Single room' },
-            { value: 'double', label: 'Double room' },
-          ],
-        },
-      ],
+      fields: bookingFields,
     });
 
     const content = { city: 'Lisbon', nights: 3, breakfast: true, room: 'double' };

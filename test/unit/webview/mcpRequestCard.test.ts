@@ -7,6 +7,7 @@ import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpAnswer, McpRequestPart } from '../../../src/protocol/mcpRequests';
 import type { UiMessage } from '../../../src/protocol/uiMessage';
+import { bookingFields } from '../../fixtures/mcp/bookingForm.ts';
 import { click, mountApp, settle, snapshot } from './webviewHarness';
 import type { MountedApp } from './webviewHarness';
 
@@ -24,12 +25,7 @@ const form: McpRequestPart = {
   request: {
     kind: 'form',
     message: 'Where do you want to stay?',
-    fields: [
-      { name: 'city', label: 'City', kind: 'text', required: true },
-      { name: 'nights', label: 'Nights', kind: 'integer', required: false, default: 2 },
-      { name: 'breakfast', label: 'Breakfast', kind: 'boolean', required: false, default: false },
-      { name: 'room', label: 'Room', kind: 'choice', required: true, options: [{ value: 'single', label: 'Single room' }, { value: 'double', label: 'Double room' }] },
-    ],
+    fields: bookingFields,
   },
 };
 
