@@ -8,6 +8,7 @@ import * as assert from 'node:assert';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
+import { runCommand } from './harness/workbench.ts';
 import { useChatRig } from './support/useChatRig.ts';
 
 const TIMEOUT = 30_000;
@@ -69,6 +70,63 @@ describe("an MCP server's question, in the browser", () => {
     assert.match(result, /\\"city\\":\\"Lisbon\\",\\"nights\\":2,\\"breakfast\\":true,\\"room\\":\\"double\\"/);
     // No VS Code prompt asked: the card did.
     assert.strictEqual(await page.locator('.quick-input-widget:visible').count(), 0);
+  });
+
+  it('a page to open is shown on its card and opened only on Open; the server hears the answer', async function () {
+    this.timeout(180_000);
+    const page = rig.page;
+    rig.server.load({
+      turns: [reply.tool('mcp__asking__pay', {}), reply.text('Paid.', { match: { lastToolResultIncludes: '"action":"accept"' } })],
+    });
+    await rig.chat.send('pay for the room');
+    const approval = rig.chat.approvalCard();
+    await approval.waitFor({ timeout: TIMEOUT });
+    await approval.getByTestId('approve').click();
+    const card = rig.chat.frame.locator('[data-testid="mcp-request"][data-kind="url"]');
+    await card.waitFor({ timeout: TIMEOUT });
+    assert.strictEqual(await card.getByTestId('mcp-url').innerText(), 'https://pay.example/confirm?id=7');
+    // The page is served here, so the browser tab that opens shows its address (no network needed).
+    await page.context().route('https://pay.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<p>pay</p>' }));
+    const opened = page.context().waitForEvent('page', { timeout: TIMEOUT });
+    await card.getByTestId('mcp-accept').click();
+    // VS Code may first ask whether to open an outside site.
+    const confirm = page.locator('.monaco-dialog-box').getByRole('button', { name: 'Open', exact: true });
+    await Promise.race([opened, confirm.waitFor({ timeout: TIMEOUT }).then(() => confirm.click())]);
+    const popup = await opened;
+    await popup.waitForURL('https://pay.example/confirm?id=7', { timeout: TIMEOUT });
+    await popup.close();
+    assert.strictEqual(await rig.chat.finishedAnswer(), 'Paid.');
+  });
+
+  it("with the chat view hidden, VS Code's own prompts ask instead, and the server gets the answer", async function () {
+    this.timeout(180_000);
+    const page = rig.page;
+    rig.server.load({
+      turns: [reply.tool('mcp__asking__book', { waitMs: 4000 }), reply.text('Booked again.', { match: { lastToolResultIncludes: '"city":"Porto"' } })],
+    });
+    await rig.chat.send('book another room');
+    const approval = rig.chat.approvalCard();
+    await approval.waitFor({ timeout: TIMEOUT });
+    await approval.getByTestId('approve').click();
+    await runCommand(page, 'View: Show Explorer');
+
+    const toast = page.locator('.notification-toast', { hasText: 'MCP server "asking" asks: Where do you want to stay?' });
+    await toast.waitFor({ timeout: TIMEOUT });
+    await toast.getByRole('button', { name: 'Answer…' }).click();
+    const widget = page.locator('.quick-input-widget');
+    const title = (text: string) => widget.locator('.quick-input-title', { hasText: text }).waitFor({ timeout: TIMEOUT });
+    await title('asking: City (1/4)');
+    await widget.locator('input').fill('Porto');
+    await widget.locator('input').press('Enter');
+    await title('asking: Nights (optional) (2/4)');
+    await widget.locator('input').press('Enter');
+    await title('asking: Breakfast (optional) (3/4)');
+    await widget.locator('.monaco-list-row', { hasText: 'No' }).click();
+    await title('asking: Room (4/4)');
+    await widget.locator('.monaco-list-row', { hasText: 'Single room' }).click();
+
+    await rig.chat.open();
+    assert.strictEqual(await rig.chat.finishedAnswer(), 'Booked again.');
   });
 
   it("runs the server's sampling request on the person's model only after Run on its card, as edited", async function () {

@@ -88,6 +88,7 @@ export class McpCards {
     const card = this.open.get(requestId);
     if (!card) return false;
     this.open.delete(requestId);
+    card.conversation.cardWaiting(-1);
     const sampling = card.part.request.kind === 'sampling';
     const state = answer.action === 'accept' ? (sampling ? 'running' : 'accepted') : answer.action === 'decline' ? 'declined' : 'cancelled';
     this.show(card, { ...card.part, state });
@@ -117,9 +118,11 @@ export class McpCards {
     const card: OpenCard = { ...place, part: { type: 'mcpRequest', requestId, server: server.slice(0, 200), request, state: 'open' }, resolve };
     this.open.set(requestId, card);
     place.conversation.state.showMcpRequest(place.messageId, card.part);
+    place.conversation.cardWaiting(1);
     this.opts.log('info', `mcp: server "${server}" asks the person (${request.kind}) in a card, ${requestId}`);
     const expire = (): void => {
       if (!this.open.delete(requestId)) return;
+      card.conversation.cardWaiting(-1);
       this.show(card, { ...card.part, state: 'expired' });
       this.opts.log('info', `mcp: the request ${requestId} of "${server}" was withdrawn or timed out before an answer`);
       resolve(undefined);

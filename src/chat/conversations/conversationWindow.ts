@@ -162,9 +162,9 @@ export class ConversationWindow {
     return this.all().some((c) => c.queue.isRunning);
   }
 
-  /** Approvals waiting for the person, in every conversation (the badge on the Keel icon). */
+  /** Approvals and MCP request cards waiting for the person, in every conversation (the badge on the Keel icon). */
   get approvalsWaiting(): number {
-    return this.all().reduce((n, c) => n + c.approvals.size, 0);
+    return this.all().reduce((n, c) => n + c.waitingForPerson, 0);
   }
 
   /** Stops every run and closes every conversation, waiting at most `graceMs` for the runs to end. */

@@ -18,7 +18,16 @@ function conversation(running: boolean, callName?: string): { conversation: Conv
   state.apply({ type: 'turn_start', turn: 1 }, never);
   state.apply({ type: 'text_delta', text: 'Working.' }, never);
   if (callName) state.apply({ type: 'tool_use', toolCallId: 'c1', name: callName, input: {} }, never);
-  return { conversation: { state, queue: { isRunning: running }, slot: { current: undefined } } as unknown as Conversation, sent };
+  const fake = {
+    state,
+    queue: { isRunning: running },
+    slot: { current: undefined },
+    waiting: 0,
+    cardWaiting(delta: number) {
+      fake.waiting += delta;
+    },
+  };
+  return { conversation: fake as unknown as Conversation, sent };
 }
 
 const question: ElicitQuestion = {
@@ -45,9 +54,11 @@ describe('MCP request cards', () => {
     const card = cardIn(background.conversation)!;
     expect(card).toMatchObject({ server: 'asking', state: 'open', request: { kind: 'form', fields: [{ name: 'city', label: 'City', kind: 'text', required: true }] } });
     expect(needed).toEqual([background.conversation]);
+    expect((background.conversation as unknown as { waiting: number }).waiting).toBe(1);
     expect(c.answer(card.requestId, { action: 'accept', content: { city: 'Porto' } })).toBe(true);
     expect(await answer).toEqual({ action: 'accept', content: { city: 'Porto' } });
     expect(cardIn(background.conversation)?.state).toBe('accepted');
+    expect((background.conversation as unknown as { waiting: number }).waiting).toBe(0);
   });
 
   it('without a call of that server, go to the newest answer of the running conversation in view', () => {
@@ -75,6 +86,7 @@ describe('MCP request cards', () => {
     expect(c.answer('r-unknown', { action: 'decline' })).toBe(false);
     expect(cardIn(shown.conversation)?.state).toBe('expired');
     expect(c.size).toBe(0);
+    expect((shown.conversation as unknown as { waiting: number }).waiting).toBe(0);
   });
 
   it('a sampling request that fails after approval shows why', async () => {

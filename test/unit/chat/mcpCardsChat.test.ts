@@ -82,12 +82,15 @@ describe("an MCP server's question as a card", () => {
       fields: bookingFields,
     });
 
+    // It waits for the person like an approval (the badge, the sessions list).
+    expect(rig.controller.approvalsWaiting).toBe(1);
     const content = { city: 'Lisbon', nights: 3, breakfast: true, room: 'double' };
     expect(await page.bus.request('mcp.answer', { requestId: part.requestId, answer: { action: 'accept', content } })).toEqual({ settled: true });
     await until(() => !rig.controller.isRunning && rig.controller.messages().at(-1)?.status === 'done', 'the answer');
     await settle();
     expect(JSON.stringify(rigs.server.requests.at(-1)?.body.messages)).toContain(JSON.stringify(JSON.stringify({ action: 'accept', content })).slice(1, -1));
     expect(cardOf(page.store.messages)?.part.state).toBe('accepted');
+    expect(rig.controller.approvalsWaiting).toBe(0);
     expect(page.store.messages).toEqual(rig.controller.messages());
     // A second answer to the same card changes nothing.
     expect(await page.bus.request('mcp.answer', { requestId: part.requestId, answer: { action: 'decline' } })).toEqual({ settled: false });
