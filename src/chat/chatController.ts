@@ -57,7 +57,7 @@ export class ChatController {
     return this.window.isRunning;
   }
 
-  /** Approvals waiting for the person across the window's conversations. */
+  /** Approvals and MCP request cards waiting for the person across the window's conversations. */
   get approvalsWaiting(): number {
     return this.window.approvalsWaiting;
   }
