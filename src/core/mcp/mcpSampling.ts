@@ -16,11 +16,19 @@ export type Sampler = (server: string, params: CreateMessageRequestParams, signa
 /** Declared only when someone can approve and run requests. */
 export const samplingCapability: ClientCapabilities = { sampling: {} };
 
-/** Hands the server's sampling requests to `sampler`; the SDK checks the request and the result. */
-export function answerSampling(client: Client, server: string, sampler: Sampler): void {
+/**
+ * Hands the server's sampling requests to `sampler`; the SDK checks the request and the result.
+ * `asking` is told a request waits for the person (and then the model), and returns what to call
+ * once it is done: the running calls' timeouts stand still meanwhile.
+ */
+export function answerSampling(client: Client, server: string, sampler: Sampler, asking: () => () => void = () => () => undefined): void {
   client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
-    const result = await sampler(server, request.params, extra.signal);
-    return result;
+    const answered = asking();
+    try {
+      return await sampler(server, request.params, extra.signal);
+    } finally {
+      answered();
+    }
   });
 }
 
