@@ -16,6 +16,11 @@ export const mcpFormFieldSchema = z.strictObject({
   /** For choice and choices: the values and what to call them. */
   options: z.array(z.strictObject({ value: z.string().max(500), label: z.string().max(500) })).max(500).optional(),
   default: fieldValueSchema.optional(),
+  /** Text: its least and most characters; numbers: the least and most value. */
+  min: z.number().optional(),
+  max: z.number().optional(),
+  /** Text in a given form. */
+  format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
 });
 
 /** What a server asks: a form to fill in, a page to open, or a request to run on the person's model. */

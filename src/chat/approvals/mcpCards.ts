@@ -177,6 +177,9 @@ function fieldView(field: ElicitField): McpFormField {
   if (field.description) out.description = field.description.slice(0, 2000);
   if (field.options) out.options = field.options.slice(0, 500).map((o) => ({ value: o.value.slice(0, 500), label: o.label.slice(0, 500) }));
   if (field.default !== undefined) out.default = field.default;
+  if (field.min !== undefined) out.min = field.min;
+  if (field.max !== undefined) out.max = field.max;
+  if (field.format) out.format = field.format;
   return out;
 }
 

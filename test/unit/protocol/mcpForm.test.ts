@@ -37,4 +37,21 @@ describe('the form on an MCP request card', () => {
     const required: McpFormField[] = [{ ...fields[5]!, required: true, default: undefined }];
     expect(readForm(required, initialDraft(required))).toEqual({ problems: { extras: 'required' } });
   });
+
+  it("holds text to the server's lengths and forms, and numbers to its range", () => {
+    const bounded: McpFormField[] = [
+      { name: 'code', label: 'Code', kind: 'text', required: true, min: 3, max: 5 },
+      { name: 'mail', label: 'Mail', kind: 'text', required: false, format: 'email' },
+      { name: 'site', label: 'Site', kind: 'text', required: false, format: 'uri' },
+      { name: 'day', label: 'Day', kind: 'text', required: false, format: 'date' },
+      { name: 'at', label: 'At', kind: 'text', required: false, format: 'date-time' },
+      { name: 'guests', label: 'Guests', kind: 'integer', required: false, min: 1, max: 4 },
+    ];
+    const good = { code: 'abcd', mail: 'a@b.pt', site: 'https://x.example/p', day: '2026-02-28', at: '2026-02-28T09:30:00Z', guests: '4' };
+    expect(readForm(bounded, good)).toEqual({ content: { ...good, guests: 4 } });
+    expect(readForm(bounded, { code: 'ab', mail: 'a@b', site: 'x y', day: '28/02/2026', at: '2026-02-28 09:30', guests: '0' })).toEqual({
+      problems: { code: 'tooShort', mail: 'format', site: 'format', day: 'format', at: 'format', guests: 'tooSmall' },
+    });
+    expect(readForm(bounded, { code: 'abcdef', guests: '5' })).toEqual({ problems: { code: 'tooLong', guests: 'tooLarge' } });
+  });
 });

@@ -102,6 +102,33 @@ describe('an MCP form card', () => {
     expect(app!.queryByTestId('mcp-accept')).toBeNull();
   });
 
+  it("a field with the server's bounds or form says what it expects", async () => {
+    const answers = await mount({
+      ...form,
+      request: {
+        kind: 'form',
+        message: 'Contact',
+        fields: [
+          { name: 'mail', label: 'Mail', kind: 'text', required: true, format: 'email' },
+          { name: 'guests', label: 'Guests', kind: 'integer', required: true, min: 1, max: 4 },
+        ],
+      },
+    });
+    expect(field('mail', 'input').placeholder).toBe('an email address');
+    await enter(field('mail', 'input'), 'me-at-example');
+    await enter(field('guests', 'input'), '9');
+    await click(app!.byTestId('mcp-accept'));
+    await settle();
+    expect(answers).toEqual([]);
+    expect(app!.byTestId('mcp-field-mail-problem').textContent).toBe('Mail must be an email address');
+    expect(app!.byTestId('mcp-field-guests-problem').textContent).toBe('Guests must be at most 4');
+    await enter(field('mail', 'input'), 'me@example.com');
+    await enter(field('guests', 'input'), '3');
+    await click(app!.byTestId('mcp-accept'));
+    await settle();
+    expect(answers).toEqual([{ action: 'accept', content: { mail: 'me@example.com', guests: 3 } }]);
+  });
+
   it('Decline and Cancel send the protocol answers', async () => {
     const answers = await mount(form);
     await click(app!.byTestId('mcp-decline'));

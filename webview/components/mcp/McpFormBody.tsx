@@ -16,7 +16,39 @@ function problemText(problem: McpFieldProblem, field: McpFormField): string {
       return l10n.t('{0} must be a whole number', field.label);
     case 'choice':
       return l10n.t('Choose one of the options for {0}', field.label);
+    case 'tooShort':
+      return l10n.t('{0} needs at least {1} characters', field.label, field.min ?? 0);
+    case 'tooLong':
+      return l10n.t('{0} takes at most {1} characters', field.label, field.max ?? 0);
+    case 'tooSmall':
+      return l10n.t('{0} must be at least {1}', field.label, field.min ?? 0);
+    case 'tooLarge':
+      return l10n.t('{0} must be at most {1}', field.label, field.max ?? 0);
+    case 'format':
+      return l10n.t('{0} must be {1}', field.label, formatHint(field.format));
   }
+}
+
+/** What a text field in a given form expects, as its placeholder and in its problem. */
+function formatHint(format: McpFormField['format']): string {
+  switch (format) {
+    case 'email':
+      return l10n.t('an email address');
+    case 'uri':
+      return l10n.t('a URI, such as https://example.com');
+    case 'date':
+      return l10n.t('a date, such as 2026-01-31');
+    case 'date-time':
+      return l10n.t('a date and time, such as 2026-01-31T09:30:00Z');
+    case undefined:
+      return '';
+  }
+}
+
+function placeholderOf(field: McpFormField): string | undefined {
+  if (field.kind === 'integer') return l10n.t('a whole number');
+  if (field.kind === 'number') return l10n.t('a number');
+  return field.format ? formatHint(field.format) : undefined;
 }
 
 /**
@@ -134,7 +166,7 @@ function FieldRow({
               disabled={disabled}
               onChange={(e) => onChange(e.target.value)}
               aria-invalid={problem !== undefined}
-              placeholder={field.kind === 'integer' ? l10n.t('a whole number') : field.kind === 'number' ? l10n.t('a number') : undefined}
+              placeholder={placeholderOf(field)}
             />
           )}
         </label>
