@@ -5,6 +5,7 @@ import './styles/controls.css';
 import './styles/messages.css';
 import './styles/markdown.css';
 import './styles/cards.css';
+import './styles/mcpCards.css';
 import './styles/composer.css';
 import './styles/panels.css';
 import './styles/early.css';

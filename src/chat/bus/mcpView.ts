@@ -4,9 +4,13 @@ import type { McpManager } from '../../core/mcp';
 import { MAX_VIEW_RESOURCES } from '../../protocol/mcpStatus';
 import type { McpStatusView } from '../../protocol/mcpStatus';
 import type { ViewExtension } from './nodeBridge';
+import type { McpCards } from '../approvals/mcpCards';
 
-/** The view's side of MCP: the status list and prompts (sent after each `ready` and on change), and filling a prompt. */
-export function mcpViewExtension(manager: McpManager): ViewExtension {
+/**
+ * The view's side of MCP: the status list and prompts (sent after each `ready` and on change),
+ * filling a prompt, and the person's answers to servers' request cards.
+ */
+export function mcpViewExtension(manager: McpManager, cards: Pick<McpCards, 'answer'>): ViewExtension {
   return ({ bus, outbox, isReady, onReady }) => {
     const send = () => {
       if (isReady()) outbox.emit('mcp.status', mcpStatusView(manager));
@@ -14,6 +18,7 @@ export function mcpViewExtension(manager: McpManager): ViewExtension {
     const stopReady = onReady(send);
     const stopChanges = manager.onDidChange(send);
     bus.handle('mcp.prompt', async ({ server, prompt, args }) => ({ text: await manager.promptText(server, prompt, args) }));
+    bus.handle('mcp.answer', ({ requestId, answer }) => ({ settled: cards.answer(requestId, answer) }));
     return () => {
       stopReady();
       stopChanges();
