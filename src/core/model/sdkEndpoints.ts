@@ -8,6 +8,7 @@ import { bedrockOrigin, BedrockModel } from './sdk/bedrockModel';
 import type { BedrockAuth } from './sdk/bedrockModel';
 import { leanMessagesModel, leanResponsesModel } from './wire/leanModels';
 import { catalogueEntry } from './modelCatalogue';
+import { awsProfileRegion } from './awsProfileRegion';
 
 type Env = Record<string, string | undefined>;
 
@@ -26,7 +27,9 @@ const firstOf = (env: Env, names: string[]): string | undefined => names.map((n)
 
 /** Vertex's location: the provider's `region`, else the environment's. */
 const vertexLocation = (pconf: ProviderConfig, env: Env) => pconf.region ?? firstOf(env, ['GOOGLE_VERTEX_LOCATION', 'GOOGLE_CLOUD_LOCATION']);
-const awsRegion = (pconf: ProviderConfig, env: Env) => pconf.region ?? firstOf(env, ['AWS_REGION', 'AWS_DEFAULT_REGION']);
+/** Bedrock's region: the provider's `region`, else the environment's, else the person's AWS profile's (`~/.aws/config`). */
+const awsRegion = (pconf: ProviderConfig, env: Env) =>
+  pconf.region ?? firstOf(env, ['AWS_REGION', 'AWS_DEFAULT_REGION']) ?? awsProfileRegion(env, pconf.profile ?? firstOf(env, ['AWS_PROFILE']));
 
 function missing(provider: string, what: string, how: string): KeelError {
   return new KeelError('config', l10n.t('Provider "{0}" needs {1}: {2}.', provider, what, how));
@@ -80,7 +83,7 @@ export function createSdkModel(
   if (api === 'azure' && !baseURL) {
     throw missing(provider, l10n.t('the Azure OpenAI resource'), l10n.t('set AZURE_RESOURCE_NAME, or "baseURL": "https://<resource>.openai.azure.com/openai" in its config'));
   }
-  if (api === 'bedrock' && (!baseURL || !awsRegion(pconf, env))) throw missing(provider, l10n.t('an AWS region'), l10n.t('set AWS_REGION, or "region" in its config'));
+  if (api === 'bedrock' && (!baseURL || !awsRegion(pconf, env))) throw missing(provider, l10n.t('an AWS region'), l10n.t('set AWS_REGION, "region" in its config, or a region for your AWS profile in ~/.aws/config'));
   const base = baseURL ?? '';
   if (api === 'anthropic') return leanMessagesModel(provider, modelId, { baseURL: base, apiKey, headers }, catalogueEntry(modelId)?.maxOutputTokens);
   if (api === 'gemini') return new GeminiModel(provider, modelId, { baseURL: base, apiKey, headers });
