@@ -36,7 +36,7 @@ export function cliModelLayer(a: RunArgs, env: Record<string, string | undefined
   if (a.maxTurns) layer.maxTurns = a.maxTurns;
   const key = a.apiKey ?? (viaOpenAiEnv ? env.OPENAI_API_KEY : undefined);
   // The key is for the endpoint these flags and variables name, and for no other.
-  const paired = key ? { key, origin: providerOrigin(provider, layer.providers?.[provider]) } : undefined;
+  const paired = key ? { key, origin: providerOrigin(provider, layer.providers?.[provider], env) } : undefined;
   return { layer, apiKeys: { [provider]: paired } };
 }
 

@@ -13,6 +13,7 @@ import { catalogueEntry } from '../../../src/core/model/modelCatalogue';
 import { sdkDefaultBaseURL } from '../../../src/core/model/sdkEndpoints';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
 import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
+import { keyOriginFor } from '../../../src/chat/settings/keyTarget';
 import { registrySay } from './registrySay';
 
 const config = (over: Partial<KeelConfig>): KeelConfig => ({ ...defaultConfig, ...over });
@@ -98,6 +99,17 @@ describe('Azure OpenAI', () => {
     expect(reg.resolve('model').model).toBeInstanceOf(LeanLanguageModel);
     const none = new ModelRegistry({ config: config({ model: 'azure/my-deployment', providers: { azure: { preset: 'azure' } } }), env: {} });
     expect(() => none.resolve('model')).toThrow(/AZURE_RESOURCE_NAME|AZURE_API_KEY/);
+  });
+
+  it('pairs a key stored with "Set API Key" with the resource AZURE_RESOURCE_NAME names, and uses it there', () => {
+    const env = { AZURE_RESOURCE_NAME: 'contoso' };
+    const origin = keyOriginFor('azure', {}, undefined, env);
+    expect(origin).toBe('https://contoso.openai.azure.com');
+    const stored = new ModelRegistry({ config: config({ model: 'azure/my-deployment' }), env, apiKeys: { azure: { key: 'az-stored', origin } } });
+    expect(stored.resolve('model').model).toBeInstanceOf(LeanLanguageModel);
+    // The same key paired with another resource is not sent to this one.
+    const elsewhere = new ModelRegistry({ config: config({ model: 'azure/my-deployment' }), env: { AZURE_RESOURCE_NAME: 'fabrikam' }, apiKeys: { azure: { key: 'az-stored', origin } } });
+    expect(() => elsewhere.resolve('model')).toThrow(/AZURE_API_KEY/);
   });
 });
 
