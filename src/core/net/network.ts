@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import type { ClientRequest, OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import * as tls from 'node:tls';
+import type { ConnectionOptions } from 'node:tls';
+import { networkSettingsFromEnv, proxyFor, proxyLabel } from './networkSettings';
+import type { NetworkSettings } from './networkSettings';
+import { explainNetError, ProxyError } from './netErrors';
+import type { FailureScene } from './netErrors';
+import { proxyAuthorization, TunnelAgent } from './proxyTunnel';
+
+/** The settings made usable: TLS options and the agents, built once and reused. */
+interface Network {
+  settings: NetworkSettings;
+  /** TLS options of every connection; empty when Node's defaults apply. */
+  tls: ConnectionOptions;
+  /** Agents for direct connections with these TLS options (undefined: Node's global agents). */
+  direct: { http?: HttpAgent; https?: HttpsAgent };
+  /** Per proxy URL: the CONNECT agent for https targets, the agent to the proxy for http ones. */
+  tunnels: Map<string, TunnelAgent>;
+  forwards: Map<string, HttpAgent>;
+}
+
+let network: Network | undefined;
+
+/** Where people change the proxy, as errors name it. */
+function proxySetting(settings: NetworkSettings, https: boolean): string {
+  if (settings.source === 'vscode') return 'the http.proxy setting';
+  return https ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+}
+
+function caHint(settings: NetworkSettings): string {
+  return settings.source === 'vscode'
+    ? 'set NODE_EXTRA_CA_CERTS to the PEM file of the CA that signs it (or add that CA to the system certificates, with http.systemCertificates on)'
+    : 'set NODE_EXTRA_CA_CERTS to the PEM file of the CA that signs it';
+}
+
+function systemCertificates(): string[] {
+  // tls.getCACertificates arrived in Node 22.15 / 23.10; older runtimes have no system store to read.
+  const get = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
+  return get ? get('system') : [];
+}
+
+function tlsOptions(settings: NetworkSettings): ConnectionOptions {
+  const options: ConnectionOptions = {};
+  if (!settings.strictSSL) options.rejectUnauthorized = false;
+  if (settings.caFiles.length > 0 || settings.systemCertificates) {
+    const extra = settings.caFiles.map((file) => {
+      try {
+        return readFileSync(file, 'utf8');
+      } catch (err) {
+        throw new Error(`Cannot read the CA certificates in ${file} (NODE_EXTRA_CA_CERTS): ${(err as Error).message}`, { cause: err });
+      }
+    });
+    const system = settings.systemCertificates ? systemCertificates() : [];
+    if (extra.length > 0 || system.length > 0) {
+      options.secureContext = tls.createSecureContext({ ca: [...tls.rootCertificates, ...system, ...extra] });
+    }
+  }
+  return options;
+}
+
+function build(settings: NetworkSettings): Network {
+  const options = tlsOptions(settings);
+  const custom = Object.keys(options).length > 0;
+  return {
+    settings,
+    tls: options,
+    direct: custom ? { https: new HttpsAgent({ keepAlive: true, ...options }) } : {},
+    tunnels: new Map(),
+    forwards: new Map(),
+  };
+}
+
+function destroy(old: Network | undefined): void {
+  old?.direct.https?.destroy();
+  for (const agent of old?.tunnels.values() ?? []) agent.destroy();
+  for (const agent of old?.forwards.values() ?? []) agent.destroy();
+}
+
+/**
+ * Sets how every request of this process reaches the network: the model wires, MCP's HTTP
+ * transports, the fetch tool. Connections opened under the previous settings are closed when idle.
+ */
+export function configureNetwork(settings: NetworkSettings): void {
+  destroy(network);
+  network = build(settings);
+}
+
+/** Without a host's settings (a test, a script), the environment's conventions apply. */
+function current(): Network {
+  network ??= build(networkSettingsFromEnv(process.env));
+  return network;
+}
+
+/** Whether a request to this URL needs Keel's own client (a proxy or TLS options), or fetch as it is will do. */
+export function needsOwnClient(target: URL): boolean {
+  const net = current();
+  return Object.keys(net.tls).length > 0 || checkedProxy(target, net) !== undefined;
+}
+
+function checkedProxy(target: URL, net: Network): URL | undefined {
+  const https = target.protocol === 'https:';
+  let proxy: URL | undefined;
+  try {
+    proxy = proxyFor(target, net.settings);
+  } catch (err) {
+    throw new ProxyError(`The proxy in ${proxySetting(net.settings, https)} is not a valid URL`, { cause: err });
+  }
+  if (proxy && proxy.protocol !== 'http:' && proxy.protocol !== 'https:') {
+    throw new ProxyError(`Proxy ${proxyLabel(proxy)} (${proxySetting(net.settings, https)}) is not supported: Keel speaks to http:// and https:// proxies`);
+  }
+  return proxy;
+}
+
+function sceneFor(target: URL, net: Network, proxy: URL | undefined): FailureScene {
+  const https = target.protocol === 'https:';
+  return {
+    target: target.host || target.hostname,
+    ...(proxy ? { proxy: proxyLabel(proxy), proxySetting: proxySetting(net.settings, https) } : {}),
+    caHint: caHint(net.settings),
+  };
+}
+
+/** Names a TLS failure of a request that went out directly, through fetch as it is. */
+export function explainDirectFailure(target: URL, err: unknown): unknown {
+  return explainNetError(err, sceneFor(target, current(), undefined));
+}
+
+export interface OpenedRequest {
+  req: ClientRequest;
+  /** Names a proxy or TLS failure of this request (other errors pass through). */
+  explain: (err: unknown) => unknown;
+}
+
+/**
+ * An HTTP request to `target` the way the settings say: directly, through a CONNECT tunnel
+ * (https targets behind a proxy) or sent to the proxy in absolute form (http targets).
+ */
+export function openRequest(target: URL, init: { method: string; headers: OutgoingHttpHeaders; signal?: AbortSignal }): OpenedRequest {
+  const net = current();
+  const https = target.protocol === 'https:';
+  const proxy = checkedProxy(target, net);
+  const scene = sceneFor(target, net, proxy);
+  const explain = (err: unknown) => explainNetError(err, scene);
+  const { method, headers, signal } = init;
+  if (!proxy) {
+    const agent = https ? net.direct.https : net.direct.http;
+    const request = https ? httpsRequest : httpRequest;
+    return { req: request(target, { method, headers, signal, ...(agent ? { agent } : {}) }), explain };
+  }
+  if (https) {
+    let agent = net.tunnels.get(proxy.href);
+    if (!agent) {
+      agent = new TunnelAgent(proxy, { keepAlive: true, ...net.tls }, net.tls);
+      net.tunnels.set(proxy.href, agent);
+    }
+    return { req: httpsRequest(target, { method, headers, signal, agent }), explain };
+  }
+  // An http target: the whole URL goes to the proxy, which forwards it.
+  let agent = net.forwards.get(proxy.href);
+  if (!agent) {
+    agent = proxy.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ...net.tls }) : new HttpAgent({ keepAlive: true });
+    net.forwards.set(proxy.href, agent);
+  }
+  const auth = proxyAuthorization(proxy);
+  const forwarded = { host: target.host, ...headers, ...(auth ? { 'proxy-authorization': auth } : {}) };
+  const request = proxy.protocol === 'https:' ? httpsRequest : httpRequest;
+  const path = `${target.origin}${target.pathname}${target.search}`;
+  const req = request({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port: proxy.port || undefined, path, method, headers: forwarded, signal, agent });
+  return { req, explain };
+}
