@@ -22,6 +22,8 @@ interface Network {
   forwards: Map<string, HttpAgent>;
 }
 
+/** The settings a host gave (undefined: the environment's); built into `network` on first use. */
+let configured: NetworkSettings | undefined;
 let network: Network | undefined;
 
 /** Where people change the proxy, as errors name it. */
@@ -85,12 +87,13 @@ function destroy(old: Network | undefined): void {
  */
 export function configureNetwork(settings: NetworkSettings): void {
   destroy(network);
-  network = build(settings);
+  network = undefined;
+  configured = settings;
 }
 
 /** Without a host's settings (a test, a script), the environment's conventions apply. */
 function current(): Network {
-  network ??= build(networkSettingsFromEnv(process.env));
+  network ??= build(configured ?? networkSettingsFromEnv(process.env));
   return network;
 }
 
