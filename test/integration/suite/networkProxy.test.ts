@@ -1,0 +1,71 @@
+/// <reference types="mocha" />
+// Issue #23, networks people work behind, in a real extension host: with VS Code's `http.proxy`
+// set, the model's requests go through that proxy (a CONNECT tunnel for https), trusting the CA
+// named by NODE_EXTRA_CA_CERTS; `http.noProxy` sends a host direct.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
+import { startConnectProxy } from '../../fixtures/proxy/connectProxy.ts';
+import type { ConnectProxy } from '../../fixtures/proxy/connectProxy.ts';
+import { startTlsFront, testCaFile } from '../../fixtures/proxy/tlsFront.ts';
+import type { TlsFront } from '../../fixtures/proxy/tlsFront.ts';
+import { useConfiguredChat } from './support/chatFixture';
+import { MODEL, keelHomeForRun, setModelSettings } from './support/keelSetup';
+
+keelHomeForRun();
+
+async function setHttp(key: 'proxy' | 'noProxy', value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('http').update(key, value, vscode.ConfigurationTarget.Global);
+  const deadline = Date.now() + 10_000;
+  while (JSON.stringify(vscode.workspace.getConfiguration('http').inspect(key)?.globalValue) !== JSON.stringify(value)) {
+    if (Date.now() > deadline) throw new Error(`http.${key} never reached the extension host`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('behind a proxy set in http.proxy', () => {
+  const chat = useConfiguredChat();
+  let proxy: ConnectProxy;
+  let front: TlsFront;
+  const previousCa = process.env.NODE_EXTRA_CA_CERTS;
+
+  before(async () => {
+    proxy = await startConnectProxy();
+    front = await startTlsFront(Number(new URL(chat.server.baseURL).port));
+    // Read by Keel when the http settings apply (as a window started with it would have it).
+    process.env.NODE_EXTRA_CA_CERTS = testCaFile;
+    await setHttp('proxy', proxy.url);
+    await setModelSettings({ baseUrl: `${front.origin}/v1`, model: MODEL });
+  });
+  after(async () => {
+    await setHttp('noProxy', undefined);
+    await setHttp('proxy', undefined);
+    if (previousCa === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+    else process.env.NODE_EXTRA_CA_CERTS = previousCa;
+    await setModelSettings({ baseUrl: chat.server.baseURL, model: MODEL });
+    await front?.close();
+    await proxy?.close();
+  });
+
+  it("the model's requests go through a CONNECT tunnel to the https endpoint", async () => {
+    chat.server.load({ turns: [reply.text('Answered through the proxy.')] });
+    const before = proxy.log.length;
+    await chat.page.sendAndSettle('hello through the proxy');
+    assert.strictEqual(chat.page.text(chat.page.last('assistant')), 'Answered through the proxy.');
+    const tunnels = proxy.log.slice(before);
+    assert.ok(tunnels.length > 0, 'the proxy carried the request');
+    assert.ok(
+      tunnels.every((entry) => entry.method === 'CONNECT' && entry.target === `127.0.0.1:${front.port}`),
+      JSON.stringify(tunnels),
+    );
+  });
+
+  it('a host in http.noProxy is reached directly', async () => {
+    await setHttp('noProxy', ['127.0.0.1']);
+    chat.server.load({ turns: [reply.text('Answered directly.')] });
+    const before = proxy.log.length;
+    await chat.page.sendAndSettle('hello directly');
+    assert.strictEqual(chat.page.text(chat.page.last('assistant')), 'Answered directly.');
+    assert.deepStrictEqual(proxy.log.slice(before), []);
+  });
+});
