@@ -33,7 +33,7 @@ describe('behind a proxy set in http.proxy', () => {
     proxy = await startConnectProxy();
     front = await startTlsFront(Number(new URL(chat.server.baseURL).port));
     // Read by Keel when the http settings apply (as a window started with it would have it).
-    process.env.NODE_EXTRA_CA_CERTS = testCaFile;
+    process.env.NODE_EXTRA_CA_CERTS = testCaFile();
     await setHttp('proxy', proxy.url);
     await setModelSettings({ baseUrl: `${front.origin}/v1`, model: MODEL });
   });

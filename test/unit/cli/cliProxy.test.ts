@@ -21,7 +21,7 @@ function keel(turns: Turn[], baseURL: string, env: Record<string, string>) {
   rig.server.load({ turns });
   return runCli(rig.cli, ['run', '--cwd', rig.box.ws, '--model', 'scripted-model', '--base-url', baseURL, '--approval', 'yolo', '--output', 'stream-json', 'Go'], {
     KEEL_HOME: rig.box.home,
-    NODE_EXTRA_CA_CERTS: testCaFile,
+    NODE_EXTRA_CA_CERTS: testCaFile(),
     ...env,
   });
 }

@@ -29,7 +29,7 @@ describe('MCP over HTTP behind a proxy', () => {
     closers.push(() => front.close());
     const proxy = await startConnectProxy();
     closers.push(() => proxy.close());
-    configureNetwork({ httpsProxy: proxy.url, noProxy: [], strictSSL: true, caFiles: [testCaFile], systemCertificates: false, source: 'environment' });
+    configureNetwork({ httpsProxy: proxy.url, noProxy: [], strictSSL: true, caFiles: [testCaFile()], systemCertificates: false, source: 'environment' });
 
     expect(await echoThrough(`${front.origin}/mcp`)).toContain('Echo: via proxy');
     expect(proxy.log.length).toBeGreaterThan(0);

@@ -43,7 +43,7 @@ afterEach(async () => {
 });
 
 function settings(over: Partial<NetworkSettings>): NetworkSettings {
-  return { noProxy: [], strictSSL: true, caFiles: [testCaFile], systemCertificates: false, source: 'environment', ...over };
+  return { noProxy: [], strictSSL: true, caFiles: [testCaFile()], systemCertificates: false, source: 'environment', ...over };
 }
 
 describe('requests through a proxy', () => {
