@@ -153,10 +153,12 @@ export function openRequest(target: URL, init: { method: string; headers: Outgoi
     const request = https ? httpsRequest : httpRequest;
     return { req: request(target, { method, headers, signal, ...(agent ? { agent } : {}) }), explain };
   }
+  // Credentials in the proxy URL, else the header the person set (VS Code's http.proxyAuthorization).
+  const auth = proxyAuthorization(proxy) ?? net.settings.proxyAuthorization;
   if (https) {
     let agent = net.tunnels.get(proxy.href);
     if (!agent) {
-      agent = new TunnelAgent(proxy, { keepAlive: true, ...net.tls }, net.tls);
+      agent = new TunnelAgent(proxy, { keepAlive: true, ...net.tls }, net.tls, auth);
       net.tunnels.set(proxy.href, agent);
     }
     return { req: httpsRequest(target, { method, headers, signal, agent }), explain };
@@ -167,7 +169,6 @@ export function openRequest(target: URL, init: { method: string; headers: Outgoi
     agent = proxy.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ...net.tls }) : new HttpAgent({ keepAlive: true });
     net.forwards.set(proxy.href, agent);
   }
-  const auth = proxyAuthorization(proxy);
   const forwarded = { host: target.host, ...headers, ...(auth ? { 'proxy-authorization': auth } : {}) };
   const request = proxy.protocol === 'https:' ? httpsRequest : httpRequest;
   const path = `${target.origin}${target.pathname}${target.search}`;

@@ -9,6 +9,8 @@ export interface NetworkSettings {
   httpProxy?: string;
   /** Proxy for `https:` targets (reached with HTTP CONNECT). */
   httpsProxy?: string;
+  /** A Proxy-Authorization header value for proxies whose URL carries no credentials (VS Code's `http.proxyAuthorization`). */
+  proxyAuthorization?: string;
   /** NO_PROXY entries: host names (suffixes match their subdomains), IPs, `host:port`, `*`. */
   noProxy: string[];
   /** Reject servers whose certificate is not trusted (VS Code's `http.proxyStrictSSL`). */

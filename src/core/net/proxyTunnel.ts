@@ -36,7 +36,7 @@ export function connectToProxy(proxy: URL, tls: ConnectionOptions): Socket {
  * it answered 200; the TLS to the server then runs inside it, so the proxy sees only where the
  * connection goes, never what it carries.
  */
-export function openTunnel(proxy: URL, host: string, port: number, proxyTls: ConnectionOptions): Promise<Socket> {
+export function openTunnel(proxy: URL, host: string, port: number, proxyTls: ConnectionOptions, authorization: string | undefined): Promise<Socket> {
   const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   const label = proxyLabel(proxy);
   return new Promise((resolve, reject) => {
@@ -73,8 +73,7 @@ export function openTunnel(proxy: URL, host: string, port: number, proxyTls: Con
     };
     socket.on('data', onData);
     const lines = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`];
-    const auth = proxyAuthorization(proxy);
-    if (auth) lines.push(`Proxy-Authorization: ${auth}`);
+    if (authorization) lines.push(`Proxy-Authorization: ${authorization}`);
     socket.write(`${lines.join('\r\n')}\r\n\r\n`);
   });
 }
@@ -86,18 +85,21 @@ export function openTunnel(proxy: URL, host: string, port: number, proxyTls: Con
 export class TunnelAgent extends HttpsAgent {
   private readonly proxy: URL;
   private readonly proxyTls: ConnectionOptions;
+  private readonly authorization: string | undefined;
 
-  constructor(proxy: URL, options: AgentOptions, proxyTls: ConnectionOptions) {
+  /** `authorization`: the Proxy-Authorization header's value, if the proxy wants one. */
+  constructor(proxy: URL, options: AgentOptions, proxyTls: ConnectionOptions, authorization: string | undefined) {
     super(options);
     this.proxy = proxy;
     this.proxyTls = proxyTls;
+    this.authorization = authorization;
   }
 
   override createConnection(options: RequestOptions, done?: (err: Error | null, stream: Duplex) => void): undefined {
     if (!done) throw new Error('TunnelAgent opens connections asynchronously: Node passes a callback');
     const host = String(options.host ?? 'localhost').replace(/^\[|\]$/g, '');
     const port = Number(options.port ?? 443);
-    openTunnel(this.proxy, host, port, this.proxyTls).then(
+    openTunnel(this.proxy, host, port, this.proxyTls, this.authorization).then(
       (tunnel) => {
         const tlsOptions = options as ConnectionOptions;
         done(null, tlsConnect({ ...tlsOptions, socket: tunnel, servername: tlsOptions.servername || (isIp(host) ? undefined : host) }));

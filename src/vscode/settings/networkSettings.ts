@@ -16,7 +16,8 @@ function personal<T>(section: vscode.WorkspaceConfiguration, key: string): T | u
 
 /**
  * VS Code's network settings as Keel's: `http.proxy` (else the environment's HTTPS_PROXY and
- * HTTP_PROXY, as VS Code itself falls back), `http.noProxy` with NO_PROXY, `http.proxyStrictSSL`,
+ * HTTP_PROXY, as VS Code itself falls back), `http.proxyAuthorization`, `http.noProxy` with
+ * NO_PROXY, `http.proxyStrictSSL`,
  * `http.systemCertificates`, and NODE_EXTRA_CA_CERTS. `http.proxySupport: off` means the person
  * wants extensions to connect directly.
  */
@@ -31,9 +32,11 @@ export function vscodeNetworkSettings(env: Record<string, string | undefined>): 
   };
   if (personal<string>(http, 'proxySupport') === 'off') return { noProxy: [], ...tls, source: 'vscode' };
   const proxy = personal<string>(http, 'proxy')?.trim();
+  const authorization = personal<string | null>(http, 'proxyAuthorization')?.trim();
   const noProxy = [...(personal<string[]>(http, 'noProxy') ?? []).flatMap(splitNoProxy), ...fromEnv.noProxy];
-  if (!proxy) return { ...fromEnv, noProxy, ...tls };
-  return { httpProxy: proxy, httpsProxy: proxy, noProxy, ...tls, source: 'vscode' };
+  const auth = authorization ? { proxyAuthorization: authorization } : {};
+  if (!proxy) return { ...fromEnv, ...auth, noProxy, ...tls };
+  return { httpProxy: proxy, httpsProxy: proxy, ...auth, noProxy, ...tls, source: 'vscode' };
 }
 
 /** Applies the network settings now and whenever one of `http.*` changes. */

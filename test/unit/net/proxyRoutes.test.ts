@@ -89,6 +89,13 @@ describe('requests through a proxy', () => {
     expect((await netFetch(`${front.origin}/in`)).status).toBe(200);
     expect(proxy.log[0].authorization).toBe(`Basic ${Buffer.from('ann:s3cret').toString('base64')}`);
 
+    // A header set on its own (VS Code's http.proxyAuthorization) serves a URL without credentials, for http targets too.
+    const header = `Basic ${Buffer.from('ann:s3cret').toString('base64')}`;
+    configureNetwork(settings({ httpsProxy: proxy.url, httpProxy: proxy.url, proxyAuthorization: header }));
+    expect((await netFetch(`${front.origin}/in`)).status).toBe(200);
+    expect(await (await netFetch(`${plain}/in`)).text()).toBe('GET /in');
+    expect(proxy.log.slice(1).map((r) => r.authorization)).toEqual([header, header]);
+
     configureNetwork(settings({ httpsProxy: proxy.url }));
     const err = await netFetch(`${front.origin}/in`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TypeError);
