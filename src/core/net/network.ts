@@ -100,7 +100,10 @@ function current(): Network {
 /** Whether a request to this URL needs Keel's own client (a proxy or TLS options), or fetch as it is will do. */
 export function needsOwnClient(target: URL): boolean {
   const net = current();
-  return Object.keys(net.tls).length > 0 || checkedProxy(target, net) !== undefined;
+  const proxy = checkedProxy(target, net);
+  if (proxy) return true;
+  // TLS options matter only where there is TLS.
+  return target.protocol === 'https:' && Object.keys(net.tls).length > 0;
 }
 
 function checkedProxy(target: URL, net: Network): URL | undefined {
