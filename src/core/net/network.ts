@@ -75,18 +75,28 @@ function build(settings: NetworkSettings): Network {
   };
 }
 
-function destroy(old: Network | undefined): void {
-  old?.direct.https?.destroy();
-  for (const agent of old?.tunnels.values() ?? []) agent.destroy();
-  for (const agent of old?.forwards.values() ?? []) agent.destroy();
+/**
+ * An agent of settings no longer in force: its idle connections close now, the ones in use (a
+ * model's answer still streaming) when their request ends, instead of going back to the pool.
+ */
+function retire(agent: HttpAgent): void {
+  (agent as HttpAgent & { keepAlive: boolean }).keepAlive = false;
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+}
+
+function retireAll(old: Network | undefined): void {
+  if (old?.direct.https) retire(old.direct.https);
+  for (const agent of old?.tunnels.values() ?? []) retire(agent);
+  for (const agent of old?.forwards.values() ?? []) retire(agent);
 }
 
 /**
  * Sets how every request of this process reaches the network: the model wires, MCP's HTTP
- * transports, the fetch tool. Connections opened under the previous settings are closed when idle.
+ * transports, the fetch tool, the AI SDK's providers. Connections opened under the previous
+ * settings close once idle.
  */
 export function configureNetwork(settings: NetworkSettings): void {
-  destroy(network);
+  retireAll(network);
   network = undefined;
   configured = settings;
 }
