@@ -49,8 +49,9 @@ export function openTunnel(proxy: URL, host: string, port: number, proxyTls: Con
     socket.setTimeout(TUNNEL_TIMEOUT_MS, () =>
       fail(Object.assign(new Error(`no answer to CONNECT within ${TUNNEL_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })),
     );
+    const closed = () => fail(Object.assign(new Error('the proxy closed the connection'), { code: 'ECONNRESET' }));
     socket.on('error', fail);
-    socket.on('close', () => fail(Object.assign(new Error('the proxy closed the connection'), { code: 'ECONNRESET' })));
+    socket.on('close', closed);
     const onData = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
@@ -59,13 +60,14 @@ export function openTunnel(proxy: URL, host: string, port: number, proxyTls: Con
         return;
       }
       socket.off('data', onData);
-      socket.removeAllListeners('close');
+      socket.off('close', closed);
       socket.removeListener('error', fail);
       socket.setTimeout(0);
       const statusLine = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
       const status = /^HTTP\/1\.[01] (\d{3}) ?(.*)$/.exec(statusLine);
       if (!status) return fail(new ProxyError(`Proxy ${label} answered CONNECT ${authority} with "${statusLine.slice(0, 80)}"`));
-      if (status[1] !== '200') return fail(tunnelRefused(label, authority, Number(status[1]), status[2]));
+      // Any 2xx opens the tunnel (RFC 9110, 9.3.6).
+      if (!status[1].startsWith('2')) return fail(tunnelRefused(label, authority, Number(status[1]), status[2]));
       socket.pause();
       const rest = head.subarray(end + 4);
       if (rest.length > 0) socket.unshift(rest);
