@@ -10,13 +10,15 @@ import { explainNetError, ProxyError } from './netErrors';
 import type { FailureScene } from './netErrors';
 import { proxyAuthorization, TunnelAgent } from './proxyTunnel';
 
-/** The settings made usable: TLS options and the agents, built once and reused. */
+/** The settings made usable: TLS options and the agents, each built on first use and reused. */
 interface Network {
   settings: NetworkSettings;
-  /** TLS options of every connection; empty when Node's defaults apply. */
-  tls: ConnectionOptions;
-  /** Agents for direct connections with these TLS options (undefined: Node's global agents). */
-  direct: { http?: HttpAgent; https?: HttpsAgent };
+  /** Whether TLS differs from Node's defaults (extra CAs, no certificate checks). */
+  customTls: boolean;
+  /** Those TLS options, once an https request needed them (a secure context costs milliseconds). */
+  tls?: ConnectionOptions;
+  /** The agent for direct https connections with those options. */
+  directHttps?: HttpsAgent;
   /** Per proxy URL: the CONNECT agent for https targets, the agent to the proxy for http ones. */
   tunnels: Map<string, TunnelAgent>;
   forwards: Map<string, HttpAgent>;
@@ -38,10 +40,11 @@ function caHint(settings: NetworkSettings): string {
     : 'set NODE_EXTRA_CA_CERTS to the PEM file of the CA that signs it';
 }
 
+// tls.getCACertificates arrived in Node 22.15 / 23.10; older runtimes have no system store to read.
+const getCACertificates = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
+
 function systemCertificates(): string[] {
-  // tls.getCACertificates arrived in Node 22.15 / 23.10; older runtimes have no system store to read.
-  const get = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
-  return get ? get('system') : [];
+  return getCACertificates ? getCACertificates('system') : [];
 }
 
 function tlsOptions(settings: NetworkSettings): ConnectionOptions {
@@ -64,15 +67,13 @@ function tlsOptions(settings: NetworkSettings): ConnectionOptions {
 }
 
 function build(settings: NetworkSettings): Network {
-  const options = tlsOptions(settings);
-  const custom = Object.keys(options).length > 0;
-  return {
-    settings,
-    tls: options,
-    direct: custom ? { https: new HttpsAgent({ keepAlive: true, ...options }) } : {},
-    tunnels: new Map(),
-    forwards: new Map(),
-  };
+  const customTls = !settings.strictSSL || settings.caFiles.length > 0 || (settings.systemCertificates && getCACertificates !== undefined);
+  return { settings, customTls, tunnels: new Map(), forwards: new Map() };
+}
+
+function tlsOf(net: Network): ConnectionOptions {
+  net.tls ??= net.customTls ? tlsOptions(net.settings) : {};
+  return net.tls;
 }
 
 /**
@@ -85,7 +86,7 @@ function retire(agent: HttpAgent): void {
 }
 
 function retireAll(old: Network | undefined): void {
-  if (old?.direct.https) retire(old.direct.https);
+  if (old?.directHttps) retire(old.directHttps);
   for (const agent of old?.tunnels.values() ?? []) retire(agent);
   for (const agent of old?.forwards.values() ?? []) retire(agent);
 }
@@ -113,7 +114,7 @@ export function needsOwnClient(target: URL): boolean {
   const proxy = checkedProxy(target, net);
   if (proxy) return true;
   // TLS options matter only where there is TLS.
-  return target.protocol === 'https:' && Object.keys(net.tls).length > 0;
+  return target.protocol === 'https:' && net.customTls;
 }
 
 function checkedProxy(target: URL, net: Network): URL | undefined {
@@ -161,17 +162,17 @@ export function openRequest(target: URL, init: { method: string; headers: Outgoi
   const scene = sceneFor(target, net, proxy);
   const explain = (err: unknown) => explainNetError(err, scene);
   const { method, headers, signal } = init;
+  if (!proxy && !https) return { req: httpRequest(target, { method, headers, signal }), explain };
   if (!proxy) {
-    const agent = https ? net.direct.https : net.direct.http;
-    const request = https ? httpsRequest : httpRequest;
-    return { req: request(target, { method, headers, signal, ...(agent ? { agent } : {}) }), explain };
+    if (net.customTls) net.directHttps ??= new HttpsAgent({ keepAlive: true, ...tlsOf(net) });
+    return { req: httpsRequest(target, { method, headers, signal, ...(net.directHttps ? { agent: net.directHttps } : {}) }), explain };
   }
   // Credentials in the proxy URL, else the header the person set (VS Code's http.proxyAuthorization).
   const auth = proxyAuthorization(proxy) ?? net.settings.proxyAuthorization;
   if (https) {
     let agent = net.tunnels.get(proxy.href);
     if (!agent) {
-      agent = new TunnelAgent(proxy, { keepAlive: true, ...net.tls }, net.tls, auth);
+      agent = new TunnelAgent(proxy, { keepAlive: true, ...tlsOf(net) }, tlsOf(net), auth);
       net.tunnels.set(proxy.href, agent);
     }
     return { req: httpsRequest(target, { method, headers, signal, agent }), explain };
@@ -179,7 +180,7 @@ export function openRequest(target: URL, init: { method: string; headers: Outgoi
   // An http target: the whole URL goes to the proxy, which forwards it.
   let agent = net.forwards.get(proxy.href);
   if (!agent) {
-    agent = proxy.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ...net.tls }) : new HttpAgent({ keepAlive: true });
+    agent = proxy.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ...tlsOf(net) }) : new HttpAgent({ keepAlive: true });
     net.forwards.set(proxy.href, agent);
   }
   const forwarded = { host: target.host, ...headers, ...(auth ? { 'proxy-authorization': auth } : {}) };

@@ -42,19 +42,19 @@ export function splitNoProxy(value: string | undefined): string[] {
 /**
  * The conventions of curl and most command-line tools: HTTPS_PROXY for https targets,
  * HTTP_PROXY for http ones, NO_PROXY for exceptions, lowercase spellings first. The CA file
- * named by NODE_EXTRA_CA_CERTS is also read by Node itself at startup; it is listed here so a
- * process where Node did not (an editor's extension host) trusts it too.
+ * named by NODE_EXTRA_CA_CERTS is not listed: Node trusts it from startup in every TLS
+ * connection of a process started with it (the extension host adds it itself, see
+ * src/vscode/settings/networkSettings.ts).
  */
 export function networkSettingsFromEnv(env: Env): NetworkSettings {
   const httpProxy = envVar(env, 'http_proxy');
   const httpsProxy = envVar(env, 'https_proxy');
-  const caFile = env.NODE_EXTRA_CA_CERTS?.trim();
   return {
     ...(httpProxy ? { httpProxy } : {}),
     ...(httpsProxy ? { httpsProxy } : {}),
     noProxy: splitNoProxy(envVar(env, 'no_proxy')),
     strictSSL: true,
-    caFiles: caFile ? [caFile] : [],
+    caFiles: [],
     systemCertificates: false,
     source: 'environment',
   };
