@@ -1,7 +1,7 @@
 /// <reference types="mocha" />
 // Issue #23, networks people work behind, in a real extension host: with VS Code's `http.proxy`
 // set, the model's requests go through that proxy (a CONNECT tunnel for https), trusting the CA
-// named by NODE_EXTRA_CA_CERTS; `http.noProxy` sends a host direct.
+// named by NODE_EXTRA_CA_CERTS; `http.noProxy` sends a host direct; a proxy's refusal is named.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
@@ -67,5 +67,25 @@ describe('behind a proxy set in http.proxy', () => {
     await chat.page.sendAndSettle('hello directly');
     assert.strictEqual(chat.page.text(chat.page.last('assistant')), 'Answered directly.');
     assert.deepStrictEqual(proxy.log.slice(before), []);
+  });
+
+  it('a proxy that refuses the tunnel is named in what the conversation shows', async () => {
+    const guarded = await startConnectProxy({ credentials: 'ann:s3cret' });
+    try {
+      await setHttp('noProxy', undefined);
+      await setHttp('proxy', guarded.url);
+      chat.server.load({ turns: [reply.text('never')] });
+      const from = chat.page.events.length;
+      await chat.page.sendAndSettle('hello through a guarded proxy');
+      const shown = JSON.stringify(chat.page.events.slice(from));
+      assert.ok(
+        shown.includes(`Proxy ${guarded.url} refused to open a tunnel to 127.0.0.1:${front.port}: 407 Proxy Authentication Required`),
+        shown.slice(0, 2000),
+      );
+      assert.strictEqual(chat.server.requests.length, 0, 'nothing reached the model');
+    } finally {
+      await setHttp('proxy', proxy.url);
+      await guarded.close();
+    }
   });
 });
