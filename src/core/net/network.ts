@@ -8,7 +8,7 @@ import { networkSettingsFromEnv, proxyFor, proxyLabel } from './networkSettings'
 import type { NetworkSettings } from './networkSettings';
 import { explainNetError, ProxyError } from './netErrors';
 import type { FailureScene } from './netErrors';
-import { proxyAuthorization, TunnelAgent } from './proxyTunnel';
+import { ForwardAgent, proxyAuthorization, TunnelAgent } from './proxyTunnel';
 
 /** The settings made usable: TLS options and the agents, each built on first use and reused. */
 interface Network {
@@ -21,7 +21,7 @@ interface Network {
   directHttps?: HttpsAgent;
   /** Per proxy URL: the CONNECT agent for https targets, the agent to the proxy for http ones. */
   tunnels: Map<string, TunnelAgent>;
-  forwards: Map<string, HttpAgent>;
+  forwards: Map<string, ForwardAgent>;
 }
 
 /** The settings a host gave (undefined: the environment's); built into `network` on first use. */
@@ -180,12 +180,8 @@ export function openRequest(target: URL, init: { method: string; headers: Outgoi
   // An http target: the whole URL goes to the proxy, which forwards it.
   let agent = net.forwards.get(proxy.href);
   if (!agent) {
-    agent = proxy.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, ...tlsOf(net) }) : new HttpAgent({ keepAlive: true });
+    agent = new ForwardAgent(proxy, { keepAlive: true }, tlsOf(net), auth);
     net.forwards.set(proxy.href, agent);
   }
-  const forwarded = { host: target.host, ...headers, ...(auth ? { 'proxy-authorization': auth } : {}) };
-  const request = proxy.protocol === 'https:' ? httpsRequest : httpRequest;
-  const path = `${target.origin}${target.pathname}${target.search}`;
-  const req = request({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port: proxy.port || undefined, path, method, headers: forwarded, signal, agent });
-  return { req, explain };
+  return { req: httpRequest(target, { method, headers, signal, agent }), explain };
 }

@@ -1,3 +1,5 @@
+import { Agent as HttpAgent } from 'node:http';
+import type { AgentOptions as HttpAgentOptions, ClientRequest } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { AgentOptions, RequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
@@ -114,4 +116,37 @@ export class TunnelAgent extends HttpsAgent {
 
 function isIp(host: string): boolean {
   return /^[\d.]+$/.test(host) || host.includes(':');
+}
+
+/**
+ * An http agent for http targets behind a proxy: each connection goes to the proxy, and each
+ * request names the whole URL (absolute form) for the proxy to forward. The request itself is
+ * an ordinary one to the target, so a host that proxies requests on its own (VS Code's proxy
+ * support) sees the right URL too.
+ */
+export class ForwardAgent extends HttpAgent {
+  private readonly proxy: URL;
+  private readonly proxyTls: ConnectionOptions;
+  private readonly authorization: string | undefined;
+
+  constructor(proxy: URL, options: HttpAgentOptions, proxyTls: ConnectionOptions, authorization: string | undefined) {
+    super(options);
+    this.proxy = proxy;
+    this.proxyTls = proxyTls;
+    this.authorization = authorization;
+  }
+
+  /** Called by Node's ClientRequest before its head is written: the path becomes the absolute URL. */
+  addRequest(req: ClientRequest, options: RequestOptions): void {
+    const host = String(options.host ?? 'localhost');
+    const authority = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+    const port = options.port && Number(options.port) !== 80 ? `:${options.port}` : '';
+    if (!/^https?:\/\//.test(req.path)) req.path = `http://${authority}${port}${req.path}`;
+    if (this.authorization && !req.hasHeader('proxy-authorization')) req.setHeader('proxy-authorization', this.authorization);
+    (HttpAgent.prototype as unknown as { addRequest: (r: ClientRequest, o: RequestOptions) => void }).addRequest.call(this, req, options);
+  }
+
+  override createConnection(): Duplex {
+    return connectToProxy(this.proxy, this.proxyTls);
+  }
 }

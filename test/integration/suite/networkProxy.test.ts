@@ -3,6 +3,8 @@
 // set, the model's requests go through that proxy (a CONNECT tunnel for https), trusting the CA
 // named by NODE_EXTRA_CA_CERTS; `http.noProxy` sends a host direct; a proxy's refusal is named.
 import * as assert from 'node:assert';
+import { connect, createServer } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import * as vscode from 'vscode';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { startConnectProxy } from '../../fixtures/proxy/connectProxy.ts';
@@ -30,7 +32,8 @@ describe('behind a proxy set in http.proxy', () => {
   const previousCa = process.env.NODE_EXTRA_CA_CERTS;
 
   before(async () => {
-    proxy = await startConnectProxy();
+    // On 127.0.0.2: to VS Code's own proxy support a proxy elsewhere, as in real networks.
+    proxy = await startConnectProxy({ host: '127.0.0.2' });
     front = await startTlsFront(Number(new URL(chat.server.baseURL).port));
     // Read by Keel when the http settings apply (as a window started with it would have it).
     process.env.NODE_EXTRA_CA_CERTS = testCaFile();
@@ -86,6 +89,40 @@ describe('behind a proxy set in http.proxy', () => {
     } finally {
       await setHttp('proxy', proxy.url);
       await guarded.close();
+    }
+  });
+
+  it('an http endpoint that VS Code does not treat as local goes to the proxy whole (absolute form)', async () => {
+    // 127.0.0.2 is this machine too, but not "localhost" to VS Code's own proxy support, which
+    // may then take the request over: the proxy must see the right URL either way.
+    const port = Number(new URL(chat.server.baseURL).port);
+    const open = new Set<Socket>();
+    const relay: Server = createServer((socket) => {
+      const inner = connect(port, '127.0.0.1');
+      for (const s of [socket, inner]) {
+        open.add(s);
+        s.on('close', () => open.delete(s));
+      }
+      socket.pipe(inner).pipe(socket);
+      inner.on('error', () => socket.destroy());
+      socket.on('error', () => inner.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.2', resolve));
+    const base = `http://127.0.0.2:${(relay.address() as AddressInfo).port}/v1`;
+    try {
+      await setModelSettings({ baseUrl: base, model: MODEL });
+      chat.server.load({ turns: [reply.text('Answered over plain http.')] });
+      const before = proxy.log.length;
+      await chat.page.sendAndSettle('hello over plain http');
+      assert.strictEqual(chat.page.text(chat.page.last('assistant')), 'Answered over plain http.');
+      assert.deepStrictEqual(
+        proxy.log.slice(before).map((entry) => `${entry.method} ${entry.target}`),
+        [`POST ${base}/chat/completions`],
+      );
+    } finally {
+      await setModelSettings({ baseUrl: `${front.origin}/v1`, model: MODEL });
+      for (const s of open) s.destroy();
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
     }
   });
 });
