@@ -168,11 +168,11 @@ export function openRequest(target: URL, init: { method: string; headers: Outgoi
     return { req: httpsRequest(target, { method, headers, signal, ...(net.directHttps ? { agent: net.directHttps } : {}) }), explain };
   }
   // Credentials in the proxy URL, else the header the person set (VS Code's http.proxyAuthorization).
-  const auth = proxyAuthorization(proxy) ?? net.settings.proxyAuthorization;
+  const hop = { proxy, tls: tlsOf(net), authorization: proxyAuthorization(proxy) ?? net.settings.proxyAuthorization };
   if (https) {
     let agent = net.tunnels.get(proxy.href);
     if (!agent) {
-      agent = new TunnelAgent(proxy, { keepAlive: true, ...tlsOf(net) }, tlsOf(net), auth);
+      agent = new TunnelAgent(hop, { keepAlive: true, ...hop.tls });
       net.tunnels.set(proxy.href, agent);
     }
     return { req: httpsRequest(target, { method, headers, signal, agent }), explain };
@@ -180,7 +180,7 @@ export function openRequest(target: URL, init: { method: string; headers: Outgoi
   // An http target: the whole URL goes to the proxy, which forwards it.
   let agent = net.forwards.get(proxy.href);
   if (!agent) {
-    agent = new ForwardAgent(proxy, { keepAlive: true }, tlsOf(net), auth);
+    agent = new ForwardAgent(hop, { keepAlive: true });
     net.forwards.set(proxy.href, agent);
   }
   return { req: httpRequest(target, { method, headers, signal, agent }), explain };

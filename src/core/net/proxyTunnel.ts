@@ -26,6 +26,15 @@ export function proxyPort(proxy: URL): number {
   return Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
 }
 
+/** A proxy as the agents reach it. */
+export interface ProxyHop {
+  proxy: URL;
+  /** TLS options for an `https://` proxy (the same CAs as for servers). */
+  tls: ConnectionOptions;
+  /** The Proxy-Authorization header's value, if the proxy wants one. */
+  authorization: string | undefined;
+}
+
 /** A socket to the proxy itself: plain TCP, or TLS for an `https://` proxy. */
 export function connectToProxy(proxy: URL, tls: ConnectionOptions): Socket {
   const host = proxy.hostname.replace(/^\[|\]$/g, '');
@@ -38,7 +47,7 @@ export function connectToProxy(proxy: URL, tls: ConnectionOptions): Socket {
  * it answered 200; the TLS to the server then runs inside it, so the proxy sees only where the
  * connection goes, never what it carries.
  */
-export function openTunnel(proxy: URL, host: string, port: number, proxyTls: ConnectionOptions, authorization: string | undefined): Promise<Socket> {
+export function openTunnel({ proxy, tls: proxyTls, authorization }: ProxyHop, host: string, port: number): Promise<Socket> {
   const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   const label = proxyLabel(proxy);
   return new Promise((resolve, reject) => {
@@ -87,23 +96,18 @@ export function openTunnel(proxy: URL, host: string, port: number, proxyTls: Con
  * connection with a callback, so the tunnel opens asynchronously; keep-alive reuses tunnels.
  */
 export class TunnelAgent extends HttpsAgent {
-  private readonly proxy: URL;
-  private readonly proxyTls: ConnectionOptions;
-  private readonly authorization: string | undefined;
+  private readonly hop: ProxyHop;
 
-  /** `authorization`: the Proxy-Authorization header's value, if the proxy wants one. */
-  constructor(proxy: URL, options: AgentOptions, proxyTls: ConnectionOptions, authorization: string | undefined) {
+  constructor(hop: ProxyHop, options: AgentOptions) {
     super(options);
-    this.proxy = proxy;
-    this.proxyTls = proxyTls;
-    this.authorization = authorization;
+    this.hop = hop;
   }
 
   override createConnection(options: RequestOptions, done?: (err: Error | null, stream: Duplex) => void): undefined {
     if (!done) throw new Error('TunnelAgent opens connections asynchronously: Node passes a callback');
     const host = String(options.host ?? 'localhost').replace(/^\[|\]$/g, '');
     const port = Number(options.port ?? 443);
-    openTunnel(this.proxy, host, port, this.proxyTls, this.authorization).then(
+    openTunnel(this.hop, host, port).then(
       (tunnel) => {
         const tlsOptions = options as ConnectionOptions;
         done(null, tlsConnect({ ...tlsOptions, socket: tunnel, servername: tlsOptions.servername || (isIp(host) ? undefined : host) }));
@@ -125,15 +129,11 @@ function isIp(host: string): boolean {
  * support) sees the right URL too.
  */
 export class ForwardAgent extends HttpAgent {
-  private readonly proxy: URL;
-  private readonly proxyTls: ConnectionOptions;
-  private readonly authorization: string | undefined;
+  private readonly hop: ProxyHop;
 
-  constructor(proxy: URL, options: HttpAgentOptions, proxyTls: ConnectionOptions, authorization: string | undefined) {
+  constructor(hop: ProxyHop, options: HttpAgentOptions) {
     super(options);
-    this.proxy = proxy;
-    this.proxyTls = proxyTls;
-    this.authorization = authorization;
+    this.hop = hop;
   }
 
   /** Called by Node's ClientRequest before its head is written: the path becomes the absolute URL. */
@@ -142,11 +142,12 @@ export class ForwardAgent extends HttpAgent {
     const authority = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
     const port = options.port && Number(options.port) !== 80 ? `:${options.port}` : '';
     if (!/^https?:\/\//.test(req.path)) req.path = `http://${authority}${port}${req.path}`;
-    if (this.authorization && !req.hasHeader('proxy-authorization')) req.setHeader('proxy-authorization', this.authorization);
+    const { authorization } = this.hop;
+    if (authorization && !req.hasHeader('proxy-authorization')) req.setHeader('proxy-authorization', authorization);
     (HttpAgent.prototype as unknown as { addRequest: (r: ClientRequest, o: RequestOptions) => void }).addRequest.call(this, req, options);
   }
 
   override createConnection(): Duplex {
-    return connectToProxy(this.proxy, this.proxyTls);
+    return connectToProxy(this.hop.proxy, this.hop.tls);
   }
 }
