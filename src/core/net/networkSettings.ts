@@ -1,3 +1,5 @@
+import { BlockList, isIP } from 'node:net';
+
 /**
  * How Keel reaches the network: the proxies to use and which hosts bypass them, whether TLS
  * certificates are checked, and which certificate authorities are trusted on top of Node's.
@@ -11,7 +13,7 @@ export interface NetworkSettings {
   httpsProxy?: string;
   /** A Proxy-Authorization header value for proxies whose URL carries no credentials (VS Code's `http.proxyAuthorization`). */
   proxyAuthorization?: string;
-  /** NO_PROXY entries: host names (suffixes match their subdomains), IPs, `host:port`, `*`. */
+  /** NO_PROXY entries: host names (suffixes match their subdomains), IPs, CIDR ranges, `host:port`, `*`. */
   noProxy: string[];
   /** Reject servers whose certificate is not trusted (VS Code's `http.proxyStrictSSL`). */
   strictSSL: boolean;
@@ -73,15 +75,29 @@ function entryParts(entry: string): { host: string; port?: string } {
   return { host: entry };
 }
 
+/** Whether an IP address lies in a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
+function inRange(host: string, range: string): boolean {
+  const [base, bits] = range.split('/');
+  const family = isIP(host);
+  if (family === 0 || isIP(base) !== family || !/^\d+$/.test(bits)) return false;
+  const list = new BlockList();
+  list.addSubnet(base, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
+  return list.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 /**
  * Whether NO_PROXY says to reach this URL directly: `*` matches everything; `example.com`,
- * `.example.com` and `*.example.com` match that host and its subdomains; an entry with a port
- * matches only that port.
+ * `.example.com` and `*.example.com` match that host and its subdomains; `10.0.0.0/8` the
+ * addresses in that range; an entry with a port matches only that port.
  */
 export function bypassesProxy(url: URL, noProxy: readonly string[]): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   for (const entry of noProxy) {
     if (entry === '*') return true;
+    if (entry.includes('/')) {
+      if (inRange(host, entry)) return true;
+      continue;
+    }
     const parts = entryParts(entry);
     if (parts.port !== undefined && parts.port !== defaultPort(url)) continue;
     const suffix = parts.host.replace(/^\*?\.+/, '');

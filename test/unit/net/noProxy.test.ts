@@ -22,6 +22,13 @@ describe('NO_PROXY', () => {
     expect(direct('http://[::1]:3000/', '::1')).toBe(true);
   });
 
+  it('a CIDR range matches the IP addresses in it, not host names', () => {
+    expect(direct('http://10.20.30.40:8000/', '10.0.0.0/8')).toBe(true);
+    expect(direct('http://11.0.0.1/', '10.0.0.0/8')).toBe(false);
+    expect(direct('http://[fd12::1]/', 'fd00::/8')).toBe(true);
+    expect(direct('http://ten.corp/', '10.0.0.0/8')).toBe(false);
+  });
+
   it('* sends everything direct; an empty list nothing', () => {
     expect(direct('https://api.openai.com/v1', '*')).toBe(true);
     expect(bypassesProxy(new URL('https://api.openai.com/v1'), [])).toBe(false);
