@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postStream } from '../../../src/core/model/wire/wireHttp';
 import { configureNetwork, netFetch } from '../../../src/core/net/index';
+import { fetchTool } from '../../../src/core/tools/fetchTool';
+import { createToolEnv, textOf } from '../tools/toolTestKit';
 import type { NetworkSettings } from '../../../src/core/net/index';
 import { startConnectProxy } from '../../fixtures/proxy/connectProxy.ts';
 import type { ConnectProxy } from '../../fixtures/proxy/connectProxy.ts';
@@ -154,5 +156,22 @@ describe('failures that name themselves', () => {
     expect((err as Error).message).toBe(`Cannot connect to API: Proxy ${dead} refused the connection (on the way to 127.0.0.1:${front.port}); check HTTPS_PROXY`);
     // The socket's own error stays underneath, for the retry policy (ECONNREFUSED) and logs.
     expect(((err as Error).cause as Error & { cause: { code: string } }).cause.code).toBe('ECONNREFUSED');
+  });
+
+  it("the fetch tool's result names a dead proxy", async () => {
+    proxy = await startConnectProxy();
+    const dead = proxy.url;
+    await proxy.close();
+    configureNetwork(settings({ httpsProxy: dead }));
+    const env = await createToolEnv('keel-fetch-proxy-');
+    try {
+      const result = await env.run(fetchTool, { url: `${front.origin}/page` });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        `Could not fetch ${front.origin}/page: fetch failed: Proxy ${dead} refused the connection (on the way to 127.0.0.1:${front.port}); check HTTPS_PROXY`,
+      );
+    } finally {
+      await env.cleanup();
+    }
   });
 });
