@@ -2,18 +2,19 @@ import * as l10n from '@vscode/l10n';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
 import type { ProviderApi, ProviderConfig } from '../config/configSchema';
-import { AnthropicMessagesModel } from './sdk/anthropicModel';
 import { GeminiModel } from './sdk/geminiModel';
 import { vertexOrigin, VertexModel } from './sdk/vertexModel';
 import { bedrockOrigin, BedrockModel } from './sdk/bedrockModel';
 import type { BedrockAuth } from './sdk/bedrockModel';
-import { leanResponsesModel } from './wire/leanModels';
+import { leanMessagesModel, leanResponsesModel } from './wire/leanModels';
+import { catalogueEntry } from './modelCatalogue';
 
 type Env = Record<string, string | undefined>;
 
 /**
- * The APIs with a provider kind of their own: Anthropic, Gemini, Vertex and Bedrock through the
- * AI SDK's providers (each loaded when first used), Azure OpenAI on Keel's own Responses wire.
+ * The APIs with a provider kind of their own: Gemini, Vertex and Bedrock through the AI SDK's
+ * providers (each loaded when first used), Anthropic on Keel's own Messages wire, Azure OpenAI
+ * on Keel's own Responses wire.
  */
 export type SdkApi = Exclude<ProviderApi, 'chat' | 'responses'>;
 
@@ -81,14 +82,14 @@ export function createSdkModel(
   }
   if (api === 'bedrock' && (!baseURL || !awsRegion(pconf, env))) throw missing(provider, l10n.t('an AWS region'), l10n.t('set AWS_REGION, or "region" in its config'));
   const base = baseURL ?? '';
-  if (api === 'anthropic') return new AnthropicMessagesModel(provider, modelId, { baseURL: base, apiKey, headers });
+  if (api === 'anthropic') return leanMessagesModel(provider, modelId, { baseURL: base, apiKey, headers }, catalogueEntry(modelId)?.maxOutputTokens);
   if (api === 'gemini') return new GeminiModel(provider, modelId, { baseURL: base, apiKey, headers });
   if (api === 'azure') {
     // Azure's v1 API is OpenAI's Responses API under the resource's /openai/v1, the key in `api-key`.
     const keyed = apiKey ? { ...headers, 'api-key': apiKey } : headers;
     return leanResponsesModel(provider, modelId, { baseURL: `${base.replace(/\/+$/, '')}/v1`, headers: keyed });
   }
-  if (api === 'bedrock') return new BedrockModel(provider, modelId, { baseURL: base, region: awsRegion(pconf, env)!, auth: bedrockAuth(pconf, env, apiKey), headers });
+  if (api === 'bedrock') return new BedrockModel(provider, modelId, { baseURL: base, region: awsRegion(pconf, env)!, auth: bedrockAuth(pconf, env, apiKey), headers }, catalogueEntry(modelId)?.maxOutputTokens);
   const project = pconf.project ?? firstOf(env, ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT']);
   const location = vertexLocation(pconf, env);
   if (!apiKey && (!project || !location)) {
