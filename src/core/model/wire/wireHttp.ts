@@ -60,8 +60,8 @@ function errorText(body: string): string | undefined {
  * POSTs a streaming request and returns the response once its headers say it succeeded.
  * Node's own HTTP client, not fetch: fetch parses HTTP in WebAssembly and hands the body
  * through web streams, which costs a short-lived process (keel run) more CPU than the
- * whole answer. Proxies and extra CAs are the net subsystem's (src/core/net/network.ts). Failures are the AI SDK's
- * `APICallError`, as its providers throw them, so retry and context-overflow handling treat
+ * whole answer. Proxies and extra CAs are the net subsystem's (src/core/net/network.ts).
+ * Failures are the AI SDK's `APICallError`, as its providers throw them, so retry and context-overflow handling treat
  * every wire alike: a status with the body's message, or no status when the connection failed.
  */
 export async function postStream(endpoint: WireEndpoint, path: string, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
