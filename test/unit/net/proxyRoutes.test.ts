@@ -134,6 +134,20 @@ describe('failures that name themselves', () => {
     expect(((tunnelled as TypeError).cause as Error).message).toContain(`not trusted (through proxy ${proxy.url}, which may re-sign traffic)`);
   });
 
+  it("the system's certificates (http.systemCertificates) add to the extra CA, and do not stand in for it", async () => {
+    configureNetwork(settings({ systemCertificates: true }));
+    expect(await (await netFetch(`${front.origin}/sys`)).text()).toBe('GET /sys');
+    configureNetwork(settings({ caFiles: [], systemCertificates: true }));
+    const err = await netFetch(`${front.origin}/sys`).catch((e: unknown) => e);
+    expect(((err as TypeError).cause as Error).message).toMatch(/^TLS: certificate of 127\.0\.0\.1:\d+ not trusted/);
+  });
+
+  it('an extra CA file that cannot be read is named', async () => {
+    configureNetwork(settings({ caFiles: ['/nonexistent/corp-ca.pem'] }));
+    const err = await netFetch(`${front.origin}/x`).catch((e: unknown) => e);
+    expect(((err as TypeError).cause as Error).message).toMatch(/^Cannot read the CA certificates in \/nonexistent\/corp-ca\.pem \(NODE_EXTRA_CA_CERTS\): ENOENT/);
+  });
+
   it('with strict SSL off (http.proxyStrictSSL: false) the same certificate is accepted', async () => {
     configureNetwork(settings({ caFiles: [], strictSSL: false }));
     expect(await (await netFetch(`${front.origin}/ok`)).text()).toBe('GET /ok');
