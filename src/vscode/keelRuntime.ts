@@ -31,6 +31,7 @@ import { LmModelSource } from './lm/lmModelSource';
 import { connectChatView } from '../chat/bus/nodeBridge';
 import type { PluginRegistry } from '../chat/runtime/pluginRegistry';
 import { keelSettings } from './settings/keelSettings';
+import { followNetworkSettings } from './settings/networkSettings';
 import { UiConfigBridge } from './view/uiConfigBridge';
 import { createVscodeHost } from './vscodeHost';
 import type { WatchedCommand } from './terminal/terminalWatch';
@@ -94,7 +95,7 @@ export class KeelRuntime {
     this.keys = keys;
     const host = createVscodeHost(channel);
     this.host = host;
-    this.disposables.push(host);
+    this.disposables.push(host, followNetworkSettings(log));
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
     const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
     this.mcp = mcp;

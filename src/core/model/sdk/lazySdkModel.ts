@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { netFetch } from '../../net/netFetch';
 import type { CallOptions, GenerateResult, LanguageModelSpec, StreamResult } from '../wire/modelSpec';
 
 /**
@@ -21,8 +22,9 @@ export async function importSdk<T>(name: string): Promise<T> {
 /**
  * A key goes only to the origin it was paired with: a redirect would carry it elsewhere, so
  * the SDK's requests refuse to follow one (Keel's own wires never follow redirects either).
+ * They go through the configured proxy like every request of Keel's.
  */
-export const noRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: 'error' });
+export const noRedirects: typeof fetch = (input, init) => netFetch(input, { ...init, redirect: 'error' });
 
 /** An endpoint reached with a key: base URL up to the API version, the key paired with its origin, extra headers. */
 export interface KeyedEndpoint {
