@@ -2,19 +2,18 @@ import * as l10n from '@vscode/l10n';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
 import type { ProviderApi, ProviderConfig } from '../config/configSchema';
-import { GeminiModel } from './sdk/geminiModel';
 import { vertexOrigin, VertexModel } from './sdk/vertexModel';
 import { bedrockOrigin, BedrockModel } from './sdk/bedrockModel';
 import type { BedrockAuth } from './sdk/bedrockModel';
-import { leanMessagesModel, leanResponsesModel } from './wire/leanModels';
+import { leanGeminiModel, leanMessagesModel, leanResponsesModel } from './wire/leanModels';
 import { catalogueEntry } from './modelCatalogue';
 
 type Env = Record<string, string | undefined>;
 
 /**
- * The APIs with a provider kind of their own: Gemini, Vertex and Bedrock through the AI SDK's
- * providers (each loaded when first used), Anthropic on Keel's own Messages wire, Azure OpenAI
- * on Keel's own Responses wire.
+ * The APIs with a provider kind of their own: Vertex and Bedrock through the AI SDK's providers
+ * (each loaded when first used), Anthropic and Gemini on Keel's own Messages and generateContent
+ * wires, Azure OpenAI on Keel's own Responses wire.
  */
 export type SdkApi = Exclude<ProviderApi, 'chat' | 'responses'>;
 
@@ -83,7 +82,7 @@ export function createSdkModel(
   if (api === 'bedrock' && (!baseURL || !awsRegion(pconf, env))) throw missing(provider, l10n.t('an AWS region'), l10n.t('set AWS_REGION, or "region" in its config'));
   const base = baseURL ?? '';
   if (api === 'anthropic') return leanMessagesModel(provider, modelId, { baseURL: base, apiKey, headers }, catalogueEntry(modelId)?.maxOutputTokens);
-  if (api === 'gemini') return new GeminiModel(provider, modelId, { baseURL: base, apiKey, headers });
+  if (api === 'gemini') return leanGeminiModel(provider, modelId, { baseURL: base, apiKey, headers });
   if (api === 'azure') {
     // Azure's v1 API is OpenAI's Responses API under the resource's /openai/v1, the key in `api-key`.
     const keyed = apiKey ? { ...headers, 'api-key': apiKey } : headers;

@@ -1,7 +1,8 @@
 // The wire conformance suite (test/conformance/wireConformance.ts) against the providers Keel
-// reaches through the AI SDK's own packages, each as the registry builds it from a person's
-// config and environment, over real HTTP to the scripted server speaking that API's own format:
-// Gemini's streamGenerateContent SSE (the Gemini API, and Vertex with Application Default
+// reaches through the AI SDK's own packages (and the APIs that moved from them to Keel's own wires),
+// each as the registry builds it from a person's config and environment, over real HTTP to the
+// scripted server speaking that API's own format: Gemini's streamGenerateContent SSE (the Gemini
+// API on Keel's lean wire, and Vertex with Application Default
 // Credentials from a metadata server), Claude on Vertex (rawPredict), Bedrock's ConverseStream
 // in AWS's binary event stream (SigV4-signed), and Azure OpenAI's v1 Responses API (Keel's own wire).
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,6 @@ import type { ProviderConfig } from '../../../src/core/config/configSchema';
 import { mergeLayers } from '../../../src/core/config/loadConfig';
 import { providerOrigin } from '../../../src/core/model/keyOrigin';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
-import { GeminiModel } from '../../../src/core/model/sdk/geminiModel';
 import { VertexModel } from '../../../src/core/model/sdk/vertexModel';
 import { BedrockModel } from '../../../src/core/model/sdk/bedrockModel';
 import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
@@ -35,10 +35,10 @@ function model<T>(kind: abstract new (...args: never[]) => T, provider: Provider
 
 const sources: ModelSource[] = [
   {
-    name: 'Gemini API (AI SDK Google provider, loaded on use)',
+    name: 'Gemini API (Keel’s lean generateContent wire)',
     // Gemini sends each call's arguments whole, as an object: there is no malformed JSON to pass on.
     traits: { ...http, rawArguments: false, reasoning: true },
-    model: (s) => model(GeminiModel, { preset: 'google', baseURL: `${s.url}/v1beta` }, { model: 'gemini-2.5-pro', key: 'sk-test' }),
+    model: (s) => model(LeanLanguageModel, { preset: 'google', baseURL: `${s.url}/v1beta` }, { model: 'gemini-2.5-pro', key: 'sk-test' }),
   },
   {
     name: 'Vertex AI Gemini with Application Default Credentials (AI SDK Vertex provider)',

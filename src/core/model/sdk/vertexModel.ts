@@ -1,7 +1,7 @@
 import type { CallOptions, LanguageModelSpec } from '../wire/modelSpec';
 import { withCacheBreakpoints } from '../wire/cacheBreakpoints';
 import { anthropicUrls, ephemeral } from '../wire/messagesRequest';
-import { geminiUrls, withGeminiThoughts } from './geminiModel';
+import { geminiThinks, geminiUrls } from '../wire/geminiRequest';
 import { importSdk, LazySdkModel, noRedirects } from './lazySdkModel';
 
 export interface VertexEndpoint {
@@ -15,6 +15,18 @@ export interface VertexEndpoint {
 }
 
 type VertexSdk = typeof import('./vertexSdk');
+
+/**
+ * Asks a thinking Gemini model for its thoughts, unless the call already says how it should
+ * think. The SDK's Vertex provider reads `google` options too.
+ */
+export function withGeminiThoughts(options: CallOptions, modelId: string): CallOptions {
+  if (!geminiThinks(modelId)) return options;
+  const own = options.providerOptions?.google as { thinkingConfig?: Record<string, unknown> } | undefined;
+  if (own?.thinkingConfig?.includeThoughts !== undefined) return options;
+  const thinkingConfig = { ...own?.thinkingConfig, includeThoughts: true };
+  return { ...options, providerOptions: { ...options.providerOptions, google: { ...own, thinkingConfig } } };
+}
 
 /** Claude models on Vertex speak Anthropic's Messages API (rawPredict); the rest are Gemini. */
 export function isVertexAnthropic(modelId: string): boolean {

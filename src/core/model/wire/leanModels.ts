@@ -2,6 +2,8 @@ import { chatParser, chatRequest } from './chatWire';
 import type { ChatFlavor } from './chatWire';
 import { LeanLanguageModel } from './leanLanguageModel';
 import { withCacheBreakpoints } from './cacheBreakpoints';
+import { geminiParser } from './geminiParser';
+import { geminiApi, geminiRequest, geminiUrls } from './geminiRequest';
 import { messagesParser } from './messagesParser';
 import { anthropicUrls, ephemeral, messagesRequest } from './messagesRequest';
 import type { LanguageModelSpec } from './modelSpec';
@@ -48,4 +50,16 @@ export function leanMessagesModel(provider: string, modelId: string, endpoint: W
   const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...endpoint.headers };
   if (endpoint.apiKey) headers['x-api-key'] = endpoint.apiKey;
   return new LeanLanguageModel(`${provider}.messages`, modelId, wire, { baseURL: trimSlash(endpoint.baseURL), headers }, anthropicUrls);
+}
+
+/**
+ * A model on Google's Gemini API (generateContent, streamed as SSE) on Keel's own parser. The
+ * key goes as `x-goog-api-key`, never in the URL. Gemini caches repeated prefixes itself
+ * (implicit caching, reported as cached input); Keel's append-only requests make those hits.
+ */
+export function leanGeminiModel(provider: string, modelId: string, endpoint: WireEndpoint): LanguageModelSpec {
+  const wire: Wire = { request: (id, options) => geminiRequest(id, options, geminiApi), parser: geminiParser(geminiApi.names) };
+  const headers: Record<string, string> = { ...endpoint.headers };
+  if (endpoint.apiKey) headers['x-goog-api-key'] = endpoint.apiKey;
+  return new LeanLanguageModel(`${provider}.gemini`, modelId, wire, { baseURL: trimSlash(endpoint.baseURL), headers }, geminiUrls);
 }
