@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
 import type { ProviderApi, ProviderConfig } from '../config/configSchema';
-import { vertexOrigin, VertexModel } from './sdk/vertexModel';
+import { isVertexAnthropic, vertexGeminiModel, vertexOrigin, VertexModel } from './sdk/vertexModel';
 import { bedrockOrigin, BedrockModel } from './sdk/bedrockModel';
 import type { BedrockAuth } from './sdk/bedrockModel';
 import { leanGeminiModel, leanMessagesModel, leanResponsesModel } from './wire/leanModels';
@@ -11,9 +11,9 @@ import { catalogueEntry } from './modelCatalogue';
 type Env = Record<string, string | undefined>;
 
 /**
- * The APIs with a provider kind of their own: Vertex and Bedrock through the AI SDK's providers
- * (each loaded when first used), Anthropic and Gemini on Keel's own Messages and generateContent
- * wires, Azure OpenAI on Keel's own Responses wire.
+ * The APIs with a provider kind of their own: Claude on Vertex and Bedrock through the AI SDK's
+ * providers (each loaded when first used), Anthropic and Gemini (the Gemini API's and Vertex's)
+ * on Keel's own Messages and generateContent wires, Azure OpenAI on Keel's own Responses wire.
  */
 export type SdkApi = Exclude<ProviderApi, 'chat' | 'responses'>;
 
@@ -94,5 +94,6 @@ export function createSdkModel(
   if (!apiKey && (!project || !location)) {
     throw missing(provider, l10n.t('a Google Cloud project and location'), l10n.t('set GOOGLE_VERTEX_PROJECT and GOOGLE_VERTEX_LOCATION, or "project" and "region" in its config'));
   }
-  return new VertexModel(provider, modelId, { baseURL: base, project: project ?? '', location: location ?? 'global', apiKey, headers });
+  const vertex = { baseURL: base, project: project ?? '', location: location ?? 'global', apiKey, headers };
+  return isVertexAnthropic(modelId) ? new VertexModel(provider, modelId, vertex) : vertexGeminiModel(provider, modelId, vertex);
 }

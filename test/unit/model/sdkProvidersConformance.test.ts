@@ -1,8 +1,8 @@
 // The wire conformance suite (test/conformance/wireConformance.ts) against the providers Keel
 // reaches through the AI SDK's own packages (and the APIs that moved from them to Keel's own wires),
 // each as the registry builds it from a person's config and environment, over real HTTP to the
-// scripted server speaking that API's own format: Gemini's streamGenerateContent SSE (the Gemini
-// API on Keel's lean wire, and Vertex with Application Default
+// scripted server speaking that API's own format: Gemini's streamGenerateContent SSE on Keel's
+// lean wire (the Gemini API, and Vertex with Application Default
 // Credentials from a metadata server), Claude on Vertex (rawPredict), Bedrock's ConverseStream
 // in AWS's binary event stream (SigV4-signed), and Azure OpenAI's v1 Responses API (Keel's own wire).
 import { describe, expect, it } from 'vitest';
@@ -41,9 +41,9 @@ const sources: ModelSource[] = [
     model: (s) => model(LeanLanguageModel, { preset: 'google', baseURL: `${s.url}/v1beta` }, { model: 'gemini-2.5-pro', key: 'sk-test' }),
   },
   {
-    name: 'Vertex AI Gemini with Application Default Credentials (AI SDK Vertex provider)',
+    name: 'Vertex AI Gemini with Application Default Credentials (Keel’s lean generateContent wire)',
     traits: { ...http, rawArguments: false, reasoning: true },
-    model: (s) => model(VertexModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-central1' }, { model: 'gemini-2.5-pro' }),
+    model: (s) => model(LeanLanguageModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-central1' }, { model: 'gemini-2.5-pro' }),
   },
   {
     name: 'Vertex AI Claude (AI SDK Vertex Anthropic provider)',

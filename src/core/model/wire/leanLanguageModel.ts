@@ -66,7 +66,9 @@ export class LeanLanguageModel implements LanguageModelSpec {
    */
   async open(options: CallOptions): Promise<{ pump: PartPump; body: Record<string, unknown> }> {
     const request = this.wire.request(this.modelId, options);
-    const response = await postStream(this.endpoint, request.path, request.body, options.abortSignal);
+    const { authHeaders } = this.endpoint;
+    const endpoint = authHeaders ? { ...this.endpoint, headers: { ...this.endpoint.headers, ...(await authHeaders()) } } : this.endpoint;
+    const response = await postStream(endpoint, request.path, request.body, options.abortSignal);
     const pump: PartPump = async (emit) => {
       emit({ type: 'stream-start', warnings: request.warnings });
       const merged = mergingDeltas(emit);

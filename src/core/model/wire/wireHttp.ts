@@ -8,6 +8,8 @@ export interface WireEndpoint {
   baseURL: string;
   apiKey?: string;
   headers?: Record<string, string>;
+  /** Headers made anew for each request (an OAuth token that expires), sent after `headers`. */
+  authHeaders?: () => Promise<Record<string, string>>;
 }
 
 /** As long as undici's fetch waited for headers or body data before giving up. */
