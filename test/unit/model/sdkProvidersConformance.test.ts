@@ -81,6 +81,8 @@ describe('what each provider puts on the wire', () => {
     const gemini = await ask(sources[0]);
     expect(gemini.path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
     expect(gemini.headers['x-goog-api-key']).toBe('sk-test');
+    // The tools' JSON Schema goes as it is (parametersJsonSchema), not cut down to Google's OpenAPI subset.
+    expect(gemini.body.tools?.map((t) => t.function?.parameters)).toContainEqual({ type: 'object', properties: { file_path: { type: 'string' } } });
     const vertex = await ask(sources[1]);
     expect(vertex.path).toBe('/v1beta1/projects/keel-test/locations/us-central1/publishers/google/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
     expect(vertex.headers.authorization).toBe(`Bearer ${METADATA_TOKEN}`);
