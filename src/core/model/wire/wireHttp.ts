@@ -9,8 +9,9 @@ export interface WireEndpoint {
   apiKey?: string;
   headers?: Record<string, string>;
   /**
-   * Signs each request (AWS SigV4): given the URL, the headers and the body as they will be
-   * sent, returns the headers to add. Rejects when no credentials can be had.
+   * Authorizes each request anew (AWS SigV4, an OAuth token that expires): given the URL, the
+   * headers and the body as they will be sent, returns the headers to add. Rejects when no
+   * credentials can be had.
    */
   sign?(url: URL, headers: Record<string, string>, payload: string): Promise<Record<string, string>>;
 }
