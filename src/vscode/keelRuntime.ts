@@ -28,6 +28,7 @@ import type { PlanCommandId } from './plan/planCommands';
 import { PlanFileEditor } from './plan/planFileEditor';
 import { PlanModeStatus } from './status/planModeStatus';
 import { LmModelSource } from './lm/lmModelSource';
+import { workspaceCore } from './workspace/workspaceCore';
 import { connectChatView } from '../chat/bus/nodeBridge';
 import type { PluginRegistry } from '../chat/runtime/pluginRegistry';
 import { keelSettings } from './settings/keelSettings';
@@ -127,30 +128,7 @@ export class KeelRuntime {
     };
     this.loader = new CoreLoader(inputs, log);
     const loader = this.loader;
-    let attached: BuiltCore | undefined;
-    const attach = (built: BuiltCore): void => {
-      // Plugins registered from now on go straight into this core's manager.
-      if (built === attached) return;
-      attached = built;
-      plugins.attach(built.ctx.plugins, built.plugins);
-      // The workspace watcher below invalidates its context on every change.
-      built.ctx.llmsContext.markWatched();
-    };
-    const core: CoreAccess = {
-      get: async () => {
-        await languageModels.checkForChanges();
-        const built = await loader.get();
-        attach(built);
-        return built;
-      },
-      hold: async () => {
-        await languageModels.checkForChanges();
-        const held = await loader.hold();
-        attach(held.built);
-        return held;
-      },
-      peek: () => loader.peek(),
-    };
+    const core = workspaceCore(loader, languageModels, plugins);
     this.core = core;
     contextKeys.worktree(false);
     const worktrees = new WorktreeCores({ workspace: core, inputs, log });
