@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
 import type { ProviderApi, ProviderConfig } from '../config/configSchema';
-import { isVertexAnthropic, vertexGeminiModel, vertexOrigin, VertexModel } from './sdk/vertexModel';
+import { isVertexAnthropic, vertexClaudeModel, vertexGeminiModel, vertexOrigin } from './sdk/vertexModel';
 import { bedrockOrigin, BedrockModel } from './sdk/bedrockModel';
 import type { BedrockAuth } from './sdk/bedrockModel';
 import { leanGeminiModel, leanMessagesModel, leanResponsesModel } from './wire/leanModels';
@@ -98,5 +98,5 @@ export function createSdkModel(
     throw missing(provider, l10n.t('a Google Cloud project and location'), l10n.t('set GOOGLE_VERTEX_PROJECT and GOOGLE_VERTEX_LOCATION, or "project" and "region" in its config'));
   }
   const vertex = { baseURL: base, project: project ?? '', location: location ?? 'global', apiKey, headers };
-  return isVertexAnthropic(modelId) ? new VertexModel(provider, modelId, vertex) : vertexGeminiModel(provider, modelId, vertex);
+  return isVertexAnthropic(modelId) ? vertexClaudeModel(provider, modelId, vertex) : vertexGeminiModel(provider, modelId, vertex);
 }

@@ -13,7 +13,6 @@ import type { ProviderConfig } from '../../../src/core/config/configSchema';
 import { mergeLayers } from '../../../src/core/config/loadConfig';
 import { providerOrigin } from '../../../src/core/model/keyOrigin';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
-import { VertexModel } from '../../../src/core/model/sdk/vertexModel';
 import { BedrockModel } from '../../../src/core/model/sdk/bedrockModel';
 import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
 import { METADATA_TOKEN } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -48,9 +47,9 @@ const sources: ModelSource[] = [
     model: (s) => model(LeanLanguageModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-central1' }, { model: 'gemini-2.5-pro' }),
   },
   {
-    name: 'Vertex AI Claude (AI SDK Vertex Anthropic provider)',
+    name: 'Vertex AI Claude (Keel’s own Messages wire, rawPredict)',
     traits: { ...http, reasoning: true, signsReasoning: 'anthropic' },
-    model: (s) => model(VertexModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-east5' }, { model: 'claude-sonnet-4-5' }),
+    model: (s) => model(LeanLanguageModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-east5' }, { model: 'claude-sonnet-4-5' }),
   },
   {
     name: 'Amazon Bedrock Converse (Keel’s own wire, SigV4)',

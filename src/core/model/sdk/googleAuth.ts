@@ -1,4 +1,4 @@
-import { importSdk } from './lazySdkModel';
+import { importSdk } from './sdkLoader';
 
 type GoogleAuthSdk = typeof import('./googleAuthSdk');
 

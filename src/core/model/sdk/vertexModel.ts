@@ -1,9 +1,7 @@
-import type { CallOptions, LanguageModelSpec } from '../wire/modelSpec';
-import { withCacheBreakpoints } from '../wire/cacheBreakpoints';
-import { leanGeminiModel } from '../wire/leanModels';
-import { anthropicUrls, ephemeral } from '../wire/messagesRequest';
+import { catalogueEntry } from '../modelCatalogue';
+import type { LanguageModelSpec } from '../wire/modelSpec';
+import { leanGeminiModel, leanMessagesModel } from '../wire/leanModels';
 import { adcHeaders } from './googleAuth';
-import { importSdk, LazySdkModel, noRedirects } from './lazySdkModel';
 
 export interface VertexEndpoint {
   /** The regional endpoint's origin, e.g. `https://us-east5-aiplatform.googleapis.com`. */
@@ -15,7 +13,6 @@ export interface VertexEndpoint {
   headers?: Record<string, string>;
 }
 
-type VertexSdk = typeof import('./vertexSdk');
 
 /** Claude models on Vertex speak Anthropic's Messages API (rawPredict); the rest are Gemini. */
 export function isVertexAnthropic(modelId: string): boolean {
@@ -50,30 +47,13 @@ export function vertexGeminiModel(provider: string, modelId: string, endpoint: V
 }
 
 /**
- * A Claude model on Google Vertex AI through the AI SDK's Vertex Anthropic provider (rawPredict),
- * loaded on the first call, with Keel's cache breakpoints and signed thinking as on Anthropic's
- * own API. Credentials are the person's Application Default Credentials, never a workspace's.
+ * A Claude model on Google Vertex AI, on Keel's own Messages wire (rawPredict at the project's
+ * location), with Keel's cache breakpoints and signed thinking as on Anthropic's own API and a
+ * bearer token of the person's Application Default Credentials, never a workspace's.
  */
-export class VertexModel extends LazySdkModel {
-  readonly supportedUrls = anthropicUrls;
-
-  constructor(
-    provider: string,
-    modelId: string,
-    private readonly endpoint: VertexEndpoint,
-  ) {
-    super(`${provider}.vertex.anthropic`, modelId);
-  }
-
-  protected async create(): Promise<LanguageModelSpec> {
-    const { createGoogleVertexAnthropic } = await importSdk<VertexSdk>('vertexSdk');
-    const { project, location, headers } = this.endpoint;
-    const root = this.endpoint.baseURL.replace(/\/+$/, '');
-    const sdk = createGoogleVertexAnthropic({ project, location, headers, fetch: noRedirects, baseURL: `${root}/v1/projects/${project}/locations/${location}/publishers/anthropic/models` });
-    return sdk.languageModel(this.modelId) as LanguageModelSpec;
-  }
-
-  protected override prepare(options: CallOptions): CallOptions {
-    return withCacheBreakpoints(options, 'anthropic', ephemeral);
-  }
+export function vertexClaudeModel(provider: string, modelId: string, endpoint: VertexEndpoint): LanguageModelSpec {
+  const { project, location, headers } = endpoint;
+  const root = endpoint.baseURL.replace(/\/+$/, '');
+  const baseURL = `${root}/v1/projects/${project}/locations/${location}/publishers/anthropic/models`;
+  return leanMessagesModel(provider, modelId, { baseURL, headers, sign: adcHeaders }, catalogueEntry(modelId)?.maxOutputTokens, 'vertex');
 }

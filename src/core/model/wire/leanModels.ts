@@ -7,6 +7,7 @@ import { geminiApi, geminiRequest, geminiUrls, vertexGemini } from './geminiRequ
 import type { GeminiFlavor } from './geminiRequest';
 import { messagesParser } from './messagesParser';
 import { anthropicUrls, ephemeral, messagesRequest } from './messagesRequest';
+import type { MessagesFlavor } from './messagesRequest';
 import type { LanguageModelSpec } from './modelSpec';
 import { responsesParser, responsesRequest } from './responsesWire';
 import { withPromptCacheKey } from './wire';
@@ -40,17 +41,20 @@ const ANTHROPIC_VERSION = '2023-06-01';
 
 /**
  * A model on Anthropic's Messages API on Keel's own parser, with Keel's prompt-cache
- * breakpoints (cacheBreakpoints.ts). The key goes as `x-api-key`, never as a bearer token.
- * `maxOutput` is the model's output limit when the catalogue knows it.
+ * breakpoints (cacheBreakpoints.ts). On Anthropic's API the key goes as `x-api-key`, never as a
+ * bearer token; on Vertex AI (`flavor` vertex, `baseURL` up to `…/publishers/anthropic/models`)
+ * the endpoint's `sign` authorizes each request. `maxOutput` is the model's output limit when
+ * the catalogue knows it.
  */
-export function leanMessagesModel(provider: string, modelId: string, endpoint: WireEndpoint, maxOutput: number | undefined): LanguageModelSpec {
+export function leanMessagesModel(provider: string, modelId: string, endpoint: WireEndpoint, maxOutput: number | undefined, flavor: MessagesFlavor = 'anthropic'): LanguageModelSpec {
   const wire: Wire = {
-    request: (id, options) => messagesRequest(id, withCacheBreakpoints(options, 'anthropic', ephemeral), maxOutput),
+    request: (id, options) => messagesRequest(id, withCacheBreakpoints(options, 'anthropic', ephemeral), maxOutput, flavor),
     parser: messagesParser,
   };
-  const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...endpoint.headers };
+  const headers: Record<string, string> = flavor === 'vertex' ? { ...endpoint.headers } : { 'anthropic-version': ANTHROPIC_VERSION, ...endpoint.headers };
   if (endpoint.apiKey) headers['x-api-key'] = endpoint.apiKey;
-  return new LeanLanguageModel(`${provider}.messages`, modelId, wire, { baseURL: trimSlash(endpoint.baseURL), headers }, anthropicUrls);
+  const target = { baseURL: trimSlash(endpoint.baseURL), headers, ...(endpoint.sign ? { sign: endpoint.sign } : {}) };
+  return new LeanLanguageModel(`${provider}.${flavor === 'vertex' ? 'vertex.anthropic' : 'messages'}`, modelId, wire, target, anthropicUrls);
 }
 
 /**
