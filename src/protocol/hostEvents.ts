@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { subagentStepEventSchema } from './subagentSteps';
 import { MAX_FIRED_RULES, MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
+import { toolAppSchema } from './mcpApp';
 import { mcpStatusSchema } from './mcpStatus';
 import { messageUsageSchema } from './messageUsage';
 import { toolDisplaySchema } from './toolDisplay';
@@ -73,6 +74,7 @@ export const hostEvents = {
     files: z.array(commandFileSchema).max(MAX_COMMAND_FILES).optional(),
     moreFiles: z.number().int().positive().optional(),
     progress: toolProgressSchema.optional(),
+    app: toolAppSchema.optional(),
   }),
   /** A subagent's step, for the card of the `task` call that started it (see subagentSteps.ts). */
   subagentStep: subagentStepEventSchema,

@@ -10,6 +10,8 @@ import { mcpToolName } from './mcpNames';
 import type { ResultCaps } from './mcpResult';
 import { defaultImageCap, defaultTextCap } from './mcpResult';
 import type { McpServerOptions } from './mcpServer';
+import { appPage } from './mcpAppHtml';
+import type { AppPage } from './mcpAppHtml';
 import { McpServer } from './mcpServer';
 import { mcpTool } from './mcpTool';
 import { mcpResourceTool, resourceText } from './mcpResourceTool';
@@ -36,6 +38,8 @@ export interface McpManagerOptions {
   elicit?: Elicitor;
   /** Runs servers' sampling requests once approved; see McpServerOptions.sample. */
   sample?: Sampler;
+  /** The host draws MCP Apps; see McpServerOptions.apps. */
+  apps?: boolean;
   /** The folders offered to servers as roots; default the workspace root. `setRoots` changes them. */
   roots?: readonly string[];
   /** The OS sandbox for local servers (see McpServerOptions.sandboxStart); setSandbox replaces it. */
@@ -143,6 +147,7 @@ export class McpManager {
         roots: () => this.roots,
         ...(this.opts.elicit ? { elicit: this.opts.elicit } : {}),
         ...(this.opts.sample ? { sample: this.opts.sample } : {}),
+        ...(this.opts.apps ? { apps: true } : {}),
         envPolicy: () => this.envPolicy,
         sandboxStart: async (cwd, visible) => {
           await this.sandboxSet;
@@ -294,6 +299,11 @@ export class McpManager {
 
   async readResource(server: string, uri: string): Promise<unknown> {
     return this.require(server).server.readResource(uri, this.toolTimeoutMs);
+  }
+
+  /** An MCP App's page (the `ui://` resource of a running server), with its policy in it. */
+  async appPage(server: string, uri: string): Promise<AppPage> {
+    return appPage(await this.readResource(server, uri), uri);
   }
 
   /** A resource as text, for an @server:uri mention. */

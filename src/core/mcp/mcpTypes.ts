@@ -24,6 +24,8 @@ export interface McpToolInfo {
   description?: string;
   inputSchema: Record<string, unknown>;
   readOnly: boolean;
+  /** The MCP App (`ui://` resource) its tool definition names, shown with its results where a host can. */
+  appUri?: string;
 }
 
 export interface McpPromptInfo {

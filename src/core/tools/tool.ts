@@ -94,6 +94,18 @@ export interface ToolResult {
   isError?: boolean;
   /** For commands: whether it ran in the OS sandbox (reported in stream-json). */
   sandboxed?: boolean;
+  /** An MCP tool's result as its server sent it, for an MCP App (never for the model). */
+  mcp?: McpCallResult;
+}
+
+/** What an MCP server answered to `tools/call`, and the MCP App (a `ui://` resource) that shows it, if any. */
+export interface McpCallResult {
+  server: string;
+  /** The server's own name of the tool. */
+  tool: string;
+  /** The `CallToolResult` (content, structuredContent, isError, _meta) as JSON. */
+  result: Record<string, unknown>;
+  appUri?: string;
 }
 
 export interface ToolContext {

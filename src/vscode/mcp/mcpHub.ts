@@ -44,6 +44,7 @@ export class McpHub implements vscode.Disposable {
       approve: (server) => this.approve(server),
       isDisabled: (name) => this.disabled().includes(name),
       elicit: vscodeElicitor(),
+      apps: true,
       sample: approvedSampler(
         (server, request, modelId, params) => askToSample(server, request, modelId, lastUserText(params)),
         () => {

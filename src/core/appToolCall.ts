@@ -1,0 +1,43 @@
+import { mcpToolName } from './mcp/mcpNames';
+import type { RunMode } from './plugins/pluginTypes';
+import type { ProjectEvent, RunOptions } from './projectTypes';
+import { offeredTools } from './runRequest';
+import { ToolCalls } from './toolCalls';
+import type { ToolCallHost } from './toolCalls';
+import type { ToolResult } from './tools/tool';
+
+/** A `tools/call` an MCP App made, of a tool of the server that showed it. */
+export interface AppToolCall {
+  /** A fresh id for this call (its approval card and events carry it). */
+  toolCallId: string;
+  server: string;
+  /** The server's own name of the tool. */
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface AppToolCallOptions {
+  /** The conversation's mode: in plan mode only read-only tools run, as for the model. */
+  mode: RunMode;
+  signal: AbortSignal;
+  onToolApprove: RunOptions['onToolApprove'];
+  emit(event: ProjectEvent): void;
+}
+
+/**
+ * An app's call, through the same pipeline as the model's calls of that tool: offered only if a
+ * run in `mode` would offer it (plan mode, an untrusted workspace), then the toolUse and
+ * PreToolUse hooks, the input check, the approval rules and the person's approval. An app may
+ * call only tools of its own server. The result goes back to the app; the model does not see it.
+ */
+export async function appToolCall(host: ToolCallHost, call: AppToolCall, opts: AppToolCallOptions): Promise<ToolResult> {
+  const name = mcpToolName(call.server, call.tool);
+  const tool = (await offeredTools(host.ctx, opts.mode)).find((t) => t.name === name);
+  const offered = new Map(tool ? [[name, tool]] : []);
+  const calls = new ToolCalls(host, { mode: opts.mode, offered, signal: opts.signal, onToolApprove: opts.onToolApprove, emit: opts.emit });
+  try {
+    return await calls.call({ toolCallId: call.toolCallId, toolName: name, input: call.arguments });
+  } finally {
+    calls.end();
+  }
+}
