@@ -4,7 +4,7 @@ import type { ProjectEvent, RunOptions } from './projectTypes';
 import { offeredTools } from './runRequest';
 import { ToolCalls } from './toolCalls';
 import type { ToolCallHost } from './toolCalls';
-import type { ToolResult } from './tools/tool';
+import type { AnyTool, McpCallResult, ToolResult } from './tools/tool';
 
 /** A `tools/call` an MCP App made, of a tool of the server that showed it. */
 export interface AppToolCall {
@@ -30,14 +30,24 @@ export interface AppToolCallOptions {
  * PreToolUse hooks, the input check, the approval rules and the person's approval. An app may
  * call only tools of its own server. The result goes back to the app; the model does not see it.
  */
-export async function appToolCall(host: ToolCallHost, call: AppToolCall, opts: AppToolCallOptions): Promise<ToolResult> {
+export async function appToolCall(host: ToolCallHost, call: AppToolCall, opts: AppToolCallOptions): Promise<AppToolCallResult> {
   const name = mcpToolName(call.server, call.tool);
   const tool = (await offeredTools(host.ctx, opts.mode)).find((t) => t.name === name);
-  const offered = new Map(tool ? [[name, tool]] : []);
+  let answer: McpCallResult | undefined;
+  // The same tool, told to hand over the server's own answer: the app gets it whole.
+  const keeping: AnyTool | undefined = tool && { ...tool, execute: (input, ctx) => tool.execute(input, { ...ctx, onMcpResult: (r) => (answer = r) }) };
+  const offered = new Map(keeping ? [[name, keeping]] : []);
   const calls = new ToolCalls(host, { mode: opts.mode, offered, signal: opts.signal, onToolApprove: opts.onToolApprove, emit: opts.emit });
   try {
-    return await calls.call({ toolCallId: call.toolCallId, toolName: name, input: call.arguments });
+    const result = await calls.call({ toolCallId: call.toolCallId, toolName: name, input: call.arguments });
+    return answer ? { result, answer } : { result };
   } finally {
     calls.end();
   }
+}
+
+/** What the call came to (declined, failed, done), and the server's own answer when it ran. */
+export interface AppToolCallResult {
+  result: ToolResult;
+  answer?: McpCallResult;
 }

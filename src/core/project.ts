@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { appToolCall } from './appToolCall';
-import type { AppToolCall, AppToolCallOptions } from './appToolCall';
-import type { ToolResult } from './tools/tool';
+import type { AppToolCall, AppToolCallOptions, AppToolCallResult } from './appToolCall';
 import { autoCompaction, runCompaction } from './compaction/autoCompaction';
 import { costOf } from './model/modelCatalogue';
 import type { CompactionOutcome } from './compaction/compactor';
@@ -82,7 +81,7 @@ export class Project {
   }
 
   /** A tool call an MCP App in this conversation made: the model's approval path, outside any run. */
-  appToolCall(call: AppToolCall, opts: AppToolCallOptions): Promise<ToolResult> {
+  appToolCall(call: AppToolCall, opts: AppToolCallOptions): Promise<AppToolCallResult> {
     return appToolCall(this.toolHost, call, opts);
   }
 

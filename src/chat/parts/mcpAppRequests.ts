@@ -44,11 +44,12 @@ export class McpAppRequests {
   async callTool(toolCallId: string, name: string, args: Record<string, unknown>): Promise<Record<string, JsonValue>> {
     const app = this.shown(toolCallId);
     const signal = new AbortController().signal;
-    const result = await this.project().appToolCall(
+    const { result, answer } = await this.project().appToolCall(
       { toolCallId: `app-${randomUUID()}`, server: app.server, tool: name, arguments: args },
       { mode: this.opts.mode(), signal, onToolApprove: (request) => this.opts.ask(request, signal), emit: () => undefined },
     );
-    if (result.mcp) return result.mcp.result as Record<string, JsonValue>;
+    // The call ran: the app gets what the server answered (hooks' notes are for the model).
+    if (answer) return answer.result as Record<string, JsonValue>;
     return { content: [{ type: 'text', text: resultText(result) }], isError: true };
   }
 

@@ -26,12 +26,15 @@ const cspKeys = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDo
  */
 const originPattern = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:(\d{1,5}|\*))?\/?$/i;
 
+/** VS Code's own resource hosts: an app must not reach the extension's files through them. */
+const editorHosts = /vscode-cdn\.net|vscode-resource|vscode-webview/i;
+
 /** The declared domains that are plain origins (at most 50 a list); the rest are dropped. */
 export function readAppCsp(meta: unknown): AppCsp {
   const ui = isRecord(meta) && isRecord(meta.ui) ? meta.ui : undefined;
   const csp = ui && isRecord(ui.csp) ? ui.csp : {};
   const list = (value: unknown): string[] =>
-    Array.isArray(value) ? value.filter((d): d is string => typeof d === 'string' && originPattern.test(d.trim())).map((d) => d.trim().replace(/\/$/, '')).slice(0, 50) : [];
+    Array.isArray(value) ? value.filter((d): d is string => typeof d === 'string' && originPattern.test(d.trim()) && !editorHosts.test(d)).map((d) => d.trim().replace(/\/$/, '')).slice(0, 50) : [];
   return Object.fromEntries(cspKeys.map((k) => [k, list(csp[k])])) as unknown as AppCsp;
 }
 

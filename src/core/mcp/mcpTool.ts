@@ -57,7 +57,9 @@ export function mcpTool(b: McpToolBinding): AnyTool {
       const result = convertToolResult(raw, b.caps);
       if (isRecord(raw)) {
         const appUri = mcpAppUri(raw._meta) ?? info.appUri;
-        result.mcp = { server, tool: info.name, result: raw, ...(appUri ? { appUri } : {}) };
+        const answer = { server, tool: info.name, result: raw, ...(appUri ? { appUri } : {}) };
+        if (appUri) result.mcp = answer;
+        ctx.onMcpResult?.(answer);
       }
       return result;
     },

@@ -94,7 +94,7 @@ export interface ToolResult {
   isError?: boolean;
   /** For commands: whether it ran in the OS sandbox (reported in stream-json). */
   sandboxed?: boolean;
-  /** An MCP tool's result as its server sent it, for an MCP App (never for the model). */
+  /** An MCP tool's result as its server sent it, when it names an MCP App to show it (never for the model). */
   mcp?: McpCallResult;
 }
 
@@ -139,6 +139,8 @@ export interface ToolContext {
   onOutput?(text: string): void;
   /** The latest progress a long call reported (an MCP server's progress), for the card and the CLI. */
   onProgress?(progress: ToolProgress): void;
+  /** Told an MCP tool's own answer, where the caller needs it whole (an MCP App's call). */
+  onMcpResult?(result: McpCallResult): void;
 }
 
 /** How far a running call says it is: a percent when the total is known, and/or a message. */

@@ -33,7 +33,7 @@ describe("an MCP App's page and policy", () => {
       ui: {
         csp: {
           connectDomains: ['https://api.example.com', "'unsafe-eval'", 'https://x.example; script-src *', 'wss://live.example.com:8443'],
-          resourceDomains: ['https://*.cdn.example', '*', 'data:', 'https://cdn.example/path/x.js'],
+          resourceDomains: ['https://*.cdn.example', '*', 'data:', 'https://cdn.example/path/x.js', 'https://*.vscode-cdn.net'],
           frameDomains: 'https://not-a-list.example',
         },
       },
@@ -79,10 +79,10 @@ describe('a server with an MCP App, over stdio', () => {
     return { manager: m, calls };
   }
 
-  async function run(manager: McpManager, tool: string, input: Record<string, unknown> = {}) {
+  async function run(manager: McpManager, tool: string, input: Record<string, unknown> = {}, onMcpResult?: ToolContext['onMcpResult']) {
     const t = (await manager.tools()).find((x) => x.name === `mcp__board__${tool}`);
     if (!t) throw new Error(`no tool ${tool}`);
-    return t.execute(input, { signal: new AbortController().signal, toolCallId: 't1' } as ToolContext);
+    return t.execute(input, { signal: new AbortController().signal, toolCallId: 't1', ...(onMcpResult ? { onMcpResult } : {}) } as ToolContext);
   }
 
   it('Keel declares the ui extension only where its host draws apps', async () => {
@@ -100,9 +100,10 @@ describe('a server with an MCP App, over stdio', () => {
     const page = await manager.appPage('board', 'ui://board/app.html');
     expect(page.html).toMatch(/<head><meta http-equiv="Content-Security-Policy" content="default-src 'none';[^"]*connect-src 'none'/);
     expect(page.html).toContain('Waiting for the result');
-    // A tool without an app keeps its answer too (an app's own call returns it), with no app named.
-    const added = await run(manager, 'add_note', { text: 'x' });
-    expect(added.mcp).toMatchObject({ tool: 'add_note', result: { content: [{ type: 'text', text: 'Added: x' }] } });
-    expect(added.mcp?.appUri).toBeUndefined();
+    // A tool without an app names none in its result; a caller that asks (an app's call) is told the server's answer.
+    const answers: unknown[] = [];
+    const added = await run(manager, 'add_note', { text: 'x' }, (r) => answers.push(r));
+    expect(added).toEqual({ output: 'Added: x' });
+    expect(answers).toEqual([{ server: 'board', tool: 'add_note', result: { content: [{ type: 'text', text: 'Added: x' }] } }]);
   });
 });
