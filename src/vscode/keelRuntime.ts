@@ -31,6 +31,7 @@ import { LmModelSource } from './lm/lmModelSource';
 import { connectChatView } from '../chat/bus/nodeBridge';
 import type { PluginRegistry } from '../chat/runtime/pluginRegistry';
 import { keelSettings } from './settings/keelSettings';
+import { followNetworkSettings } from './settings/networkSettings';
 import { UiConfigBridge } from './view/uiConfigBridge';
 import { createVscodeHost } from './vscodeHost';
 import type { WatchedCommand } from './terminal/terminalWatch';
@@ -94,7 +95,7 @@ export class KeelRuntime {
     this.keys = keys;
     const host = createVscodeHost(channel);
     this.host = host;
-    this.disposables.push(host);
+    this.disposables.push(host, followNetworkSettings(log));
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
     const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
     this.mcp = mcp;
@@ -192,6 +193,7 @@ export class KeelRuntime {
         );
       },
     });
+    mcp.setCards(this.controller.mcpCards);
     const worktreeReview = new WorktreeReview(changes, log, () => this.controller);
     changes.attach(worktreeReview);
     this.worktreeChats = new WorktreeChats({ controller: this.controller, cores: worktrees, review: worktreeReview, log, env: process.env, reveal: () => this.revealView() });
@@ -251,7 +253,7 @@ export class KeelRuntime {
     this.view = view;
     this.notices.attach(view);
     const connection = connectChatView(view, webview, this.controller, this.services, (level, message) => channel[level](message), [
-      mcpViewExtension(this.mcp.manager),
+      mcpViewExtension(this.mcp.manager, this.controller.mcpCards),
     ]);
     // The page's first snapshot needs the core: build it while the page loads, not after its `ready`
     // (configSummary never rejects; a core that cannot start is reported with the snapshot).

@@ -8,6 +8,7 @@ import type { Sampler } from './mcpSampling';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { netFetch } from '../net/netFetch';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors';
@@ -202,7 +203,7 @@ export class McpServer {
     }
   }
 
-  /** The server asked the person something: its running calls' timeouts wait for the answer. */
+  /** The server asked the person something (a question, a sampling request): its running calls' timeouts wait for the answer. */
   private holdCalls(): () => void {
     const releases = [...this.clocks].map((c) => c.hold());
     return () => releases.forEach((release) => release());
@@ -283,11 +284,13 @@ export class McpServer {
     }
     const url = new URL(c.url);
     const requestInit = { headers: c.headers };
+    // Through the configured proxy, with its certificates (src/core/net).
+    const fetch = netFetch;
     if (c.type === 'http') {
       try {
         this.log.add(`[keel] connecting to ${c.url} (streamable HTTP)`);
         this.transportKind = 'http';
-        return await this.attach(new StreamableHTTPClientTransport(url, { requestInit }), current);
+        return await this.attach(new StreamableHTTPClientTransport(url, { requestInit, fetch }), current);
       } catch (err) {
         if (!current()) throw err;
         const signIn = signInRequired(err);
@@ -297,7 +300,7 @@ export class McpServer {
     }
     this.transportKind = 'sse';
     this.log.add(`[keel] connecting to ${c.url} (SSE)`);
-    return this.attach(new SSEClientTransport(url, { requestInit }), current);
+    return this.attach(new SSEClientTransport(url, { requestInit, fetch }), current);
   }
 
   private async attach(transport: Transport, current: () => boolean): Promise<Client> {
@@ -306,7 +309,7 @@ export class McpServer {
     const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities });
     handleServerRequests(client, { roots: () => this.opts.roots(), log: (line) => current() && this.log.add(line) });
     if (elicit) answerElicitations(client, this.config.name, elicit, () => this.holdCalls());
-    if (sample) answerSampling(client, this.config.name, sample);
+    if (sample) answerSampling(client, this.config.name, sample, () => this.holdCalls());
     client.onerror = (err) => {
       if (current()) this.log.add(`[keel] protocol error: ${errorMessage(err)}`);
     };

@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { netFetch } from '../../net/netFetch';
 import type { CallOptions, GenerateResult, LanguageModelSpec, StreamResult } from '../wire/modelSpec';
 
 /**
- * Loads one of this folder's SDK modules (`googleSdk`, `vertexSdk`…) on first use: the build's
+ * Loads one of this folder's SDK modules (`vertexSdk`, `bedrockSdk`) on first use: the build's
  * own file next to the bundle (`dist/<name>.js`, CommonJS, so it is required: an import would run
  * Node's CommonJS export scan over the whole file first), else this folder's source (tests run
  * from source). The path is computed so that no bundler folds the provider into the bundle that
@@ -21,8 +22,9 @@ export async function importSdk<T>(name: string): Promise<T> {
 /**
  * A key goes only to the origin it was paired with: a redirect would carry it elsewhere, so
  * the SDK's requests refuse to follow one (Keel's own wires never follow redirects either).
+ * They go through the configured proxy like every request of Keel's.
  */
-export const noRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: 'error' });
+export const noRedirects: typeof fetch = (input, init) => netFetch(input, { ...init, redirect: 'error' });
 
 /** An endpoint reached with a key: base URL up to the API version, the key paired with its origin, extra headers. */
 export interface KeyedEndpoint {

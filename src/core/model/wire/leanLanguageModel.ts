@@ -71,7 +71,7 @@ export class LeanLanguageModel implements LanguageModelSpec {
       emit({ type: 'stream-start', warnings: request.warnings });
       const merged = mergingDeltas(emit);
       const parser = this.wire.parser(merged.put);
-      await readSse(response, parser.data, merged.drain);
+      await (this.wire.read ?? readSse)(response, parser.data, merged.drain);
       parser.end();
       merged.drain();
     };

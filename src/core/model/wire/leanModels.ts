@@ -2,6 +2,9 @@ import { chatParser, chatRequest } from './chatWire';
 import type { ChatFlavor } from './chatWire';
 import { LeanLanguageModel } from './leanLanguageModel';
 import { withCacheBreakpoints } from './cacheBreakpoints';
+import { geminiParser } from './geminiParser';
+import { geminiApi, geminiRequest, geminiUrls, vertexGemini } from './geminiRequest';
+import type { GeminiFlavor } from './geminiRequest';
 import { messagesParser } from './messagesParser';
 import { anthropicUrls, ephemeral, messagesRequest } from './messagesRequest';
 import type { LanguageModelSpec } from './modelSpec';
@@ -48,4 +51,22 @@ export function leanMessagesModel(provider: string, modelId: string, endpoint: W
   const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...endpoint.headers };
   if (endpoint.apiKey) headers['x-api-key'] = endpoint.apiKey;
   return new LeanLanguageModel(`${provider}.messages`, modelId, wire, { baseURL: trimSlash(endpoint.baseURL), headers }, anthropicUrls);
+}
+
+/**
+ * A model on Google's generateContent (streamed as SSE) on Keel's own parser: the Gemini API's
+ * (`vertex` false: the key goes as `x-goog-api-key`, never in the URL), or Vertex AI's for Gemini
+ * models (`vertex` true: `baseURL` up to `…/publishers/google`, with an express-mode key or the
+ * endpoint's `sign` (a bearer token)). Gemini caches repeated prefixes itself (implicit caching, reported
+ * as cached input); Keel's append-only requests make those hits.
+ */
+export function leanGeminiModel(provider: string, modelId: string, endpoint: WireEndpoint, vertex = false): LanguageModelSpec {
+  const flavor: GeminiFlavor = vertex ? vertexGemini : geminiApi;
+  const wire: Wire = { request: (id, options) => geminiRequest(id, options, flavor), parser: geminiParser(flavor.names) };
+  const headers: Record<string, string> = { ...endpoint.headers };
+  if (endpoint.apiKey) headers['x-goog-api-key'] = endpoint.apiKey;
+  // Vertex also reads files from Cloud Storage.
+  const urls = vertex ? { '*': [...geminiUrls['*'], /^gs:\/\/.*$/] } : geminiUrls;
+  const target = { baseURL: trimSlash(endpoint.baseURL), headers, ...(endpoint.sign ? { sign: endpoint.sign } : {}) };
+  return new LeanLanguageModel(`${provider}.${vertex ? 'vertex.gemini' : 'gemini'}`, modelId, wire, target, urls);
 }

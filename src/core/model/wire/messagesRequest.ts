@@ -64,10 +64,10 @@ function toolResultContent(output: ToolResultOutput): { content: string | Block[
       return { content: output.reason ?? 'Tool call execution denied.', isError: true };
     case 'content': {
       const blocks: Block[] = [];
-      for (const item of output.value as Array<Record<string, unknown>>) {
-        if (item.type === 'text' && typeof item.text === 'string') blocks.push({ type: 'text', text: item.text });
-        else if ((item.type === 'image-data' || item.type === 'media') && typeof item.data === 'string' && String(item.mediaType).startsWith('image/')) {
-          blocks.push({ type: 'image', source: { type: 'base64', media_type: item.mediaType, data: item.data } });
+      for (const item of output.value) {
+        if (item.type === 'text') blocks.push({ type: 'text', text: item.text });
+        else if (item.type === 'file' && item.data.type === 'data' && item.mediaType.startsWith('image/')) {
+          blocks.push({ type: 'image', source: { type: 'base64', media_type: item.mediaType, data: base64Of(item.data.data) } });
         } else blocks.push({ type: 'text', text: JSON.stringify(item) });
       }
       return { content: blocks, isError: false };
