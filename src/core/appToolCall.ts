@@ -1,7 +1,7 @@
 import { mcpToolName } from './mcp/mcpNames';
 import type { RunMode } from './plugins/pluginTypes';
 import type { ProjectEvent, RunOptions } from './projectTypes';
-import { offeredTools } from './runRequest';
+import { usableTools } from './runRequest';
 import { ToolCalls } from './toolCalls';
 import type { ToolCallHost } from './toolCalls';
 import type { AnyTool, McpCallResult, ToolResult } from './tools/tool';
@@ -25,14 +25,15 @@ export interface AppToolCallOptions {
 }
 
 /**
- * An app's call, through the same pipeline as the model's calls of that tool: offered only if a
- * run in `mode` would offer it (plan mode, an untrusted workspace), then the toolUse and
- * PreToolUse hooks, the input check, the approval rules and the person's approval. An app may
- * call only tools of its own server. The result goes back to the app; the model does not see it.
+ * An app's call, through the same pipeline as the model's calls of that tool: only tools the
+ * server lets its apps call (`_meta.ui.visibility`), and only as a run in `mode` would (plan
+ * mode, an untrusted workspace); then the toolUse and PreToolUse hooks, the input check, the
+ * approval rules and the person's approval. An app may call only tools of its own server. The result goes back to the app; the model does not see it.
  */
 export async function appToolCall(host: ToolCallHost, call: AppToolCall, opts: AppToolCallOptions): Promise<AppToolCallResult> {
   const name = mcpToolName(call.server, call.tool);
-  const tool = (await offeredTools(host.ctx, opts.mode)).find((t) => t.name === name);
+  // The tools its apps may call (some only they may), with a run's limits of the mode and trust.
+  const tool = usableTools(host.ctx, opts.mode, await host.ctx.mcp.appTools()).find((t) => t.name === name);
   let answer: McpCallResult | undefined;
   // The same tool, told to hand over the server's own answer: the app gets it whole.
   const keeping: AnyTool | undefined = tool && { ...tool, execute: (input, ctx) => tool.execute(input, { ...ctx, onMcpResult: (r) => (answer = r) }) };

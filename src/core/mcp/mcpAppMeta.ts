@@ -1,3 +1,5 @@
+import type { McpToolCaller } from './mcpTypes';
+
 // MCP Apps (the `io.modelcontextprotocol/ui` extension, `@modelcontextprotocol/ext-apps`):
 // a tool names a `ui://` resource, an HTML page the host shows with the tool's results.
 
@@ -20,6 +22,14 @@ export function mcpAppUri(meta: unknown): string | undefined {
   const ui = isRecord(meta.ui) ? meta.ui.resourceUri : undefined;
   const uri = typeof ui === 'string' ? ui : meta['ui/resourceUri'];
   return typeof uri === 'string' && uri.startsWith('ui://') && uri.length <= maxUriLength ? uri : undefined;
+}
+
+/** `_meta.ui.visibility`: who may call the tool; nothing readable means both. */
+export function toolVisibility(meta: unknown): McpToolCaller[] | undefined {
+  const ui = isRecord(meta) && isRecord(meta.ui) ? meta.ui : undefined;
+  if (!ui || !Array.isArray(ui.visibility)) return undefined;
+  const callers = (['model', 'app'] as const).filter((c) => (ui.visibility as unknown[]).includes(c));
+  return callers.length ? [...callers] : undefined;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

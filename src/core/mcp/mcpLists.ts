@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { mcpAppUri } from './mcpAppMeta';
+import { mcpAppUri, toolVisibility } from './mcpAppMeta';
 import { mcpPromptCommand } from './mcpNames';
 import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpToolInfo } from './mcpTypes';
 
@@ -40,6 +40,8 @@ export async function listOfferings(client: Client, server: string): Promise<Mcp
         if (t.description) info.description = t.description;
         const appUri = mcpAppUri(t._meta);
         if (appUri) info.appUri = appUri;
+        const visibility = toolVisibility(t._meta);
+        if (visibility) info.visibility = visibility;
         return info;
       })
     : [];

@@ -15,7 +15,7 @@ import type { AppPage } from './mcpAppHtml';
 import { McpServer } from './mcpServer';
 import { mcpTool } from './mcpTool';
 import { mcpResourceTool, resourceText } from './mcpResourceTool';
-import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus, McpToolInfo } from './mcpTypes';
+import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus, McpToolCaller, McpToolInfo } from './mcpTypes';
 
 export interface McpManagerOptions {
   workspaceRoot: string;
@@ -235,10 +235,23 @@ export class McpManager {
    * ready server offers resources.
    */
   readyTools(): AnyTool[] {
+    const out = this.serverTools('model');
+    if (this.resourceServers().length) out.push(this.resourceTool);
+    return out;
+  }
+
+  /** The tools MCP Apps may call (`_meta.ui.visibility`), of the servers ready once those starting are done. */
+  async appTools(): Promise<AnyTool[]> {
+    await Promise.all([...this.entries.values()].map(({ server }) => server.settled()));
+    return this.serverTools('app');
+  }
+
+  private serverTools(caller: McpToolCaller): AnyTool[] {
     const out: AnyTool[] = [];
     const seen = new Set<string>();
     for (const { server } of this.entries.values()) {
       for (const info of server.tools()) {
+        if (info.visibility && !info.visibility.includes(caller)) continue;
         const name = mcpToolName(server.config.name, info.name);
         if (seen.has(name)) {
           this.opts.log('warn', `MCP tool "${info.name}" of "${server.config.name}" has the same name as another tool once cleaned up (${name}); it is left out.`);
@@ -257,7 +270,6 @@ export class McpManager {
         );
       }
     }
-    if (this.resourceServers().length) out.push(this.resourceTool);
     return out;
   }
 

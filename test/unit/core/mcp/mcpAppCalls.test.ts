@@ -80,6 +80,21 @@ describe("an MCP App's tool calls", () => {
     expect(calls().trim().split('\n')).toEqual(['{"tool":"add_note","args":{"text":"hello"}}']);
   });
 
+  it('a tool only for apps is not offered to the model and runs for the app; one only for the model does not run for the app', async () => {
+    const { project, calls } = await open();
+    await project.ctx.mcp.tools();
+    const offered = project.ctx.mcp.readyTools().map((t) => t.name);
+    expect(offered).toContain('mcp__board__summarize');
+    expect(offered).not.toContain('mcp__board__refresh');
+    const opts = { mode: 'act' as const, signal, onToolApprove: async () => ({ approved: true }), emit: () => undefined };
+    const refresh = await project.appToolCall({ toolCallId: 'r1', server: 'board', tool: 'refresh', arguments: {} }, opts);
+    expect(refresh.answer?.result).toEqual({ content: [{ type: 'text', text: 'refreshed' }] });
+    const summarize = await project.appToolCall({ toolCallId: 's1', server: 'board', tool: 'summarize', arguments: {} }, opts);
+    expect(summarize.answer).toBeUndefined();
+    expect(summarize.result.isError).toBe(true);
+    expect(calls().trim().split('\n')).toEqual(['{"tool":"refresh","args":{}}']);
+  });
+
   it('in plan mode only read-only tools run; tools of another server or unknown ones do not', async () => {
     const { project } = await open();
     const approve = async () => ({ approved: true });
