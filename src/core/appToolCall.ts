@@ -4,7 +4,7 @@ import type { ProjectEvent, RunOptions } from './projectTypes';
 import { usableTools } from './runRequest';
 import { ToolCalls } from './toolCalls';
 import type { ToolCallHost } from './toolCalls';
-import type { AnyTool, McpCallResult, ToolResult } from './tools/tool';
+import type { AnyTool, McpCallResult, ToolContext, ToolPreview, ToolResult } from './tools/tool';
 
 /** A `tools/call` an MCP App made, of a tool of the server that showed it. */
 export interface AppToolCall {
@@ -35,8 +35,14 @@ export async function appToolCall(host: ToolCallHost, call: AppToolCall, opts: A
   // The tools its apps may call (some only they may), with a run's limits of the mode and trust.
   const tool = usableTools(host.ctx, opts.mode, await host.ctx.mcp.appTools()).find((t) => t.name === name);
   let answer: McpCallResult | undefined;
-  // The same tool, told to hand over the server's own answer: the app gets it whole.
-  const keeping: AnyTool | undefined = tool && { ...tool, execute: (input, ctx) => tool.execute(input, { ...ctx, onMcpResult: (r) => (answer = r) }) };
+  // The same tool, told to hand over the server's own answer (the app gets it whole); its
+  // approval card says the app asks, not the model.
+  const preview = tool?.preview?.bind(tool);
+  const keeping: AnyTool | undefined = tool && {
+    ...tool,
+    ...(preview ? { preview: async (input: unknown, ctx: ToolContext) => appAsks(await preview(input, ctx)) } : {}),
+    execute: (input, ctx) => tool.execute(input, { ...ctx, onMcpResult: (r) => (answer = r) }),
+  };
   const offered = new Map(keeping ? [[name, keeping]] : []);
   const calls = new ToolCalls(host, { mode: opts.mode, offered, signal: opts.signal, onToolApprove: opts.onToolApprove, emit: opts.emit });
   try {
@@ -51,4 +57,8 @@ export async function appToolCall(host: ToolCallHost, call: AppToolCall, opts: A
 export interface AppToolCallResult {
   result: ToolResult;
   answer?: McpCallResult;
+}
+
+function appAsks(seen: ToolPreview): ToolPreview {
+  return { ...seen, summary: `${seen.summary} (asked by the app on its card)` };
 }

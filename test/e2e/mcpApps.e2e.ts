@@ -64,7 +64,7 @@ describe('an MCP App on a tool card, in the browser', () => {
     await app.locator('#add').click();
     const card = rig.chat.approvalCard();
     await card.waitFor({ timeout: TIMEOUT });
-    assert.match(await card.innerText(), /add_note/);
+    assert.match(await card.innerText(), /add_note[\s\S]*asked by the app on its card/);
     await card.getByTestId('approve').click();
     await app.locator('#status', { hasText: 'Added: from the app' }).waitFor({ timeout: TIMEOUT });
     const calls = readFileSync(callsFile(rig.workspace), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool: string; args: unknown });

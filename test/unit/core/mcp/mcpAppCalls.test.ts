@@ -76,6 +76,7 @@ describe("an MCP App's tool calls", () => {
       ['mcp__board__add_note', 'network'],
       ['mcp__board__add_note', 'network'],
     ]);
+    expect(asked[0]!.summary).toMatch(/^MCP board: add_note .*\(asked by the app on its card\)$/);
     expect(done.answer).toEqual({ server: 'board', tool: 'add_note', result: { content: [{ type: 'text', text: 'Added: hello' }] } });
     expect(calls().trim().split('\n')).toEqual(['{"tool":"add_note","args":{"text":"hello"}}']);
   });
