@@ -83,12 +83,13 @@ function apply(draft: ConversationDraft, event: ConversationEvent): void {
       return;
     }
     case 'toolPatch': {
-      const { change: applied, files, moreFiles, progress } = event.data;
+      const { change: applied, files, moreFiles, progress, app } = event.data;
       changeCall(draft, event.data.toolCallId, (part) => ({
         ...part,
         ...(applied ? { change: applied } : {}),
         ...(files ? { files } : {}),
         ...(moreFiles !== undefined ? { moreFiles } : {}),
+        ...(app ? { app } : {}),
         // Progress is what a running call says of itself: one that arrives after the result is stale.
         ...(progress && part.state === 'running' ? { progress } : {}),
       }));

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { subagentStepEventSchema } from './subagentSteps';
 import { MAX_FIRED_RULES, MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
+import { toolAppSchema } from './mcpApp';
 import { mcpStatusSchema } from './mcpStatus';
 import { mcpRequestPartSchema } from './mcpRequests';
 import { messageUsageSchema } from './messageUsage';
@@ -74,6 +75,7 @@ export const hostEvents = {
     files: z.array(commandFileSchema).max(MAX_COMMAND_FILES).optional(),
     moreFiles: z.number().int().positive().optional(),
     progress: toolProgressSchema.optional(),
+    app: toolAppSchema.optional(),
   }),
   /** An MCP server's request (a question, a sampling request) as a card in a message: added, or replaced by its requestId. */
   mcpRequest: z.strictObject({ messageId, part: mcpRequestPartSchema }),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from './limits';
+import { mcpAppMethods } from './mcpApp';
 import { mcpAnswerSchema } from './mcpRequests';
 import { planMethods } from './planState';
 import type { MethodSpec } from './side';
@@ -185,4 +186,5 @@ export const hostMethods = {
    */
   'command.run': { params: z.strictObject({ command: uiCommandSchema, args: z.array(z.string().max(100)).max(1).optional() }), result: z.strictObject({ ran: z.boolean() }) },
   ...planMethods,
+  ...mcpAppMethods,
 } satisfies Record<string, MethodSpec>;

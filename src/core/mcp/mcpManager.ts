@@ -10,10 +10,12 @@ import { mcpToolName } from './mcpNames';
 import type { ResultCaps } from './mcpResult';
 import { defaultImageCap, defaultTextCap } from './mcpResult';
 import type { McpServerOptions } from './mcpServer';
+import { appPage } from './mcpAppHtml';
+import type { AppPage } from './mcpAppHtml';
 import { McpServer } from './mcpServer';
 import { mcpTool } from './mcpTool';
 import { mcpResourceTool, resourceText } from './mcpResourceTool';
-import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus, McpToolInfo } from './mcpTypes';
+import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus, McpToolCaller, McpToolInfo } from './mcpTypes';
 
 export interface McpManagerOptions {
   workspaceRoot: string;
@@ -36,6 +38,8 @@ export interface McpManagerOptions {
   elicit?: Elicitor;
   /** Runs servers' sampling requests once approved; see McpServerOptions.sample. */
   sample?: Sampler;
+  /** The host draws MCP Apps; see McpServerOptions.apps. */
+  apps?: boolean;
   /** The folders offered to servers as roots; default the workspace root. `setRoots` changes them. */
   roots?: readonly string[];
   /** The OS sandbox for local servers (see McpServerOptions.sandboxStart); setSandbox replaces it. */
@@ -143,6 +147,7 @@ export class McpManager {
         roots: () => this.roots,
         ...(this.opts.elicit ? { elicit: this.opts.elicit } : {}),
         ...(this.opts.sample ? { sample: this.opts.sample } : {}),
+        ...(this.opts.apps ? { apps: true } : {}),
         envPolicy: () => this.envPolicy,
         sandboxStart: async (cwd, visible) => {
           await this.sandboxSet;
@@ -230,10 +235,23 @@ export class McpManager {
    * ready server offers resources.
    */
   readyTools(): AnyTool[] {
+    const out = this.serverTools('model');
+    if (this.resourceServers().length) out.push(this.resourceTool);
+    return out;
+  }
+
+  /** The tools MCP Apps may call (`_meta.ui.visibility`), of the servers ready once those starting are done. */
+  async appTools(): Promise<AnyTool[]> {
+    await Promise.all([...this.entries.values()].map(({ server }) => server.settled()));
+    return this.serverTools('app');
+  }
+
+  private serverTools(caller: McpToolCaller): AnyTool[] {
     const out: AnyTool[] = [];
     const seen = new Set<string>();
     for (const { server } of this.entries.values()) {
       for (const info of server.tools()) {
+        if (info.visibility && !info.visibility.includes(caller)) continue;
         const name = mcpToolName(server.config.name, info.name);
         if (seen.has(name)) {
           this.opts.log('warn', `MCP tool "${info.name}" of "${server.config.name}" has the same name as another tool once cleaned up (${name}); it is left out.`);
@@ -252,7 +270,6 @@ export class McpManager {
         );
       }
     }
-    if (this.resourceServers().length) out.push(this.resourceTool);
     return out;
   }
 
@@ -294,6 +311,11 @@ export class McpManager {
 
   async readResource(server: string, uri: string): Promise<unknown> {
     return this.require(server).server.readResource(uri, this.toolTimeoutMs);
+  }
+
+  /** An MCP App's page (the `ui://` resource of a running server), with its policy in it. */
+  async appPage(server: string, uri: string): Promise<AppPage> {
+    return appPage(await this.readResource(server, uri), uri);
   }
 
   /** A resource as text, for an @server:uri mention. */

@@ -1,5 +1,6 @@
 import { answerElicitations, elicitationCapability, questionTimeoutMs } from './mcpElicitation';
 import { CallClock } from './mcpCallClock';
+import { appsCapability } from './mcpAppMeta';
 import type { Elicitor } from './mcpElicitation';
 import { answerSampling, samplingCapability } from './mcpSampling';
 import { listOfferings } from './mcpLists';
@@ -42,6 +43,8 @@ export interface McpServerOptions {
   elicit?: Elicitor;
   /** Runs the server's sampling requests once the person approves; without it Keel declares no sampling. */
   sample?: Sampler;
+  /** The host draws MCP Apps: Keel declares the ui extension, so servers offer their app tools. */
+  apps?: boolean;
 }
 
 /** A call that keeps reporting progress may run this many times the tool timeout in all. */
@@ -301,8 +304,8 @@ export class McpServer {
   }
 
   private async attach(transport: Transport, current: () => boolean): Promise<Client> {
-    const { elicit, sample } = this.opts;
-    const capabilities = { ...keelClientCapabilities, ...(elicit ? elicitationCapability : {}), ...(sample ? samplingCapability : {}) };
+    const { elicit, sample, apps } = this.opts;
+    const capabilities = { ...keelClientCapabilities, ...(elicit ? elicitationCapability : {}), ...(sample ? samplingCapability : {}), ...(apps ? appsCapability : {}) };
     const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities });
     handleServerRequests(client, { roots: () => this.opts.roots(), log: (line) => current() && this.log.add(line) });
     if (elicit) answerElicitations(client, this.config.name, elicit, () => this.holdCalls());

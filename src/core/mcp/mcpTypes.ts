@@ -1,5 +1,8 @@
 import type { McpOrigin } from './mcpConfig';
 
+/** Who calls a tool: the model, or an MCP App of its server. */
+export type McpToolCaller = 'model' | 'app';
+
 export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled';
 
 /** What the status list shows for one server. */
@@ -24,6 +27,10 @@ export interface McpToolInfo {
   description?: string;
   inputSchema: Record<string, unknown>;
   readOnly: boolean;
+  /** The MCP App (`ui://` resource) its tool definition names, shown with its results where a host can. */
+  appUri?: string;
+  /** Who may call it (`_meta.ui.visibility`): absent, both the model and the server's apps. */
+  visibility?: McpToolCaller[];
 }
 
 export interface McpPromptInfo {

@@ -52,6 +52,7 @@ export class McpHub implements vscode.Disposable {
       approve: (server) => this.approve(server),
       isDisabled: (name) => this.disabled().includes(name),
       elicit: (server, question, signal) => this.cards?.elicit(server, question, signal)?.then((answer) => this.afterCard(question, answer)) ?? native(server, question, signal),
+      apps: true,
       sample: approvedSampler(
         (server, request, modelId, params, signal) =>
           this.cards?.approveSampling(server, modelId, params, signal) ?? askToSample(server, request, modelId, lastUserText(params)),

@@ -5,6 +5,8 @@ import type { ToolDisplay } from '../../../src/protocol/toolDisplay';
 import type { AppliedChange, CommandFile, ToolCallState, ToolOutput, ToolProgress } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
+import type { ToolApp } from '../../../src/protocol/mcpApp';
+import { AppFrame } from './AppFrame';
 import { CommandFiles } from './CommandFiles';
 import { RevertAction } from './RevertAction';
 import { SubagentSteps } from './SubagentSteps';
@@ -31,10 +33,12 @@ export interface ToolCardProps {
   progress?: ToolProgress | undefined;
   /** A task call's subagent and its steps. */
   subagent?: SubagentView | undefined;
+  /** An MCP tool's app, shown under the header once the call is done. */
+  app?: ToolApp | undefined;
 }
 
 /** A tool call as one compact line; expanding it shows the input and the (capped) output. */
-export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles, progress, subagent }: ToolCardProps) {
+export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles, progress, subagent, app }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const display = toolStateDisplay(state);
@@ -62,6 +66,7 @@ export function ToolCard({ name, display: look, input, state, result, change, li
       {files && files.length > 0 && toolCallId ? <CommandFiles toolCallId={toolCallId} files={files} moreFiles={moreFiles} /> : null}
       {!result && progress && state === 'running' ? <ProgressLine progress={progress} /> : null}
       {!result && liveOutput && state === 'running' ? <LiveOutput output={liveOutput} /> : null}
+      {app && toolCallId && result && state === 'done' ? <AppFrame toolCallId={toolCallId} app={app} /> : null}
       {open ? (
         <div className="tool-card-body" id={bodyId}>
           {subagent ? <SubagentSteps subagent={subagent} /> : null}
