@@ -2,7 +2,7 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { McpOAuthFile } from '../../src/core/mcp/mcpOAuthFile';
+import { McpOAuthFile } from '../../../../src/core/mcp/mcpOAuthFile';
 
 const tokens = { access_token: 'at-1', token_type: 'Bearer', refresh_token: 'rt-1', expires_in: 3600 };
 const client = { client_id: 'c-1', redirect_uris: ['http://127.0.0.1:33418/callback'] };
