@@ -1,6 +1,7 @@
 import type { McpOrigin } from './mcpConfig';
 
-export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled';
+/** `signin`: an HTTP server that waits for the person to sign in (VS Code shows "Sign in", not an error). */
+export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled' | 'signin';
 
 /** What the status list shows for one server. */
 export interface McpServerStatus {

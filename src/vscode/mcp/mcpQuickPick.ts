@@ -11,6 +11,7 @@ const icons: Record<McpServerStatus['state'], string> = {
   failed: '$(error)',
   disabled: '$(circle-slash)',
   starting: '$(loading~spin)',
+  signin: '$(sign-in)',
 };
 
 /** "Keel: MCP Servers": each server's state, then restart, disable/enable or its log. */

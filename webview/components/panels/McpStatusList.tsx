@@ -10,6 +10,7 @@ const STATE_ICON: Record<McpStatusView['servers'][number]['state'], string> = {
   ready: 'pass-filled',
   failed: 'error',
   disabled: 'circle-slash',
+  signin: 'sign-in',
 };
 
 /** The MCP servers and their states, folded to one line; the full actions are in "Keel: MCP Servers". */
