@@ -31,6 +31,8 @@ const scenarioTools: Array<{ name: string; arguments: Record<string, unknown> }>
   { name: 'add_numbers', arguments: { a: 2, b: 3 } },
   { name: 'test_client_elicitation_defaults', arguments: {} },
   { name: 'test_reconnection', arguments: {} },
+  // The auth scenarios' server; in auth/scope-step-up calling it needs more scopes than listing.
+  { name: 'test-tool', arguments: {} },
 ];
 const toolName = (tool: string): string => `mcp__conformance__${tool}`;
 

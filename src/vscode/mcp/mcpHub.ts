@@ -4,6 +4,8 @@ import type { McpServerConfig, ParsedMcpConfig } from '../../core/mcp';
 import { McpManager, approvedSampler, describeServer, lastUserText, parseMcpConfig, readMcpFile, serverFingerprint } from '../../core/mcp';
 import { vscodeElicitor } from './mcpQuestions';
 import { askToSample } from './mcpSamplingPrompt';
+import { McpSecretStore } from './mcpSecretStore';
+import { openSignInPage } from './mcpSignInPage';
 import type { LogFn } from '../../protocol/log';
 import type { LanguageModel } from 'ai';
 
@@ -30,6 +32,7 @@ export class McpHub implements vscode.Disposable {
 
   constructor(
     private readonly state: vscode.Memento,
+    secrets: vscode.SecretStorage,
     private readonly log: LogFn,
     version: string,
   ) {
@@ -51,6 +54,12 @@ export class McpHub implements vscode.Disposable {
           return this.samplingModel();
         },
       ),
+      // Sign-in only when the person clicks "Sign in" (signIn below); stored tokens are used and refreshed.
+      oauth: {
+        store: new McpSecretStore(secrets),
+        present: (server, url) => openSignInPage(server, url, log),
+        externalRedirect: async (loopback) => (await vscode.env.asExternalUri(vscode.Uri.parse(loopback))).toString(true),
+      },
       version,
     });
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
@@ -79,6 +88,11 @@ export class McpHub implements vscode.Disposable {
   /** For the extension's own tests: answers approvals instead of the modal. */
   setPrompt(prompt: McpApprovalPrompt): void {
     this.prompt = prompt;
+  }
+
+  /** The person clicked "Sign in": the server starts again and opens the browser if it needs to (a workspace server is approved first). */
+  signIn(name: string): Promise<void> {
+    return this.manager.signIn(name);
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
