@@ -24,6 +24,7 @@ const uiCommandSchema = z.enum([
   'keel.setApiKey',
   'workbench.trust.manage',
   'keel.showMcpServers',
+  'keel.mcpSignIn',
   'keel.newChatInWorktree',
   'keel.reviewWorktreeChanges',
   'keel.keepWorktreeBranch',
