@@ -49,11 +49,12 @@ export async function openHttp(c: HttpConfig, o: HttpStart): Promise<{ client: C
     return o.hold();
   };
   const connect = (make: () => Transport) => withSignIn(() => o.attach(make()), provider, hold);
-  const explain = (err: unknown): unknown => {
+  /** The access problem `err` is (a sign-in to do, a refusal, a failed sign-in), if it is one. */
+  const explain = (err: unknown): Error | undefined => {
     const problem = accessProblem(err, mode);
     if (problem) return problem;
     if (provider?.authStarted) return new McpSignInFailed(`signing in failed: ${errorMessage(err)}`);
-    return err;
+    return undefined;
   };
   if (c.type === 'http') {
     try {
@@ -61,8 +62,9 @@ export async function openHttp(c: HttpConfig, o: HttpStart): Promise<{ client: C
       o.transport('http');
       return { client: await connect(() => new StreamableHTTPClientTransport(url, options)), provider };
     } catch (err) {
-      const explained = explain(err);
-      if (!o.current() || explained !== err) throw explained;
+      const problem = explain(err);
+      if (problem) throw problem;
+      if (!o.current()) throw err;
       o.note(`[keel] streamable HTTP failed (${errorMessage(err)}); trying the older SSE transport`);
     }
   }
@@ -71,6 +73,6 @@ export async function openHttp(c: HttpConfig, o: HttpStart): Promise<{ client: C
   try {
     return { client: await connect(() => new SSEClientTransport(url, options)), provider };
   } catch (err) {
-    throw explain(err);
+    throw explain(err) ?? err;
   }
 }

@@ -82,7 +82,7 @@ export async function waitForRedirect(w: RedirectWait): Promise<{ code: Promise<
     finish(got);
   });
   const timer = setTimeout(
-    () => finish(new Error(`no sign-in arrived within ${Math.round(w.timeoutMs / 1000)} s; sign in again when you are ready`)),
+    () => finish(new Error(`no sign-in arrived within ${Math.ceil(w.timeoutMs / 1000)} s; sign in again when you are ready`)),
     w.timeoutMs,
   );
   const onAbort = () => finish(new Error('the sign-in was cancelled'));

@@ -6,7 +6,7 @@ import { errorMessage } from '../errors';
 import type { McpServerConfig } from './mcpConfig';
 import type { McpOAuthRecord, McpOAuthStore } from './mcpOAuthFile';
 import { callbackPath, freeLoopbackPort, signInTimeoutMs, waitForRedirect } from './mcpOAuthLoopback';
-import { McpSignInRequired } from './mcpSignIn';
+import { McpSignInFailed, McpSignInRequired } from './mcpSignIn';
 
 type HttpConfig = Extract<McpServerConfig, { type: 'http' | 'sse' }>;
 
@@ -35,7 +35,7 @@ interface Flow {
   /** Settles (never rejects) when the browser came back and the code was exchanged, or failed. */
   done?: Promise<void>;
   settled?: boolean;
-  error?: Error;
+  error?: McpSignInFailed;
   /** Stops waiting for the browser (the page could not be shown). */
   abort: AbortController;
 }
@@ -167,7 +167,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     try {
       await this.host.present(this.config.name, url);
     } catch (err) {
-      flow.error = new Error(`could not show the sign-in page for "${this.config.name}": ${errorMessage(err)}`);
+      flow.error = new McpSignInFailed(`could not show the sign-in page for "${this.config.name}": ${errorMessage(err)}`);
       flow.abort.abort();
     }
   }
@@ -197,7 +197,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
       const result = await auth(this, { serverUrl: this.config.url, authorizationCode });
       if (result !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
     } catch (err) {
-      flow.error ??= new Error(`signing in to "${this.config.name}" failed: ${errorMessage(err)}`);
+      flow.error ??= new McpSignInFailed(`signing in to "${this.config.name}" failed: ${errorMessage(err)}`);
     } finally {
       flow.settled = true;
     }
