@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorMessage } from '../errors';
 import type { McpServerConfig } from './mcpConfig';
-import type { McpOAuthHost } from './mcpOAuthProvider';
+import type { McpOAuthHost, SignInMode } from './mcpOAuthProvider';
 import { McpOAuthProvider } from './mcpOAuthProvider';
 import type { AccessMode } from './mcpSignIn';
 import { McpSignInFailed, accessProblem, withSignIn } from './mcpSignIn';
@@ -14,8 +14,8 @@ type HttpConfig = Extract<McpServerConfig, { type: 'http' | 'sse' }>;
 export interface HttpStart {
   /** Signs Keel in to servers that ask (absent: this host keeps no tokens). */
   oauth?: McpOAuthHost;
-  /** The person may be sent to sign in now; otherwise a server that needs it ends in McpSignInRequired. */
-  interactive: boolean;
+  /** Whether the person may be sent to sign in; where not, a server that needs it ends in McpSignInRequired. */
+  signIn: SignInMode;
   /** Connects an MCP client over the transport. */
   attach(transport: Transport): Promise<Client>;
   /** A line for the server's log (what Keel did). */
@@ -41,9 +41,9 @@ export function accessMode(c: HttpConfig, oauth: McpOAuthHost | undefined): Acce
  */
 export async function openHttp(c: HttpConfig, o: HttpStart): Promise<{ client: Client; provider: McpOAuthProvider | undefined }> {
   const mode = accessMode(c, o.oauth);
-  const provider = mode === 'oauth' && o.oauth ? await McpOAuthProvider.create(c, o.oauth, o.interactive) : undefined;
+  const provider = mode === 'oauth' && o.oauth ? await McpOAuthProvider.create(c, o.oauth, o.signIn) : undefined;
   const url = new URL(c.url);
-  const options = { requestInit: { headers: c.headers }, ...(provider ? { authProvider: provider } : {}) };
+  const options = { requestInit: { headers: c.headers }, ...(provider ? { authProvider: provider, fetch: provider.watch() } : {}) };
   const hold = () => {
     o.note('[keel] waiting for you to sign in in the browser');
     return o.hold();

@@ -252,7 +252,7 @@ export class McpManager {
 
   /** Resolves once the lists servers announced as changed have been read again. */
   async listsSettled(): Promise<void> {
-    await Promise.all([...this.entries.values()].map(({ server }) => server.relisted()));
+    await Promise.all([...this.entries.values()].map(({ server }) => server.relisting.settled()));
   }
 
   /**

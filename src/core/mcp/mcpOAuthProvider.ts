@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorMessage } from '../errors';
 import type { McpServerConfig } from './mcpConfig';
 import type { McpOAuthRecord, McpOAuthStore } from './mcpOAuthFile';
@@ -9,6 +10,12 @@ import { callbackPath, freeLoopbackPort, signInTimeoutMs, waitForRedirect } from
 import { McpSignInFailed, McpSignInRequired } from './mcpSignIn';
 
 type HttpConfig = Extract<McpServerConfig, { type: 'http' | 'sse' }>;
+
+/**
+ * When the person may be sent to the browser: `always` (the CLI, whenever a server asks),
+ * `once` (they clicked "Sign in": this one sign-in, not a later step-up), `never`.
+ */
+export type SignInMode = 'always' | 'once' | 'never';
 
 /** What a host gives Keel to sign in to MCP servers. */
 export interface McpOAuthHost {
@@ -43,9 +50,9 @@ interface Flow {
 /**
  * Keel's side of the SDK's OAuth client (`auth()` does discovery, registration, PKCE, the
  * token requests and refresh): client metadata, the loopback redirect, and where the
- * verifier, client and tokens live. `interactive` false: a server that needs the person to
- * sign in ends in McpSignInRequired before anything is registered or opened; stored tokens
- * are still refreshed.
+ * verifier, client and tokens live. Where the person may not be sent to sign in (`never`, or
+ * `once` after it was used), a server that needs it ends in McpSignInRequired before anything
+ * is registered or opened; stored tokens are still refreshed.
  */
 export class McpOAuthProvider implements OAuthClientProvider {
   private record: McpOAuthRecord;
@@ -53,11 +60,14 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private flow: Flow | undefined;
   /** The SDK began an authorization (the server asked for it): a failure now is a sign-in failure. */
   authStarted = false;
+  /** The server wants more scopes than the tokens carry: refreshing cannot give them, so auth() must not try. */
+  private steppingUp = false;
 
   private constructor(
     private readonly config: HttpConfig,
     private readonly host: McpOAuthHost,
-    private readonly interactive: boolean,
+    private interactive: boolean,
+    private readonly once: boolean,
     private readonly port: number,
     readonly redirectUrl: string,
     record: McpOAuthRecord,
@@ -65,11 +75,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.record = record;
   }
 
-  static async create(config: HttpConfig, host: McpOAuthHost, interactive: boolean): Promise<McpOAuthProvider> {
+  static async create(config: HttpConfig, host: McpOAuthHost, mode: SignInMode): Promise<McpOAuthProvider> {
     let record = await host.store.read(oauthKey(config));
-    if (!interactive) {
+    if (mode === 'never') {
       const registered = record.client && 'redirect_uris' in record.client ? record.client.redirect_uris[0] : undefined;
-      return new McpOAuthProvider(config, host, false, 0, registered ?? `http://127.0.0.1${callbackPath}`, record);
+      return new McpOAuthProvider(config, host, false, false, 0, registered ?? `http://127.0.0.1${callbackPath}`, record);
     }
     // The port the stored client was registered with, while it is free; else a new one (and a new registration).
     const registeredPort = loopbackPort(record.client);
@@ -78,7 +88,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     if (registeredPort !== undefined && port !== registeredPort) record = record.tokens ? { tokens: record.tokens } : {};
     const loopback = `http://127.0.0.1:${port}${callbackPath}`;
     const redirectUrl = host.externalRedirect ? await host.externalRedirect(loopback) : loopback;
-    return new McpOAuthProvider(config, host, true, port, redirectUrl, record);
+    return new McpOAuthProvider(config, host, true, mode === 'once', port, redirectUrl, record);
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -115,11 +125,25 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.record.tokens;
+    const tokens = this.record.tokens;
+    if (!tokens || !this.steppingUp) return tokens;
+    // Still good for the Authorization header; without the refresh token auth() asks for the wider scope.
+    const { refresh_token: _refresh, ...rest } = tokens;
+    return rest;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
+    this.steppingUp = false;
     await this.save({ ...this.record, tokens });
+  }
+
+  /** The transport's fetch, watched for `403 insufficient_scope` (a step-up is a new authorization, never a refresh). */
+  watch(fetchFn: FetchLike = fetch): FetchLike {
+    return async (url, init) => {
+      const answer = await fetchFn(url, init);
+      if (answer.status === 403 && /error="?insufficient_scope/.test(answer.headers.get('www-authenticate') ?? '')) this.steppingUp = true;
+      return answer;
+    };
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
@@ -170,6 +194,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
       flow.error = new McpSignInFailed(`could not show the sign-in page for "${this.config.name}": ${errorMessage(err)}`);
       flow.abort.abort();
     }
+  }
+
+  /** The server is up: where the person's click allowed one sign-in, a later one (a step-up) asks them again. */
+  started(): void {
+    if (this.once) this.interactive = false;
   }
 
   /**

@@ -17,7 +17,7 @@ import type { McpProgress, McpPromptInfo, McpResourceInfo, McpResourceTemplateIn
 import { LineLog } from './lineLog';
 import { Pending, closeQuietly, heldTimeout, unreachable } from './mcpConnection';
 import { accessMode, openHttp } from './mcpHttp';
-import type { McpOAuthHost, McpOAuthProvider } from './mcpOAuthProvider';
+import type { McpOAuthHost, McpOAuthProvider, SignInMode } from './mcpOAuthProvider';
 import type { AccessMode } from './mcpSignIn';
 import { McpSignInRequired, accessProblem, isAccessError, withSignIn } from './mcpSignIn';
 import { askForLogs, handleServerRequests, keelClientCapabilities } from './mcpClientHandlers';
@@ -76,7 +76,8 @@ export class McpServer {
   /** Bumped on every start and stop: callbacks of an older connection are ignored. */
   private generation = 0;
   private starting: Promise<void> | undefined;
-  private readonly relisting = new Pending();
+  /** The lists being read again after a list_changed (`settled()`: read, or failed). */
+  readonly relisting = new Pending();
   private transportKind: 'stdio' | 'http' | 'sse';
   /** The connection's sign-in (HTTP servers Keel signs in to), and how the server is authenticated. */
   private provider: McpOAuthProvider | undefined;
@@ -132,11 +133,6 @@ export class McpServer {
     return this.ready && this.client?.getServerCapabilities()?.resources !== undefined;
   }
 
-  /** Resolves when the lists being read again after a list_changed have been read (or failed). */
-  relisted(): Promise<void> {
-    return this.relisting.settled();
-  }
-
   /** Resolves when the current start attempt has ended (ready or failed). */
   settled(): Promise<void> {
     return this.starting ?? Promise.resolve();
@@ -147,8 +143,8 @@ export class McpServer {
     this.clearRestart();
     const generation = ++this.generation;
     this.setState('starting');
-    const interactive = how.signIn === true || (this.opts.signInWhenAsked === true && this.config.origin !== 'workspace');
-    const attempt = this.connect(generation, interactive).finally(() => {
+    const signIn = how.signIn ? 'once' : this.opts.signInWhenAsked && this.config.origin !== 'workspace' ? 'always' : 'never';
+    const attempt = this.connect(generation, signIn).finally(() => {
       if (this.starting === attempt) this.starting = undefined;
     });
     this.starting = attempt;
@@ -227,22 +223,25 @@ export class McpServer {
     return this.signedIn(() => client.readResource({ uri }, signal ? { timeout: timeoutMs, signal } : { timeout: timeoutMs }));
   }
 
-  /** A request that may need the person to sign in (again, for more access) before it is answered. */
+  /** A request that may need a sign-in (again, for more access); where that waits for the person's click, so does the server. */
   private signedIn<T>(request: () => Promise<T>): Promise<T> {
-    return withSignIn(request, this.provider, () => this.holdCalls());
+    return withSignIn(request, this.provider, () => this.holdCalls()).catch((err: unknown) => {
+      if (err instanceof McpSignInRequired && this.state === 'ready') void this.stop().then(() => this.state === 'disabled' && this.setState('signin', 'more access needed'));
+      throw err;
+    });
   }
 
   private describeState(): string {
     return this.reason ? `${this.state}: ${this.reason}` : this.state;
   }
 
-  private async connect(generation: number, interactive: boolean): Promise<void> {
+  private async connect(generation: number, signIn: SignInMode): Promise<void> {
     const current = () => generation === this.generation;
     const timeout = this.opts.startTimeoutMs;
     try {
       // The start's timeout stands still while the person signs in.
       const clock = heldTimeout(timeout, `did not answer within ${timeout / 1000} s`);
-      const opening = this.open(current, interactive, clock.hold);
+      const opening = this.open(current, signIn, clock.hold);
       let client: Client;
       try {
         client = await clock.race(opening);
@@ -263,6 +262,7 @@ export class McpServer {
       const listing = heldTimeout(timeout, `did not list its tools within ${timeout / 1000} s`);
       await listing.race(withSignIn(() => this.refreshLists(client), this.provider, listing.hold));
       if (!current()) return;
+      this.provider?.started();
       this.readyAt = Date.now();
       const summary = `ready: ${this.lists.tools.length} tools, ${this.lists.prompts.length} prompts, ${this.lists.resources.length} resources`;
       this.log.add(`[keel] ${summary}`);
@@ -283,7 +283,7 @@ export class McpServer {
   }
 
   /** Connects over the configured transport (see openHttp for HTTP servers). */
-  private async open(current: () => boolean, interactive: boolean, hold: () => () => void): Promise<Client> {
+  private async open(current: () => boolean, signIn: SignInMode, hold: () => () => void): Promise<Client> {
     const c = this.config;
     if (c.type === 'stdio') {
       const { transport } = await stdioTransport(c, {
@@ -302,7 +302,7 @@ export class McpServer {
     this.access = accessMode(c, this.opts.oauth);
     const opened = await openHttp(c, {
       ...(this.opts.oauth ? { oauth: this.opts.oauth } : {}),
-      interactive,
+      signIn,
       attach: (transport) => this.attach(transport, current),
       note: (line) => this.log.add(line),
       current,

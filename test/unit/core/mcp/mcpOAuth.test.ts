@@ -20,8 +20,8 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((c) => c()));
 });
 
-async function server(): Promise<OAuthServer> {
-  const s = await startOAuthServer();
+async function server(opts: Parameters<typeof startOAuthServer>[0] = {}): Promise<OAuthServer> {
+  const s = await startOAuthServer(opts);
   closers.push(() => s.close());
   return s;
 }
@@ -168,6 +168,33 @@ describe('signing in to an HTTP MCP server', () => {
     await m.signOut('remote');
     await state(m, 'signin');
     expect(JSON.parse(await readFile(h.file, 'utf8'))).toEqual({});
+  });
+
+  it('steps up on 403 insufficient_scope where the host signs in when asked: the call waits for the wider sign-in', async () => {
+    const s = await server({ callScope: 'write' });
+    const h = await host();
+    const m = manager(h, true);
+    m.setServers([remote(s.url)]);
+    await state(m, 'ready');
+    expect(JSON.stringify(await callWhoami(m))).toContain('signed in');
+    expect(h.shown).toHaveLength(2);
+    expect(s.authorizations.map((a) => a.scope)).toEqual([null, 'write']);
+  });
+
+  it('after a "Sign in" click, does not open the browser again for a step-up: the call says so and the list shows Sign in', async () => {
+    const s = await server({ callScope: 'write' });
+    const h = await host();
+    const m = manager(h, false);
+    m.setServers([remote(s.url)]);
+    await state(m, 'signin');
+    await m.signIn('remote');
+    await state(m, 'ready');
+    const result = (await callWhoami(m)) as { output: string; isError?: boolean };
+    expect(result.isError).toBe(true);
+    expect(result.output).toContain('"remote" needs you to sign in');
+    const waiting = await state(m, 'signin');
+    expect(waiting.reason).toBe('more access needed');
+    expect(h.shown).toHaveLength(1);
   });
 
   it('leaves a server with its own Authorization header to that header: a 401 names it, and no sign-in starts', async () => {
