@@ -27,6 +27,8 @@ export class McpHub implements vscode.Disposable {
   private prompt: McpApprovalPrompt = modalPrompt;
   /** The person's model, for servers' sampling requests (set once the core can resolve it). */
   private samplingModel: (() => Promise<{ id: string; model: LanguageModel }>) | undefined;
+  /** The extension's own tests: where sign-in pages go instead of the person's browser. */
+  private browser: ((url: string) => Promise<void>) | undefined;
   /** One question per server at a time, however many starts ask. */
   private readonly asking = new Map<string, Promise<boolean>>();
 
@@ -57,7 +59,7 @@ export class McpHub implements vscode.Disposable {
       // Sign-in only when the person clicks "Sign in" (signIn below); stored tokens are used and refreshed.
       oauth: {
         store: new McpSecretStore(secrets),
-        present: (server, url) => openSignInPage(server, url, log),
+        present: (server, url) => (this.browser ? this.browser(url.href) : openSignInPage(server, url, log)),
         externalRedirect: async (loopback) => (await vscode.env.asExternalUri(vscode.Uri.parse(loopback))).toString(true),
       },
       version,
@@ -83,6 +85,11 @@ export class McpHub implements vscode.Disposable {
   /** Where servers' sampling requests run once approved: the person's configured model. */
   setSamplingModel(resolve: () => Promise<{ id: string; model: LanguageModel }>): void {
     this.samplingModel = resolve;
+  }
+
+  /** For the extension's own tests: opens sign-in pages instead of the person's browser. */
+  setSignInBrowser(open: (url: string) => Promise<void>): void {
+    this.browser = open;
   }
 
   /** For the extension's own tests: answers approvals instead of the modal. */
