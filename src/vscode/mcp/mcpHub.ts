@@ -5,7 +5,7 @@ import { McpManager, approvedSampler, describeServer, lastUserText, parseMcpConf
 import { vscodeElicitor } from './mcpQuestions';
 import { askToSample } from './mcpSamplingPrompt';
 import { McpSecretStore } from './mcpSecretStore';
-import { openSignInPage } from './mcpSignInPage';
+import { openSignInPage, reachableRedirect } from './mcpSignInPage';
 import type { LogFn } from '../../protocol/log';
 import type { LanguageModel } from 'ai';
 
@@ -60,7 +60,7 @@ export class McpHub implements vscode.Disposable {
       oauth: {
         store: new McpSecretStore(secrets),
         present: (server, url) => (this.browser ? this.browser(url.href) : openSignInPage(server, url, log)),
-        externalRedirect: async (loopback) => (await vscode.env.asExternalUri(vscode.Uri.parse(loopback))).toString(true),
+        externalRedirect: (loopback) => reachableRedirect(loopback, log),
       },
       version,
     });
@@ -99,6 +99,7 @@ export class McpHub implements vscode.Disposable {
 
   /** The person clicked "Sign in": the server starts again and opens the browser if it needs to (a workspace server is approved first). */
   signIn(name: string): Promise<void> {
+    this.log('info', `mcp: signing in to "${name}" (the person asked)`);
     return this.manager.signIn(name);
   }
 

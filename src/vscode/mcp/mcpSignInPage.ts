@@ -13,3 +13,13 @@ export async function openSignInPage(server: string, url: URL, log: LogFn): Prom
   const opened = await vscode.env.openExternal(url.href as unknown as vscode.Uri);
   if (!opened) throw new Error(vscode.l10n.t('the browser could not be opened'));
 }
+
+/**
+ * The loopback redirect URI as the browser reaches it: VS Code forwards the port where the
+ * browser is elsewhere (code-server, remote windows) and returns the URI to use there.
+ */
+export async function reachableRedirect(loopback: string, log: LogFn): Promise<string> {
+  const external = (await vscode.env.asExternalUri(vscode.Uri.parse(loopback))).toString(true);
+  log('info', `mcp: the sign-in redirect is ${external}${external === loopback ? '' : ` (for ${loopback})`}`);
+  return external;
+}

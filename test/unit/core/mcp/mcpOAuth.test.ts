@@ -52,6 +52,15 @@ function manager(oauth: McpOAuthHost, signInWhenAsked: boolean): McpManager {
 
 const remote = (url: string, origin: McpServerConfig['origin'] = 'user'): McpServerConfig => ({ name: 'remote', origin, type: 'http', url, headers: {} });
 
+/** A guarded server, a host and a manager with that server configured (`origin` where it was configured). */
+async function setup(signInWhenAsked: boolean, o: { server?: Parameters<typeof startOAuthServer>[0]; browse?: boolean; timeoutMs?: number; origin?: McpServerConfig['origin'] } = {}) {
+  const s = await server(o.server);
+  const h = await host(o.browse ?? true, o.timeoutMs);
+  const m = manager(h, signInWhenAsked);
+  m.setServers([remote(s.url, o.origin)]);
+  return { s, h, m };
+}
+
 function state(m: McpManager, wanted: McpServerState): Promise<McpServerStatus> {
   return new Promise((resolve) => {
     const check = () => {
@@ -74,10 +83,7 @@ async function callWhoami(m: McpManager): Promise<unknown> {
 
 describe('signing in to an HTTP MCP server', () => {
   it('shows the sign-in page, takes the code at the loopback redirect and keeps the tokens in a 0600 file', async () => {
-    const s = await server();
-    const h = await host();
-    const m = manager(h, true);
-    m.setServers([remote(s.url)]);
+    const { s, h, m } = await setup(true);
     const ready = await state(m, 'ready');
     expect(ready.tools).toBe(1);
     expect(h.shown).toHaveLength(1);
@@ -122,10 +128,7 @@ describe('signing in to an HTTP MCP server', () => {
   });
 
   it('where sign-in is only on request, shows "signin" without registering or opening anything, until signIn(name)', async () => {
-    const s = await server();
-    const h = await host();
-    const m = manager(h, false);
-    m.setServers([remote(s.url)]);
+    const { s, h, m } = await setup(false);
     const waiting = await state(m, 'signin');
     expect(waiting.reason).toBe('sign-in needed');
     expect(m.signsIn('remote')).toBe(true);
@@ -137,20 +140,14 @@ describe('signing in to an HTTP MCP server', () => {
   });
 
   it('never sends the person to sign in to a workspace server on its own, even where the host signs in when asked', async () => {
-    const s = await server();
-    const h = await host();
-    const m = manager(h, true);
-    m.setServers([remote(s.url, 'workspace')]);
+    const { s, h, m } = await setup(true, { origin: 'workspace' });
     await state(m, 'signin');
     expect(h.shown).toEqual([]);
     expect(s.authorizations).toEqual([]);
   });
 
   it('stops waiting for a browser that never comes back, with an error that says so, and does not restart', async () => {
-    const s = await server();
-    const h = await host(false, 300);
-    const m = manager(h, true);
-    m.setServers([remote(s.url)]);
+    const { h, m } = await setup(true, { browse: false, timeoutMs: 300 });
     const failed = await state(m, 'failed');
     expect(failed.reason).toMatch(/could not start: signing in to "remote" failed: no sign-in arrived within 1 s; sign in again when you are ready$/);
     expect(failed.reason).not.toMatch(/restarting|SSE/);
@@ -158,10 +155,7 @@ describe('signing in to an HTTP MCP server', () => {
   });
 
   it('forgets the tokens on sign-out, so the server needs a sign-in again', async () => {
-    const s = await server();
-    const h = await host();
-    const m = manager(h, false);
-    m.setServers([remote(s.url)]);
+    const { h, m } = await setup(false);
     await state(m, 'signin');
     await m.signIn('remote');
     await state(m, 'ready');
@@ -171,10 +165,7 @@ describe('signing in to an HTTP MCP server', () => {
   });
 
   it('steps up on 403 insufficient_scope where the host signs in when asked: the call waits for the wider sign-in', async () => {
-    const s = await server({ callScope: 'write' });
-    const h = await host();
-    const m = manager(h, true);
-    m.setServers([remote(s.url)]);
+    const { s, h, m } = await setup(true, { server: { callScope: 'write' } });
     await state(m, 'ready');
     expect(JSON.stringify(await callWhoami(m))).toContain('signed in');
     expect(h.shown).toHaveLength(2);
@@ -182,10 +173,7 @@ describe('signing in to an HTTP MCP server', () => {
   });
 
   it('after a "Sign in" click, does not open the browser again for a step-up: the call says so and the list shows Sign in', async () => {
-    const s = await server({ callScope: 'write' });
-    const h = await host();
-    const m = manager(h, false);
-    m.setServers([remote(s.url)]);
+    const { h, m } = await setup(false, { server: { callScope: 'write' } });
     await state(m, 'signin');
     await m.signIn('remote');
     await state(m, 'ready');
