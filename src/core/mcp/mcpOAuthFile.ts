@@ -53,6 +53,7 @@ export class McpOAuthFile implements McpOAuthStore {
 
   write(key: string, record: McpOAuthRecord): Promise<void> {
     const next = this.writing.then(() => this.writeNow(key, record));
+    // The chain goes on after a failed write; that failure is the caller's, through `next`.
     this.writing = next.then(
       () => undefined,
       () => undefined,

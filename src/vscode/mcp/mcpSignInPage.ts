@@ -19,7 +19,11 @@ export async function openSignInPage(server: string, url: URL, log: LogFn): Prom
  * browser is elsewhere (code-server, remote windows) and returns the URI to use there.
  */
 export async function reachableRedirect(loopback: string, log: LogFn): Promise<string> {
-  const external = (await vscode.env.asExternalUri(vscode.Uri.parse(loopback))).toString(true);
+  const local = vscode.Uri.parse(loopback);
+  let forwarded = await vscode.env.asExternalUri(local);
+  // A port-forwarding proxy (code-server's /proxy/<port>/) may come back without the path.
+  if (!forwarded.path.endsWith(local.path)) forwarded = forwarded.with({ path: `${forwarded.path.replace(/\/$/, '')}${local.path}` });
+  const external = forwarded.toString(true);
   log('info', `mcp: the sign-in redirect is ${external}${external === loopback ? '' : ` (for ${loopback})`}`);
   return external;
 }

@@ -18,6 +18,26 @@ import type { KeelTestApi } from '../../../src/vscode/testHooks';
 
 keelHomeForRun();
 
+/**
+ * What the browser does with the sign-in page: follows its redirects. The redirect URI is
+ * what asExternalUri made of Keel's loopback listener; here (code-server's VS Code server)
+ * that is `<workbench>/proxy/<port>/callback`, which code-server itself forwards to
+ * 127.0.0.1:<port>/callback. server-main alone does not serve /proxy/, so this browser
+ * forwards it the same way.
+ */
+async function browse(url: string): Promise<Response> {
+  let next = url;
+  for (let hops = 0; hops < 5; hops++) {
+    const answer = await fetch(next, { redirect: 'manual' });
+    const location = answer.headers.get('location');
+    if (answer.status < 300 || answer.status >= 400 || !location) return answer;
+    const target = new URL(location, next);
+    const proxied = /^\/proxy\/(\d+)(\/.*)$/.exec(target.pathname);
+    next = proxied ? `http://127.0.0.1:${proxied[1]}${proxied[2]}${target.search}` : target.href;
+  }
+  throw new Error(`too many redirects from ${url}`);
+}
+
 describe('signing in to an MCP server (OAuth)', () => {
   const chat = useConfiguredChat();
   const opened: string[] = [];
@@ -31,7 +51,7 @@ describe('signing in to an MCP server (OAuth)', () => {
     await api.testHooks.setMcpApprovalPrompt(async () => true);
     await api.testHooks.setSignInBrowser(async (url) => {
       opened.push(url);
-      landed.push((await fetch(url, { redirect: 'follow' })).status);
+      landed.push((await browse(url)).status);
     });
     oauth = await startOAuthServer();
     mkdirSync(join(workspaceFolder(), '.vscode'), { recursive: true });
@@ -59,7 +79,8 @@ describe('signing in to an MCP server (OAuth)', () => {
     assert.deepStrictEqual(landed, [200], 'the browser ended on Keel\'s page');
     const asked = oauth.authorizations[0]!;
     assert.strictEqual(asked.challengeMethod, 'S256');
-    assert.match(asked.redirectUri, /\/callback$/);
+    // The listener, as the browser reaches it (asExternalUri), with Keel's path kept.
+    assert.match(asked.redirectUri, /^http:\/\/127\.0\.0\.1:\d+(\/proxy\/\d+)?\/callback$/);
 
     chat.server.load({ turns: [reply.tool('mcp__guarded__whoami', {}), reply.text('done')] });
     await chat.page.sendAndSettle('who is signed in?');
