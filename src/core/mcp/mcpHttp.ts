@@ -3,6 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorMessage } from '../errors';
+import { netFetch } from '../net/netFetch';
 import type { McpServerConfig } from './mcpConfig';
 import type { McpOAuthHost, SignInMode } from './mcpOAuthProvider';
 import { McpOAuthProvider } from './mcpOAuthProvider';
@@ -43,7 +44,8 @@ export async function openHttp(c: HttpConfig, o: HttpStart): Promise<{ client: C
   const mode = accessMode(c, o.oauth);
   const provider = mode === 'oauth' && o.oauth ? await McpOAuthProvider.create(c, o.oauth, o.signIn) : undefined;
   const url = new URL(c.url);
-  const options = { requestInit: { headers: c.headers }, ...(provider ? { authProvider: provider, fetch: provider.watch() } : {}) };
+  // Through the configured proxy, with its certificates (src/core/net).
+  const options = { requestInit: { headers: c.headers }, fetch: provider ? provider.watch(netFetch) : netFetch, ...(provider ? { authProvider: provider } : {}) };
   const hold = () => {
     o.note('[keel] waiting for you to sign in in the browser');
     return o.hold();

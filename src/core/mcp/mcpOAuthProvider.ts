@@ -62,6 +62,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   authStarted = false;
   /** The server wants more scopes than the tokens carry: refreshing cannot give them, so auth() must not try. */
   private steppingUp = false;
+  /** How requests reach the authorization server (the configured proxy). */
+  private fetchFn: FetchLike | undefined;
 
   private constructor(
     private readonly config: HttpConfig,
@@ -137,8 +139,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
     await this.save({ ...this.record, tokens });
   }
 
-  /** The transport's fetch, watched for `403 insufficient_scope` (a step-up is a new authorization, never a refresh). */
-  watch(fetchFn: FetchLike = fetch): FetchLike {
+  /**
+   * The transport's fetch, watched for `403 insufficient_scope` (a step-up is a new
+   * authorization, never a refresh); the code exchange goes through it too.
+   */
+  watch(fetchFn: FetchLike): FetchLike {
+    this.fetchFn = fetchFn;
     return async (url, init) => {
       const answer = await fetchFn(url, init);
       if (answer.status === 403 && /error="?insufficient_scope/.test(answer.headers.get('www-authenticate') ?? '')) this.steppingUp = true;
@@ -223,7 +229,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private async finish(flow: Flow, code: Promise<string>): Promise<void> {
     try {
       const authorizationCode = await code;
-      const result = await auth(this, { serverUrl: this.config.url, authorizationCode });
+      const result = await auth(this, { serverUrl: this.config.url, authorizationCode, ...(this.fetchFn ? { fetchFn: this.fetchFn } : {}) });
       if (result !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
     } catch (err) {
       flow.error ??= new McpSignInFailed(`signing in to "${this.config.name}" failed: ${errorMessage(err)}`);
