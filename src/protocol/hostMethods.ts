@@ -26,6 +26,7 @@ const uiCommandSchema = z.enum([
   'keel.setApiKey',
   'workbench.trust.manage',
   'keel.showMcpServers',
+  'keel.mcpSignIn',
   'keel.newChatInWorktree',
   'keel.reviewWorktreeChanges',
   'keel.keepWorktreeBranch',

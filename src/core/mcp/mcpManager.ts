@@ -13,6 +13,9 @@ import type { McpServerOptions } from './mcpServer';
 import { appPage } from './mcpAppHtml';
 import type { AppPage } from './mcpAppHtml';
 import { McpServer } from './mcpServer';
+import type { McpOAuthHost } from './mcpOAuthProvider';
+import { oauthKey } from './mcpOAuthProvider';
+import { accessMode } from './mcpHttp';
 import { mcpTool } from './mcpTool';
 import { mcpResourceTool, resourceText } from './mcpResourceTool';
 import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus, McpToolCaller, McpToolInfo } from './mcpTypes';
@@ -46,6 +49,10 @@ export interface McpManagerOptions {
   sandboxStart?: McpServerOptions['sandboxStart'];
   /** Local servers wait for the first setSandbox (a host whose Context, which knows the setting, comes later). */
   waitForSandbox?: boolean;
+  /** Signs in to HTTP servers that ask (see McpServerOptions.oauth); without it a 401 is reported as such. */
+  oauth?: McpOAuthHost;
+  /** Sends the person to sign in whenever a server of their own config asks (the CLI); otherwise only signIn(name) does. */
+  signInWhenAsked?: boolean;
 }
 
 export const defaultToolTimeoutMs = 60_000;
@@ -69,7 +76,6 @@ export class McpManager {
   private disposing: Promise<void> | undefined;
   private timeoutMs: number;
   private roots: readonly string[];
-
   private sandboxStart: McpServerOptions['sandboxStart'];
   private envPolicy: ChildEnvPolicy = noExtraEnv;
   private sandboxSet: Promise<void>;
@@ -148,6 +154,7 @@ export class McpManager {
         ...(this.opts.elicit ? { elicit: this.opts.elicit } : {}),
         ...(this.opts.sample ? { sample: this.opts.sample } : {}),
         ...(this.opts.apps ? { apps: true } : {}),
+        ...(this.opts.oauth ? { oauth: this.opts.oauth, signInWhenAsked: this.opts.signInWhenAsked === true } : {}),
         envPolicy: () => this.envPolicy,
         sandboxStart: async (cwd, visible) => {
           await this.sandboxSet;
@@ -208,6 +215,30 @@ export class McpManager {
     await this.startIfAllowed(entry.server);
   }
 
+  /** The person asked to sign in: the server starts again and may open the browser (a workspace server is approved first). */
+  async signIn(name: string): Promise<void> {
+    const entry = this.require(name);
+    if (entry.server.config.type === 'stdio') throw new Error(`MCP server "${name}" runs locally; only HTTP servers sign in`);
+    await entry.server.stop();
+    await this.startIfAllowed(entry.server, true, true);
+  }
+
+  /** Forgets a server's tokens and registered client, and starts it again (it then needs a new sign-in). */
+  async signOut(name: string): Promise<void> {
+    const entry = this.require(name);
+    const c = entry.server.config;
+    if (c.type === 'stdio' || !this.opts.oauth) return;
+    await entry.server.stop();
+    await this.opts.oauth.store.write(oauthKey(c), {});
+    await this.startIfAllowed(entry.server);
+  }
+
+  /** Whether Keel signs in to this server (see accessMode). */
+  signsIn(name: string): boolean {
+    const c = this.entries.get(name)?.server.config;
+    return c !== undefined && c.type !== 'stdio' && accessMode(c, this.opts.oauth) === 'oauth';
+  }
+
   /** Turns a server on or off for now; hosts remember the choice and pass it back through `isDisabled`. */
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     const entry = this.require(name);
@@ -226,7 +257,7 @@ export class McpManager {
 
   /** Resolves once the lists servers announced as changed have been read again. */
   async listsSettled(): Promise<void> {
-    await Promise.all([...this.entries.values()].map(({ server }) => server.relisted()));
+    await Promise.all([...this.entries.values()].map(({ server }) => server.relisting.settled()));
   }
 
   /**
@@ -341,7 +372,7 @@ export class McpManager {
     return entry;
   }
 
-  private async startIfAllowed(server: McpServer, explicit = false): Promise<void> {
+  private async startIfAllowed(server: McpServer, explicit = false, signIn = false): Promise<void> {
     if (this.disposed) return;
     const name = server.config.name;
     if (!this.trusted) return void (await server.stop('the workspace is not trusted'));
@@ -365,7 +396,7 @@ export class McpManager {
       await this.sandboxSet;
       if (this.entries.get(name)?.server !== server || this.disposed) return;
     }
-    await server.start();
+    await server.start({ signIn });
   }
 
   private changed(): void {

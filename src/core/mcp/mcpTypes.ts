@@ -3,7 +3,8 @@ import type { McpOrigin } from './mcpConfig';
 /** Who calls a tool: the model, or an MCP App of its server. */
 export type McpToolCaller = 'model' | 'app';
 
-export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled';
+/** `signin`: an HTTP server that waits for the person to sign in (VS Code shows "Sign in", not an error). */
+export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled' | 'signin';
 
 /** What the status list shows for one server. */
 export interface McpServerStatus {
