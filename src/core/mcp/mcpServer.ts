@@ -1,56 +1,24 @@
 import { answerElicitations, elicitationCapability, questionTimeoutMs } from './mcpElicitation';
 import { CallClock } from './mcpCallClock';
 import { appsCapability } from './mcpAppMeta';
-import type { Elicitor } from './mcpElicitation';
 import { answerSampling, samplingCapability } from './mcpSampling';
 import { listOfferings } from './mcpLists';
 import type { McpOfferings } from './mcpLists';
-import type { Sampler } from './mcpSampling';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors';
-import type { SandboxedStart } from '../sandbox/sandboxTypes';
 import type { McpServerConfig } from './mcpConfig';
-import type { ChildEnvPolicy } from '../env/childEnv';
 import { stdioTransport } from './mcpStdio';
 import type { McpProgress, McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
 import { LineLog } from './lineLog';
 import { Pending, closeQuietly, heldTimeout, unreachable } from './mcpConnection';
 import { accessMode, openHttp } from './mcpHttp';
-import type { McpOAuthHost, McpOAuthProvider, SignInMode } from './mcpOAuthProvider';
+import type { McpOAuthProvider, SignInMode } from './mcpOAuthProvider';
+import type { McpServerOptions } from './mcpServerOptions';
 import type { AccessMode } from './mcpSignIn';
 import { McpSignInRequired, accessProblem, isAccessError, withSignIn } from './mcpSignIn';
 import { askForLogs, handleServerRequests, keelClientCapabilities } from './mcpClientHandlers';
-
-export interface McpServerOptions {
-  config: McpServerConfig;
-  workspaceRoot: string;
-  env: Record<string, string | undefined>;
-  /** Connecting and listing must finish within this, or the start failed. */
-  startTimeoutMs: number;
-  /** Delays before each restart after a crash or a failed start; after the last one the server stays failed. */
-  backoffMs: readonly number[];
-  onChange(): void;
-  log(level: 'info' | 'warn' | 'error', message: string): void;
-  version: string;
-  /** The workspace folders (and added folders), offered to the server as its roots. */
-  roots(): readonly string[];
-  /** What a local server inherits of `env` besides the built-in allow-list (the person's `shellEnv.allow`). */
-  envPolicy?(): ChildEnvPolicy;
-  /** Prepares the OS sandbox a local server runs in; undefined: it runs without one; throws: it must not run. */
-  sandboxStart?(cwd: string, visible: readonly string[]): Promise<SandboxedStart | undefined>;
-  /** Answers the server's questions (elicitation); without it Keel declares none and servers do not ask. */
-  elicit?: Elicitor;
-  /** Runs the server's sampling requests once the person approves; without it Keel declares no sampling. */
-  sample?: Sampler;
-  /** The host draws MCP Apps: Keel declares the ui extension, so servers offer their app tools. */
-  apps?: boolean;
-  /** Signs in to HTTP servers that ask; without it a 401 is reported as such. */
-  oauth?: McpOAuthHost;
-  /** The host may send the person to sign in whenever a server asks (the CLI); otherwise only `start({ signIn: true })` does. */
-  signInWhenAsked?: boolean;
-}
 
 /** A call that keeps reporting progress may run this many times the tool timeout in all. */
 const progressCapFactor = 10;
