@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { removeAppeared } from './mustNotAppear';
 import { guardProtected } from './protectedGuard';
 import { seatbeltProfile } from './seatbeltProfile';
-import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart } from './sandboxTypes';
+import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart, WrapOptions } from './sandboxTypes';
 
 export const sandboxExecPath = '/usr/bin/sandbox-exec';
 
@@ -33,7 +33,7 @@ export function seatbeltBackend(): SandboxBackend {
         reason: "a command the person gave the network can also connect to Unix sockets of programs on this Mac (such as Docker's): Keel's Seatbelt profile does not filter them",
       },
     ],
-    async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean }): Promise<SandboxedStart> {
+    async wrap(layout: SandboxLayout, opts: WrapOptions): Promise<SandboxedStart> {
       const profile = seatbeltProfile(layout, { network: opts.network, tmpDirs });
       const guard = guardProtected(layout);
       return {
