@@ -4,6 +4,7 @@ import { isExecutable } from '../tools/process/isExecutable';
 import { bwrapArgs } from './bwrapArgs';
 import { removeAppeared } from './mustNotAppear';
 import { holdPlaceholders } from './placeholders';
+import { noteSandboxGoing } from './runningSandboxes';
 import { guardProtected } from './protectedGuard';
 import { seccompFilterFile, seccompLaunch } from './seccompLaunch';
 import type { SeccompLaunch } from './seccompLaunch';
@@ -60,6 +61,7 @@ export function bubblewrapBackend(bwrap: string, seccomp: SeccompLaunch | undefi
     weaknesses,
     async wrap(layout: SandboxLayout, opts: WrapOptions): Promise<SandboxedStart> {
       const release = await holdPlaceholders(layout.missing);
+      const ended = noteSandboxGoing();
       const program = seccomp ? [...seccomp.launcher, bwrap, ...seccomp.bwrapArgs] : [bwrap];
       // After the placeholders: the folders made for them (`.cursor` around `.cursor/rules`) are watched too.
       const guard = guardProtected(layout, { watchParents: opts.longLived !== true });
@@ -68,6 +70,7 @@ export function bubblewrapBackend(bwrap: string, seccomp: SeccompLaunch | undefi
         layout,
         report: guard.report,
         async release() {
+          ended();
           await release();
           await guard.check();
           return removeAppeared(layout.mustNotAppear);

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { removeAppeared } from './mustNotAppear';
 import { guardProtected } from './protectedGuard';
+import { noteSandboxGoing } from './runningSandboxes';
 import { seatbeltProfile } from './seatbeltProfile';
 import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart, WrapOptions } from './sandboxTypes';
 
@@ -36,11 +37,13 @@ export function seatbeltBackend(): SandboxBackend {
     async wrap(layout: SandboxLayout, opts: WrapOptions): Promise<SandboxedStart> {
       const profile = seatbeltProfile(layout, { network: opts.network, tmpDirs });
       const guard = guardProtected(layout);
+      const ended = noteSandboxGoing();
       return {
         prefix: [sandboxExecPath, '-p', profile],
         layout,
         report: guard.report,
         async release() {
+          ended();
           await guard.check();
           return removeAppeared(layout.mustNotAppear);
         },
