@@ -80,9 +80,16 @@ export async function writeThroughEditor(
       }
       await expectNoRedirect(absPath);
     }
-    const diagnostics = await watch.newErrors(await vscode.workspace.openTextDocument(uri), displayPath, log);
+    // Opened by name: while a command swaps a folder on the way, that may fail, and the write stands.
+    const document = await vscode.workspace.openTextDocument(uri).then(
+      (d) => d,
+      (err: unknown) => log(`${displayPath}: written, but its diagnostics were not read: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    const diagnostics = document ? await watch.newErrors(document, displayPath, log) : undefined;
     const report: WriteReport = {};
     if (diagnostics) report.diagnostics = diagnostics;
+    // A direct write is exactly `content`.
+    if (direct) return report;
     // Save participants (format on save, trim whitespace) may have changed what was accepted.
     const landed = await readDisk(absPath);
     if (landed !== null && landed !== content) {
