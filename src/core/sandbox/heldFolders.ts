@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { approvedCovering } from './approvedChanges';
 import { errorCode } from '../errorCode';
 import { isGone } from '../goneErrors';
+import { lstatOrGone } from './pathPresence';
 import { byDepth } from './heldParents';
 
 /** A folder that holds a protected path, opened just before a run. */
@@ -130,13 +131,4 @@ function currentPath(fd: number): string {
 
 function isSame(w: WatchedFolder, now: Stats | undefined): boolean {
   return now !== undefined && now.isDirectory() && now.dev === w.dev && now.ino === w.ino;
-}
-
-function lstatOrGone(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch (err) {
-    if (isGone(err)) return undefined;
-    throw err;
-  }
 }
