@@ -6,6 +6,7 @@ import { removeAppeared } from './mustNotAppear';
 import { holdPlaceholders } from './placeholders';
 import { noteSandboxGoing } from './runningSandboxes';
 import { guardProtected } from './protectedGuard';
+import type { ProtectedGuard } from './protectedGuard';
 import { seccompFilterFile, seccompLaunch } from './seccompLaunch';
 import type { SeccompLaunch } from './seccompLaunch';
 import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxWeakness, SandboxedStart, WrapOptions } from './sandboxTypes';
@@ -61,10 +62,16 @@ export function bubblewrapBackend(bwrap: string, seccomp: SeccompLaunch | undefi
     weaknesses,
     async wrap(layout: SandboxLayout, opts: WrapOptions): Promise<SandboxedStart> {
       const release = await holdPlaceholders(layout.missing);
-      const ended = noteSandboxGoing();
       const program = seccomp ? [...seccomp.launcher, bwrap, ...seccomp.bwrapArgs] : [bwrap];
-      // After the placeholders: the folders made for them (`.cursor` around `.cursor/rules`) are watched too.
-      const guard = guardProtected(layout, { watchParents: opts.longLived !== true });
+      let guard: ProtectedGuard;
+      try {
+        // After the placeholders: the folders made for them (`.cursor` around `.cursor/rules`) are watched too.
+        guard = guardProtected(layout, { watchParents: opts.longLived !== true });
+      } catch (err) {
+        await release();
+        throw err;
+      }
+      const ended = noteSandboxGoing();
       return {
         prefix: [...program, ...bwrapArgs({ ...layout, heldParents: guard.mustHold }, opts), '--'],
         layout,
