@@ -36,7 +36,10 @@ export function watchFolders(paths: readonly string[]): { watched: WatchedFolder
     try {
       fd = openSync(path, openFolder);
     } catch (err) {
-      if (!isGone(err) && errorCode(err) !== 'ELOOP' && errorCode(err) !== 'EPERM') throw err;
+      if (!isGone(err) && errorCode(err) !== 'ELOOP' && errorCode(err) !== 'EPERM') {
+        unwatchFolders(watched);
+        throw err;
+      }
       unwatched.push(path);
       continue;
     }
