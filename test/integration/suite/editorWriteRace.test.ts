@@ -43,7 +43,7 @@ describe("Keel's writes in VS Code while a sandboxed command swaps folders", fun
   });
   after(async () => {
     if (race) writeFileSync(join(race, 'stop'), '');
-    if (race) await until(() => existsSync(join(race, 'stopped')), 'the racer to stop', 30_000).catch(() => undefined);
+    if (race) await until(() => existsSync(join(race, 'stopped')), 'the racer to stop', 30_000);
     rmSync(race, { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
     await setApprovalMode(undefined);
