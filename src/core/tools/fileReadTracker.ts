@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { isGone } from '../goneErrors';
 import { sha256 } from '../sha256';
 
 /**
@@ -37,7 +38,13 @@ export class FileReadTracker {
 
   /** Records that the agent saw `content` (what `read` returned, or what was just written). */
   async record(absPath: string, content: Buffer | string): Promise<void> {
-    const st = await stat(absPath);
+    const st = await stat(absPath).catch((err: unknown) => {
+      if (isGone(err)) return undefined;
+      throw err;
+    });
+    // Gone by the time it is looked at (a command moved its folder just after the write, which
+    // stands): no version is known, so the next edit asks for a fresh read.
+    if (!st) return this.drop(absPath);
     const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
     if (st.size !== size) {
       // The file changed between reading and stat (or the host rewrote it): record what is there.

@@ -61,12 +61,20 @@ describe("Keel's writes in VS Code while a sandboxed command swaps folders", fun
     writeFileSync(join(race, 'stop'), '');
     await until(() => existsSync(join(race, 'stopped')), 'the racer to stop', 30_000);
 
-    const results = chat.page.toolCalls().filter((c) => c.name === 'write').map((c) => c.result?.output ?? '');
-    assert.strictEqual(results.length, turns * perTurn);
+    const calls = chat.page.toolCalls().filter((c) => c.name === 'write');
+    assert.strictEqual(calls.length, turns * perTurn);
     assert.deepStrictEqual(readdirSync(outside), [], 'nothing was written outside the workspace');
-    const refused = results.filter((r) => /since Keel checked it .*nothing was written/.test(r));
-    assert.ok(refused.length > 0, `some writes were refused as redirected: ${results.slice(0, 5).join(' | ')}`);
-    const landed = readdirSync(join(race, 'dir')).filter((n) => n.startsWith('note-'));
-    assert.ok(landed.length > 0, 'some writes landed in the folder, wherever its name was at the time');
+    // Refused either by the path check (the swap came before it) or by the write through the checked folder (after it).
+    const isRefusal = (output: string) => /since Keel checked it .*nothing was written|is outside the workspace/.test(output);
+    const refused = calls.filter((c) => /since Keel checked it .*nothing was written/.test(c.result?.output ?? ''));
+    assert.ok(refused.length > 0, `some writes were refused as redirected: ${calls.slice(0, 5).map((c) => c.result?.output).join(' | ')}`);
+    // Every other write said it was made, and is in the folder (wherever its name was at the time).
+    // How many land depends on the machine's speed against the racer; none is lost or misplaced.
+    const landed = new Set(readdirSync(join(race, 'dir')));
+    for (const c of calls.filter((x) => !isRefusal(x.result?.output ?? ''))) {
+      assert.notStrictEqual(c.result?.isError, true, `a write failed for another reason: ${c.result?.output}`);
+      const name = String((c.input as { file_path: string }).file_path).split('/').pop()!;
+      assert.ok(landed.has(name), `${name} said it was written but is not in the folder`);
+    }
   });
 });
