@@ -10,13 +10,14 @@ export function geminiThinks(modelId: string): boolean {
 }
 
 /**
- * Asks a thinking Gemini model for its thoughts, unless the call already says how it should
- * think. The SDK reads `google` options on the Gemini API and on Vertex alike.
+ * Asks a thinking Gemini model for its thoughts, unless the call already says whether to send
+ * them or turns thinking off. The SDK reads `google` options on the Gemini API and on Vertex alike.
  */
 export function withGeminiThoughts(options: CallOptions, modelId: string): CallOptions {
   if (!geminiThinks(modelId)) return options;
   const own = options.providerOptions?.google as { thinkingConfig?: Record<string, unknown> } | undefined;
-  if (own?.thinkingConfig?.includeThoughts !== undefined) return options;
+  // Thinking turned off (a budget of 0) has no thoughts to send.
+  if (own?.thinkingConfig?.includeThoughts !== undefined || own?.thinkingConfig?.thinkingBudget === 0) return options;
   const thinkingConfig = { ...own?.thinkingConfig, includeThoughts: true };
   return { ...options, providerOptions: { ...options.providerOptions, google: { ...own, thinkingConfig } } };
 }
