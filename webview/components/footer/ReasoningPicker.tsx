@@ -29,7 +29,7 @@ export function ReasoningPicker() {
     <Select
       value={reasoning.value}
       options={options}
-      label={l10n.t('Reasoning effort of {0}', reasoning.model)}
+      label={l10n.t('{0}, for {1}', label[reasoning.value], reasoning.model)}
       testId="reasoning-picker"
       onChange={(value) => {
         const parsed = reasoningChoiceSchema.safeParse(value);
