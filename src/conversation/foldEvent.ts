@@ -83,10 +83,11 @@ function apply(draft: ConversationDraft, event: ConversationEvent): void {
       return;
     }
     case 'toolPatch': {
-      const { change: applied, files, moreFiles, progress } = event.data;
+      const { change: applied, files, moreFiles, progress, usage } = event.data;
       changeCall(draft, event.data.toolCallId, (part) => ({
         ...part,
         ...(applied ? { change: applied } : {}),
+        ...(usage ? { usage } : {}),
         ...(files ? { files } : {}),
         ...(moreFiles !== undefined ? { moreFiles } : {}),
         // Progress is what a running call says of itself: one that arrives after the result is stale.

@@ -155,6 +155,8 @@ export const toolCallPartSchema = z.strictObject({
   progress: toolProgressSchema.optional(),
   /** A `task` call: the subagent it started and its steps. */
   subagent: subagentViewSchema.optional(),
+  /** A `task` call: what its subagent's model calls used so far (the run's usage counts them too). */
+  usage: messageUsageSchema.optional(),
 });
 
 /** A result shown on its own, in a `tool` message, when its call is not in view. */
