@@ -3,25 +3,15 @@
 // next request, through the bus as the page calls it and over HTTP to the scripted server.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isBusError } from '../../../src/protocol/busError';
 import type { ConfigSummary, RunState } from '../../../src/protocol/sessionState';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
-import { createChatRig, settle, until } from './chatHarness';
-import type { ChatRig, Page } from './chatHarness';
+import { settle, until } from './chatHarness';
+import type { Page } from './chatHarness';
+import { useChatRig } from './chatSuite';
 
-let server: ScriptedServer;
-let rig: ChatRig | undefined;
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await rig?.dispose();
-  rig = undefined;
-});
+const rigs = useChatRig();
 
 /** The run state the page holds now: the latest `state` event or snapshot's. */
 const lastState = (page: Page): RunState | undefined => {
@@ -35,7 +25,7 @@ const lastConfig = (page: Page): ConfigSummary | undefined => {
   if (!last) return undefined;
   return last.name === 'config' ? (last.data as ConfigSummary) : (last.data as { config: ConfigSummary }).config;
 };
-const systemOf = (i: number) => JSON.stringify((server.requests[i].body as { messages: Array<{ role: string; content: unknown }> }).messages.find((m) => m.role === 'system')?.content);
+const systemOf = (i: number) => JSON.stringify((rigs.server.requests[i].body as { messages: Array<{ role: string; content: unknown }> }).messages.find((m) => m.role === 'system')?.content);
 
 function writeAgent(workspace: string, name: string, description: string, prompt: string): void {
   mkdirSync(join(workspace, '.keel', 'agents'), { recursive: true });
@@ -44,10 +34,10 @@ function writeAgent(workspace: string, name: string, description: string, prompt
 
 describe('the agent picker', () => {
   it('lists the custom agents with their descriptions, and choosing one makes the next request work as it', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
+    const rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
     writeAgent(rig.workspace, 'reviewer', 'Reviews changes for bugs.', 'REVIEWER PROMPT');
     writeAgent(rig.workspace, 'writer', 'Writes docs.', 'WRITER PROMPT');
-    server.load({ turns: [reply.text('As Keel.'), reply.text('As the reviewer.'), reply.text('As Keel again.')] });
+    rigs.server.load({ turns: [reply.text('As Keel.'), reply.text('As the reviewer.'), reply.text('As Keel again.')] });
     const page = rig.openPage();
     await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');
 
@@ -59,7 +49,7 @@ describe('the agent picker', () => {
     ]);
 
     await page.bus.request('session.send', { text: 'first' });
-    await until(() => !rig!.controller.isRunning && server.requests.length === 1, 'first answer');
+    await until(() => !rig.controller.isRunning && rigs.server.requests.length === 1, 'first answer');
     expect(await page.bus.request('agent.use', { name: 'reviewer' })).toEqual({ agent: 'reviewer' });
     await settle();
     expect(lastState(page)?.agent).toBe('reviewer');
@@ -67,7 +57,7 @@ describe('the agent picker', () => {
     expect((await rig.controller.inView.agents()).current).toBe('reviewer');
 
     await page.bus.request('session.send', { text: 'second' });
-    await until(() => !rig!.controller.isRunning && server.requests.length === 2, 'second answer');
+    await until(() => !rig.controller.isRunning && rigs.server.requests.length === 2, 'second answer');
     expect(systemOf(0)).not.toContain('REVIEWER PROMPT');
     expect(systemOf(1)).toContain('REVIEWER PROMPT');
 
@@ -76,12 +66,12 @@ describe('the agent picker', () => {
     await settle();
     expect(lastState(page)?.agent).toBeUndefined();
     await page.bus.request('session.send', { text: 'third' });
-    await until(() => !rig!.controller.isRunning && server.requests.length === 3, 'third answer');
+    await until(() => !rig.controller.isRunning && rigs.server.requests.length === 3, 'third answer');
     expect(systemOf(2)).not.toContain('REVIEWER PROMPT');
   });
 
   it('refuses an agent that does not exist, naming the ones that do, and changes nothing', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
+    const rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
     writeAgent(rig.workspace, 'reviewer', 'Reviews.', 'R');
     const page = rig.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
@@ -93,14 +83,14 @@ describe('the agent picker', () => {
   });
 
   it('shows the agent a resumed conversation kept', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
+    const rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
     writeAgent(rig.workspace, 'reviewer', 'Reviews.', 'R');
-    server.load({ turns: [reply.text('Done.')] });
+    rigs.server.load({ turns: [reply.text('Done.')] });
     const page = rig.openPage();
     await until(() => page.store.snapshot !== undefined, 'snapshot');
     await page.bus.request('agent.use', { name: 'reviewer' });
     await page.bus.request('session.send', { text: 'hello' });
-    await until(() => !rig!.controller.isRunning && page.store.messages.at(-1)?.status === 'done', 'answer');
+    await until(() => !rig.controller.isRunning && page.store.messages.at(-1)?.status === 'done', 'answer');
     const id = page.store.snapshot!.session.id ?? (page.store.named('session').at(-1) as { id: string }).id;
     await page.bus.request('session.new', {});
     await until(() => lastState(page)?.agent === undefined, 'a new chat works as Keel');
@@ -109,7 +99,7 @@ describe('the agent picker', () => {
   });
 
   it('tells the page of no agents where there are none', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model' });
+    const rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model' });
     const page = rig.openPage();
     await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');
     await settle();
@@ -119,7 +109,7 @@ describe('the agent picker', () => {
 
 describe('the reasoning picker', () => {
   it('is offered for a model that takes a reasoning choice, with its levels and the person\'s choice', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'gpt-5-mini', reasoning: { 'custom/gpt-5-mini': 'low' } });
+    const rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'gpt-5-mini', reasoning: { 'custom/gpt-5-mini': 'low' } });
     const page = rig.openPage();
     await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');
     await until(() => lastState(page)?.reasoning !== undefined, 'the reasoning choices');
@@ -127,7 +117,7 @@ describe('the reasoning picker', () => {
   });
 
   it('is not offered for a model without one', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model', reasoning: { 'custom/scripted-model': 'high' } });
+    const rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'scripted-model', reasoning: { 'custom/scripted-model': 'high' } });
     const page = rig.openPage();
     await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');
     await settle();
@@ -135,12 +125,12 @@ describe('the reasoning picker', () => {
   });
 
   it('changed in the settings applies to the next request, and the conversation goes on', async () => {
-    rig = createChatRig({ baseUrl: server.baseURL, model: 'gpt-5-mini' });
-    server.load({ turns: [reply.text('First.'), reply.text('Second.')] });
+    const rig = rigs.open({ baseUrl: rigs.server.baseURL, model: 'gpt-5-mini' });
+    rigs.server.load({ turns: [reply.text('First.'), reply.text('Second.')] });
     const page = rig.openPage();
     await until(() => page.store.snapshot?.config.modelConfigured === true, 'configured snapshot');
     await page.bus.request('session.send', { text: 'one' });
-    await until(() => !rig!.controller.isRunning && page.store.messages.at(-1)?.status === 'done', 'first answer');
+    await until(() => !rig.controller.isRunning && page.store.messages.at(-1)?.status === 'done', 'first answer');
     const sessionId = (page.store.named('session').at(-1) as { id: string }).id;
 
     // What the picker's config.set writes: the person's keel.reasoning, then the core is rebuilt.
@@ -150,8 +140,8 @@ describe('the reasoning picker', () => {
     await until(() => lastState(page)?.reasoning?.value === 'high', 'the new choice shown');
 
     await page.bus.request('session.send', { text: 'two' });
-    await until(() => !rig!.controller.isRunning && server.requests.length === 2 && page.store.messages.at(-1)?.status === 'done', 'second answer');
-    const [first, second] = server.requests.map((r) => r.body as { reasoning_effort?: string; messages: unknown[] });
+    await until(() => !rig.controller.isRunning && rigs.server.requests.length === 2 && page.store.messages.at(-1)?.status === 'done', 'second answer');
+    const [first, second] = rigs.server.requests.map((r) => r.body as { reasoning_effort?: string; messages: unknown[] });
     expect(first.reasoning_effort).toBeUndefined();
     expect(second.reasoning_effort).toBe('high');
     expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
