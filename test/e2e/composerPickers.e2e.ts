@@ -8,6 +8,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
+import { keelContentFrame } from './harness/keelView.ts';
+import { cutThings } from './support/chatLayout.ts';
+import { setSidebarWidth } from './support/sidebarWidth.ts';
 import { useChatRig } from './support/useChatRig.ts';
 import { setModelSettings, setUserSetting } from './support/workspaceSettings.ts';
 
@@ -75,5 +78,12 @@ describe('the composer\'s agent and reasoning pickers', () => {
     assert.strictEqual(body.model, MODEL);
     assert.strictEqual(body.reasoning_effort, 'high');
     assert.strictEqual(rig.server.pendingTurns(), 0, 'the request worked as the reviewer (its prompt in the system message)');
+
+    // In a narrow sidebar the two more pickers wrap with the others; none is cut.
+    const frame = await keelContentFrame(rig.page);
+    for (const width of [500, 220]) {
+      await setSidebarWidth(rig.page, frame, width);
+      assert.deepStrictEqual(await cutThings(frame), [], `at ${width} px`);
+    }
   });
 });
