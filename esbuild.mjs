@@ -33,8 +33,8 @@ const hostSplit = {
 
 // The AI SDK's providers for APIs Keel has no lean wire for are files of their own next to the
 // bundles, loaded by a dynamic import the first time a model of that kind streams (see
-// src/core/model/sdk/anthropicModel.ts): `keel run` and the extension's runtime never parse them otherwise.
-const sdkProviders = ['anthropicSdk', 'googleSdk', 'vertexSdk', 'bedrockSdk'];
+// src/core/model/sdk/lazySdkModel.ts): `keel run` and the extension's runtime never parse them otherwise.
+const sdkProviders = ['googleSdk', 'vertexSdk', 'bedrockSdk'];
 
 // @ai-sdk/openai and openai-compatible import zod's `z` object, which bundlers cannot shake:
 // it drags in every schema kind and all 40-odd error-message locales (about 370 KB). The

@@ -1,9 +1,11 @@
 import './zodCsp';
 import '@vscode/codicons/dist/codicon.css';
 import './styles/base.css';
+import './styles/controls.css';
 import './styles/messages.css';
 import './styles/markdown.css';
 import './styles/cards.css';
+import './styles/mcpCards.css';
 import './styles/composer.css';
 import './styles/panels.css';
 import './styles/early.css';
@@ -19,9 +21,7 @@ import { applyPageLocale } from './l10n/pageLocale';
 import { ChatStore } from './store/chatStore';
 import { StoreContext } from './store/storeContext';
 import { vscodeApi } from './bridge/vscodeApi';
-import { registerToolkit } from './ui/toolkit';
 
-registerToolkit();
 const store = new ChatStore();
 // The bridge announces `ready` as soon as it listens; the snapshot lands in the store even before the first render.
 const bridge = startUiBridge(store);

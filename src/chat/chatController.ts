@@ -6,6 +6,7 @@ import type { ConversationActivity } from '../protocol/conversationActivity';
 import type { AgentMode, ConfigSummary } from '../protocol/sessionState';
 import type { UiMessage } from '../protocol/uiMessage';
 import { BranchActions } from './sessions/branchActions';
+import { McpCards } from './approvals/mcpCards';
 import type { ChatControllerOptions } from './chatControllerOptions';
 import type { Context } from '../core/context';
 import type { CoreAccess } from './runtime/coreAccess';
@@ -32,10 +33,19 @@ export class ChatController {
   readonly sessions: SessionActions;
   /** Edit and resend, other versions, the earlier part of a long conversation. */
   readonly branches: BranchActions;
+  /** MCP servers' questions and sampling requests, as cards in the conversation they came during. */
+  readonly mcpCards: McpCards;
 
   constructor(opts: ChatControllerOptions) {
     this.window = new ConversationWindow(opts);
     this.sessions = new SessionActions({ core: opts.core, log: opts.log, window: this.window, sessionUi: opts.sessionUi, worktrees: opts.worktrees });
+    this.mcpCards = new McpCards({
+      conversations: () => this.window.all(),
+      viewOpen: () => this.window.view.syncedView()?.isReady() === true,
+      onNeeded: (conversation) => this.window.needsPerson(conversation),
+      onRunEnd: (listener) => this.window.onRunEnd(listener),
+      log: opts.log,
+    });
     this.branches = new BranchActions(
       () => this.window.inView,
       () => this.window.view.sendSnapshot(),
@@ -47,7 +57,7 @@ export class ChatController {
     return this.window.isRunning;
   }
 
-  /** Approvals waiting for the person across the window's conversations. */
+  /** Approvals and MCP request cards waiting for the person across the window's conversations. */
   get approvalsWaiting(): number {
     return this.window.approvalsWaiting;
   }

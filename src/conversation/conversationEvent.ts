@@ -15,6 +15,7 @@ export const CONVERSATION_EVENTS = [
   'toolResult',
   'toolPatch',
   'subagentStep',
+  'mcpRequest',
 ] as const;
 
 export type ConversationEventName = (typeof CONVERSATION_EVENTS)[number];

@@ -100,6 +100,14 @@ function apply(draft: ConversationDraft, event: ConversationEvent): void {
       changeCall(draft, event.data.toolCallId, (part) => ({ ...part, subagent: withSubagentStep(part.subagent, agent, step) }));
       return;
     }
+    case 'mcpRequest': {
+      const { part } = event.data;
+      draft.change(event.data.messageId, (m) => {
+        const at = m.parts.findIndex((p) => p.type === 'mcpRequest' && p.requestId === part.requestId);
+        return { ...m, parts: at < 0 ? [...m.parts, part] : m.parts.map((p, i) => (i === at ? part : p)) };
+      });
+      return;
+    }
   }
 }
 

@@ -253,7 +253,7 @@ export class Project {
     const allowed = new Set(narrowTools((agent ? conversationAgentTools(offerable, agent) : offerable).map((t) => t.name), command?.file.tools ?? []));
     const offered = new Map(offerable.filter((t) => allowed.has(t.name)).map((t) => [t.name, t]));
     const tools = new ToolCalls(this.toolHost, { mode, offered, signal, onToolApprove: opts.onToolApprove, emit });
-    const subagents = new RunSubagents({ ctx, session: this.session, model, maxTurns: opts.maxTurns ?? ctx.config.maxTurns, call: (call) => tools.call(call), emit });
+    const subagents = new RunSubagents({ ctx, session: this.session, model, maxTurns: opts.maxTurns ?? ctx.config.maxTurns, call: (call) => tools.execute(call), emit });
     // The task tool, where agents are defined and no command file or agent narrowed the tools: its subagents' calls go through `tools`.
     if (!command?.file.tools.length && (!agent || conversationAgentTools([{ name: 'task' }], agent).length > 0)) {
       const agents = await ctx.llmsContext.agents();

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { subagentStepEventSchema } from './subagentSteps';
 import { MAX_FIRED_RULES, MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 import { mcpStatusSchema } from './mcpStatus';
+import { mcpRequestPartSchema } from './mcpRequests';
 import { messageUsageSchema } from './messageUsage';
 import { toolDisplaySchema } from './toolDisplay';
 import {
@@ -76,6 +77,8 @@ export const hostEvents = {
     /** A `task` call's subagent usage so far (replaces the card's). */
     usage: messageUsageSchema.optional(),
   }),
+  /** An MCP server's request (a question, a sampling request) as a card in a message: added, or replaced by its requestId. */
+  mcpRequest: z.strictObject({ messageId, part: mcpRequestPartSchema }),
   /** A subagent's step, for the card of the `task` call that started it (see subagentSteps.ts). */
   subagentStep: subagentStepEventSchema,
   /** The model called a tool: append a toolCall part to the message. */

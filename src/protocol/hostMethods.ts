@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from './limits';
+import { mcpAnswerSchema } from './mcpRequests';
 import { planMethods } from './planState';
 import type { MethodSpec } from './side';
 import { agentModeSchema, workspaceProjectsSchema, sessionInfoSchema, sessionSummarySchema } from './sessionState';
@@ -169,6 +170,11 @@ export const hostMethods = {
   'mcp.prompt': {
     params: z.strictObject({ server: z.string().min(1), prompt: z.string().min(1), args: z.record(z.string(), z.string().max(20_000)) }),
     result: z.strictObject({ text: z.string() }),
+  },
+  /** The person's answer to an MCP server's request card; `settled` false when the request was already gone (answered, withdrawn, timed out). */
+  'mcp.answer': {
+    params: z.strictObject({ requestId: z.string().min(1).max(200), answer: mcpAnswerSchema }),
+    result: z.strictObject({ settled: z.boolean() }),
   },
   /** The command files and skills of the workspace and the person's folders, as `/name` entries of the composer. */
   'setup.slashCommands': {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { subagentViewSchema } from './subagentSteps';
 import { messageUsageSchema } from './messageUsage';
+import { mcpRequestPartSchema } from './mcpRequests';
 import { toolDisplaySchema } from './toolDisplay';
 import { MAX_FIRED_RULES, MAX_IMAGE_BASE64_CHARS, MAX_LIVE_OUTPUT_CHARS, MAX_RULE_TEXT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 
@@ -194,6 +195,7 @@ export const uiPartSchema = z.discriminatedUnion('type', [
   compactionPartSchema,
   interruptionPartSchema,
   planExecutionPartSchema,
+  mcpRequestPartSchema,
 ]);
 
 /** An event rule that fired on this turn (the view's "2 rules" marker); texts are capped for display. */

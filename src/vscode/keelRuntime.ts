@@ -192,6 +192,7 @@ export class KeelRuntime {
         );
       },
     });
+    mcp.setCards(this.controller.mcpCards);
     const worktreeReview = new WorktreeReview(changes, log, () => this.controller);
     changes.attach(worktreeReview);
     this.worktreeChats = new WorktreeChats({ controller: this.controller, cores: worktrees, review: worktreeReview, log, env: process.env, reveal: () => this.revealView() });
@@ -251,7 +252,7 @@ export class KeelRuntime {
     this.view = view;
     this.notices.attach(view);
     const connection = connectChatView(view, webview, this.controller, this.services, (level, message) => channel[level](message), [
-      mcpViewExtension(this.mcp.manager),
+      mcpViewExtension(this.mcp.manager, this.controller.mcpCards),
     ]);
     // The page's first snapshot needs the core: build it while the page loads, not after its `ready`
     // (configSummary never rejects; a core that cannot start is reported with the snapshot).

@@ -9,7 +9,7 @@ import { waitForWorkbench } from '../e2e/harness/workbench.ts';
 import type { Bench, BenchSuite } from './benchTypes';
 import { sharedLab } from './vscode/codeServerLab.ts';
 import type { Lab } from './vscode/codeServerLab.ts';
-import { currentExtensionHost, waitForIdle } from './vscode/extensionHostProcess.ts';
+import { currentExtensionHost, waitForCurrentHostIdle } from './vscode/extensionHostProcess.ts';
 import { armClickToContent, readTime } from './vscode/pageTiming.ts';
 import { repoRoot, rig } from './vscode/rigScripts.ts';
 import { KEEL_ACTIVITY_ITEM } from './vscode/workbenchActions.ts';
@@ -50,7 +50,7 @@ async function firstSight(server: Lab['server'], view: { item: string; extension
     await page.goto(server.url, { timeout: 60_000 });
     await waitForWorkbench(page);
     await page.locator(view.item).waitFor({ state: 'visible', timeout: 30_000 });
-    await waitForIdle(await currentExtensionHost(server.pid, previousHost));
+    await waitForCurrentHostIdle(server.pid, previousHost);
     await page.waitForTimeout(1_000);
 
     await armClickToContent(page, view.item, view.extensionId, 'readable');

@@ -9,7 +9,7 @@ import { spawnScriptedServer } from './scriptedServerProcess';
 import type { ServerProcess } from './scriptedServerProcess';
 import { startLab, stopLab } from './vscode/codeServerLab.ts';
 import type { Lab } from './vscode/codeServerLab.ts';
-import { currentExtensionHost, waitForIdle } from './vscode/extensionHostProcess.ts';
+import { currentExtensionHost, waitForCurrentHostIdle } from './vscode/extensionHostProcess.ts';
 import { armClickToContent, readTime, recordMarkerPaint, recordPointerDown } from './vscode/pageTiming.ts';
 import { LAST_MESSAGE_MARKER, writeLongConversation } from './vscode/storedConversation.ts';
 import { KEEL_ACTIVITY_ITEM, reloadWithoutKeel, showKeel } from './vscode/workbenchActions.ts';
@@ -84,7 +84,7 @@ const coldOpen: Bench<ViewLab> = {
     const previousHost = await currentExtensionHost(lab.server.pid, undefined);
     await reloadWithoutKeel(lab.page);
     // Startup work of the new window and extension host is not Keel's: wait until it is done.
-    await waitForIdle(await currentExtensionHost(lab.server.pid, previousHost));
+    await waitForCurrentHostIdle(lab.server.pid, previousHost);
     await lab.page.waitForTimeout(1_000);
     return clickToFirstContent(lab.page);
   },

@@ -145,10 +145,10 @@ async function rowProblems(frame: Frame): Promise<string[]> {
   });
 }
 
-/** Waits until the toolkit's elements (the pickers, the icon buttons) wear the theme's colours, not their own dark defaults. */
-async function toolkitFollowsTheme(frame: Frame, theme: string): Promise<void> {
+/** Waits until the pickers wear the new theme's colours. */
+async function pickersFollowTheme(frame: Frame, theme: string): Promise<void> {
   const wearing = () => {
-    const picker = document.querySelector('vscode-dropdown');
+    const picker = document.querySelector('[data-testid="model-picker"]');
     if (!picker) return 'no picker';
     const probe = document.createElement('span');
     probe.style.background = 'var(--vscode-dropdown-background)';
@@ -158,7 +158,7 @@ async function toolkitFollowsTheme(frame: Frame, theme: string): Promise<void> {
     const shown = getComputedStyle(picker).backgroundColor;
     return shown === wanted ? '' : `the model picker is ${shown}, the theme says ${wanted}`;
   };
-  // The toolkit applies a theme in the task after the body's class changed: poll, frame by frame.
+  // The page gets the new theme's variables a little after the switch: poll, frame by frame.
   const deadline = Date.now() + 5_000;
   let problem = await frame.evaluate(wearing);
   while (problem && Date.now() < deadline) {
@@ -265,7 +265,7 @@ for (const language of LANGUAGES) {
         it(`cuts and covers nothing at ${width} px in ${theme}, with no serious accessibility problem`, async function () {
           this.timeout(90_000);
           await useTheme(rig.workspace, frame, theme, kind);
-          await toolkitFollowsTheme(frame, theme);
+          await pickersFollowTheme(frame, theme);
           await setSidebarWidth(rig.page, frame, width);
           const slug = `${kind.replace('vscode-', '')}-${width}`;
 

@@ -73,7 +73,7 @@ describe('Keel chat in code-server', () => {
 
     const card = rig.chat.approvalCard();
     await card.waitFor({ timeout: 30_000 });
-    await card.locator('[data-testid="reject-reason"] input').fill('not in this workspace');
+    await card.getByTestId('reject-reason').fill('not in this workspace');
     await card.getByTestId('reject').click();
 
     assert.strictEqual(await rig.chat.finishedAnswer(), 'Fine, I will not create it.');

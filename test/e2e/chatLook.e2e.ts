@@ -38,7 +38,7 @@ describe('how the chat looks in code-server', () => {
   for (const width of [500, 220]) {
     it(`cuts nothing at ${width} px: pickers, placeholder, "/" and "@" menus`, async () => {
       await assertNothingCut(rig, frame, width);
-      const model = await rig.chat.frame.getByTestId('model-picker').evaluate((element) => element.shadowRoot?.querySelector('.selected-value')?.textContent?.trim());
+      const model = (await rig.chat.frame.getByTestId('model-picker').innerText()).trim();
       assert.strictEqual(model, 'scripted-model', 'the model the person configured, without Keel\'s custom/ prefix');
       const meter = rig.chat.frame.getByTestId('context-meter');
       assert.match(await meter.innerText(), /Context/);
@@ -96,8 +96,8 @@ describe('how the chat looks in code-server', () => {
         }),
       );
       assert.notStrictEqual(looks[0], looks[1], `Act and Plan look the same in ${theme}`);
-      // The toolkit's pickers and icon buttons take the theme's colours, not its own dark defaults.
-      const toolkit = await frame.evaluate(() => {
+      // The pickers and icon buttons wear the theme's colours.
+      const controls = await frame.evaluate(() => {
         const color = (value: string) => {
           const probe = document.createElement('span');
           probe.style.color = value;
@@ -116,8 +116,8 @@ describe('how the chat looks in code-server', () => {
           iconWanted: color(theme.getPropertyValue('--vscode-foreground')),
         };
       });
-      assert.strictEqual(toolkit.picker, toolkit.pickerWanted, `the model picker's background in ${theme}`);
-      assert.strictEqual(toolkit.icon, toolkit.iconWanted, `the New chat button's colour in ${theme}`);
+      assert.strictEqual(controls.picker, controls.pickerWanted, `the model picker's background in ${theme}`);
+      assert.strictEqual(controls.icon, controls.iconWanted, `the New chat button's colour in ${theme}`);
     });
   }
 

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator } from 'playwright-core';
+import type { FrameLocator, Locator } from 'playwright-core';
 import { reply } from '../fixtures/scriptedServer/replyBuilder.ts';
 import { keelContentFrame } from './harness/keelView.ts';
 import { cutThings } from './support/chatLayout.ts';
@@ -18,16 +18,14 @@ const TIMEOUT = 30_000;
 const MODEL = 'gpt-5-mini';
 
 /** Chooses the option labelled `label` in a footer picker, as a person does: open it, click the option. */
-async function pick(picker: Locator, label: string): Promise<void> {
-  if ((await picker.evaluate((element) => element.tagName.toLowerCase())) === 'select') {
-    await picker.selectOption({ label });
-    return;
-  }
+async function pick(frame: FrameLocator, picker: Locator, label: string): Promise<void> {
   await picker.click();
-  await picker.getByRole('option', { name: label, exact: true }).click();
+  // The open list is the only one shown; the others are hidden.
+  await frame.getByRole('option', { name: label, exact: true }).click();
 }
 
-const valueOf = (picker: Locator) => picker.evaluate((element) => (element as HTMLElement & { value?: string }).value ?? '');
+/** The value the picker shows, as the page's state has it. */
+const valueOf = async (picker: Locator) => (await picker.getAttribute('data-value')) ?? '';
 
 /** Waits until the picker's tooltip, which the host's state draws, matches `wanted`. */
 async function waitForTitle(picker: Locator, wanted: RegExp): Promise<void> {
@@ -61,12 +59,12 @@ describe('the composer\'s agent and reasoning pickers', () => {
     assert.strictEqual(await valueOf(agentPicker), '', 'the conversation starts as Keel');
     assert.strictEqual(await valueOf(reasoningPicker), 'default');
 
-    await pick(agentPicker, 'reviewer');
+    await pick(rig.chat.frame, agentPicker, 'reviewer');
     // The description is the tooltip once the host says the conversation works as the reviewer.
     await waitForTitle(agentPicker, /^Agent: reviewer \(Reviews changes for bugs\.\)$/);
     assert.strictEqual(await valueOf(agentPicker), 'reviewer');
 
-    await pick(reasoningPicker, 'Reasoning: high');
+    await pick(rig.chat.frame, reasoningPicker, 'Reasoning: high');
     // The tooltip says the choice once the host has it back: it went to the person's settings, the core was rebuilt.
     await waitForTitle(reasoningPicker, /^Reasoning: high, for custom\/gpt-5-mini$/);
     assert.strictEqual(await valueOf(reasoningPicker), 'high');

@@ -37,6 +37,7 @@ const LABELS: { [M in HostMethod]?: (params: ParamsIn<HostSide, M>) => string } 
   'settings.open': () => l10n.t('Opening settings'),
   'command.run': () => l10n.t('Running the command'),
   'mcp.prompt': ({ prompt }) => l10n.t('Getting the MCP prompt {0}', prompt),
+  'mcp.answer': () => l10n.t("Answering the MCP server's request"),
   'workspaceProject.select': ({ name }) => l10n.t('Switching to the project {0}', name),
   'mode.set': () => l10n.t('Switching mode'),
   'plan.open': () => l10n.t('Opening the plan'),

@@ -85,6 +85,7 @@ export function createUiBridge(bus: WebviewBus, store: ChatStore, log: LogFn): U
     bus.on('partPatch', (data) => store.apply({ type: 'partPatch', data })),
     bus.on('toolPatch', (data) => store.apply({ type: 'toolPatch', data })),
     bus.on('subagentStep', (data) => store.apply({ type: 'subagentStep', data })),
+    bus.on('mcpRequest', (data) => store.apply({ type: 'mcpRequest', data })),
     bus.on('usage', (usage) => store.setUsage(usage)),
     bus.on('retry', ({ attempt, maxAttempts, error }) => store.setRetry({ attempt, maxAttempts, error })),
     bus.on('rules', ({ rules }) => store.setRules(rules)),

@@ -95,7 +95,7 @@ export function initialMeta(): ChatMeta {
     sessionActivity: null,
     prefill: null,
     workspaceProjects: null,
-    mcp: { servers: [], prompts: [] },
+    mcp: { servers: [], prompts: [], resources: [] },
     plan: null,
   };
 }

@@ -9,19 +9,11 @@ export interface ButtonProps {
   testId?: string;
 }
 
+/** A text button in the theme's button colours (primary: the call to action; secondary: the others). */
 export function Button({ children, onClick, appearance = 'primary', disabled = false, title, testId }: ButtonProps) {
   return (
-    <vscode-button
-      appearance={appearance}
-      disabled={disabled}
-      title={title}
-      data-testid={testId}
-      // A disabled web component can still receive a click on its host element.
-      onClick={() => {
-        if (!disabled) onClick();
-      }}
-    >
+    <button type="button" className={`ui-button ui-button-${appearance}`} disabled={disabled} title={title} data-testid={testId} onClick={onClick}>
       {children}
-    </vscode-button>
+    </button>
   );
 }

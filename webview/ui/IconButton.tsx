@@ -9,19 +9,11 @@ export interface IconButtonProps {
   testId?: string;
 }
 
+/** A codicon button drawn like VS Code's toolbar actions: no background until hovered. */
 export function IconButton({ icon, label, onClick, disabled = false, testId }: IconButtonProps) {
   return (
-    <vscode-button
-      appearance="icon"
-      aria-label={label}
-      title={label}
-      disabled={disabled}
-      data-testid={testId}
-      onClick={() => {
-        if (!disabled) onClick();
-      }}
-    >
+    <button type="button" className="ui-icon-button" aria-label={label} title={label} disabled={disabled} data-testid={testId} onClick={onClick}>
       <Icon name={icon} />
-    </vscode-button>
+    </button>
   );
 }

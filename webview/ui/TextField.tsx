@@ -13,21 +13,19 @@ export interface TextFieldProps {
   onEnter?: () => void;
 }
 
-type ValueElement = HTMLElement & { value: string };
-
 /**
- * A single-line field. Listens on the element itself: the toolkit's inner input sits in
- * a shadow root and its composed `input` event reaches the host after `value` is updated.
+ * A single-line field: a native input in the theme's input colours. Listens on the element
+ * itself and writes `value` only when it differs, so the caret stays where it is while typing.
  */
 export function TextField({ value, onChange, placeholder, label, title, maxLength, testId, autoFocus, onEnter }: TextFieldProps) {
-  const ref = useRef<ValueElement>(null);
+  const ref = useRef<HTMLInputElement>(null);
   const latest = useRef({ onChange, onEnter });
   latest.current = { onChange, onEnter };
 
   useEffect(() => {
     const element = ref.current;
     if (!element) return undefined;
-    const onInput = (): void => latest.current.onChange(element.value ?? '');
+    const onInput = (): void => latest.current.onChange(element.value);
     const onKeyDown = (event: KeyboardEvent): void => {
       if (event.key === 'Enter' && !event.isComposing && latest.current.onEnter) {
         event.preventDefault();
@@ -49,14 +47,16 @@ export function TextField({ value, onChange, placeholder, label, title, maxLengt
   }, [value]);
 
   return (
-    <vscode-text-field
+    <input
       ref={ref}
+      type="text"
+      className="ui-text-field"
+      defaultValue={value}
       placeholder={placeholder}
       aria-label={label}
       title={title}
-      maxlength={maxLength}
+      maxLength={maxLength}
       data-testid={testId}
-      className="ui-text-field"
     />
   );
 }

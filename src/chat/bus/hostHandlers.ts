@@ -6,8 +6,8 @@ import type { ChatController } from '../chatController';
 import { listModels, slashCommands } from '../runtime/coreQueries';
 import type { EditorServices } from './editorServices';
 
-/** Host methods a feature of its own answers through a ViewExtension (MCP's prompts, see mcpView.ts). */
-export type ExtensionMethod = 'mcp.prompt';
+/** Host methods a feature of its own answers through a ViewExtension (MCP's prompts and request cards, see mcpView.ts). */
+export type ExtensionMethod = 'mcp.prompt' | 'mcp.answer';
 
 /**
  * The host's answers, one per request method of the catalogue (src/protocol/hostMethods.ts)

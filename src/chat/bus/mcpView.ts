@@ -1,11 +1,16 @@
 import * as l10n from '@vscode/l10n';
 import type { McpServerStatus } from '../../core/mcp';
 import type { McpManager } from '../../core/mcp';
+import { MAX_VIEW_RESOURCES } from '../../protocol/mcpStatus';
 import type { McpStatusView } from '../../protocol/mcpStatus';
 import type { ViewExtension } from './nodeBridge';
+import type { McpCards } from '../approvals/mcpCards';
 
-/** The view's side of MCP: the status list and prompts (sent after each `ready` and on change), and filling a prompt. */
-export function mcpViewExtension(manager: McpManager): ViewExtension {
+/**
+ * The view's side of MCP: the status list and prompts (sent after each `ready` and on change),
+ * filling a prompt, and the person's answers to servers' request cards.
+ */
+export function mcpViewExtension(manager: McpManager, cards: Pick<McpCards, 'answer'>): ViewExtension {
   return ({ bus, outbox, isReady, onReady }) => {
     const send = () => {
       if (isReady()) outbox.emit('mcp.status', mcpStatusView(manager));
@@ -13,6 +18,7 @@ export function mcpViewExtension(manager: McpManager): ViewExtension {
     const stopReady = onReady(send);
     const stopChanges = manager.onDidChange(send);
     bus.handle('mcp.prompt', async ({ server, prompt, args }) => ({ text: await manager.promptText(server, prompt, args) }));
+    bus.handle('mcp.answer', ({ requestId, answer }) => ({ settled: cards.answer(requestId, answer) }));
     return () => {
       stopReady();
       stopChanges();
@@ -34,6 +40,16 @@ export function mcpStatusView(manager: McpManager): McpStatusView {
       ...(p.description ? { description: p.description.slice(0, 1000) } : {}),
       arguments: p.arguments.map((a) => ({ name: a.name, required: a.required })),
     })),
+    resources: manager
+      .resources()
+      .filter((r) => r.uri.length <= 2048)
+      .slice(0, MAX_VIEW_RESOURCES)
+      .map((r) => ({
+        server: r.server.slice(0, 200),
+        uri: r.uri,
+        name: r.name.slice(0, 200),
+        ...(r.description ? { description: r.description.slice(0, 300) } : {}),
+      })),
   };
 }
 

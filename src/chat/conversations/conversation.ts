@@ -75,6 +75,7 @@ export class Conversation {
   /** The latest run reported an error (a background conversation then shows as failed). */
   failed = false;
   private readonly runs: SendRunContext;
+  private cardsWaiting = 0;
 
   constructor(private readonly opts: ConversationOptions) {
     this.core = opts.core;
@@ -149,12 +150,23 @@ export class Conversation {
 
   /** Something runs, waits its turn, or waits for the person: switching away keeps it going. */
   get busy(): boolean {
-    return this.queue.busy || this.approvals.size > 0;
+    return this.queue.busy || this.waitingForPerson > 0;
+  }
+
+  /** Tool approvals and MCP request cards waiting for the person's answer. */
+  get waitingForPerson(): number {
+    return this.approvals.size + this.cardsWaiting;
+  }
+
+  /** An MCP request card opened (+1) or was settled (-1) here (see McpCards): it waits like an approval. */
+  cardWaiting(delta: 1 | -1): void {
+    this.cardsWaiting = Math.max(0, this.cardsWaiting + delta);
+    this.opts.onActivity(this);
   }
 
   /** What the sessions list shows for it while it is live (undefined: idle). */
   activity(): ConversationActivity | undefined {
-    if (this.approvals.size > 0) return 'approval';
+    if (this.waitingForPerson > 0) return 'approval';
     if (this.queue.waitingForTurn) return 'queued';
     if (this.queue.busy) return 'running';
     return undefined;

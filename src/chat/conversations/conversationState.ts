@@ -2,6 +2,7 @@ import type { JournalEntry } from '../../core/journal';
 import type { RuleInEffect } from '../../core/llmsContext';
 import type { ProjectEvent } from '../../core/projectTypes';
 import type { RulesRecord } from '../../core/session';
+import type { McpRequestPart } from '../../protocol/mcpRequests';
 import type { MessageUsage } from '../../protocol/messageUsage';
 import type { PlanInfo } from '../../protocol/planState';
 import type { ConfigSummary, WorkspaceProjects, RuleInEffectInfo, RunState, SessionInfo, Snapshot, TodoItem, UiError, Usage } from '../../protocol/sessionState';
@@ -167,6 +168,11 @@ export class ConversationState {
 
   beginRun(model: string): void {
     this.projection.begin(model);
+  }
+
+  /** An MCP server's request card, added to a message or replacing its earlier look (see McpCards). */
+  showMcpRequest(messageId: string, part: McpRequestPart): void {
+    if (this.list.has(messageId)) this.list.emit({ type: 'mcpRequest', data: { messageId, part } });
   }
 
   /** A tool call is now waiting for the person. */

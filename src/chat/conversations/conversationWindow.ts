@@ -22,6 +22,7 @@ export class ConversationWindow {
   /** Conversations whose runs ended in the background since the person last opened them. */
   private readonly unseen = new Map<string, 'finished' | 'failed'>();
   private shownMode: AgentMode = 'act';
+  private readonly runEndListeners = new Set<(from: Conversation) => void>();
   private lastActivity = '';
   private lastApprovals = -1;
 
@@ -72,19 +73,29 @@ export class ConversationWindow {
       },
       afterRun: (from) => {
         if (from === this.shown) this.view.flush();
+        for (const listener of [...this.runEndListeners]) listener(from);
       },
       syncedView: (from) => (from === this.shown ? this.view.syncedView() : undefined),
       onActivity: () => this.activityChanged(),
-      onApprovalNeeded: (from) => {
-        const id = from.sessionId;
-        if (from === this.shown || !id) opts.onApprovalNeeded?.();
-        else opts.onApprovalNeeded?.({ sessionId: id, title: from.title });
-      },
+      onApprovalNeeded: (from) => this.needsPerson(from),
       onSessionChange: (from, id) => {
         if (from === this.shown) opts.onSessionChange?.(id);
       },
       onIdle: (from) => this.idle(from),
     });
+  }
+
+  /** Hears each run of the window's conversations end; returns what stops it. */
+  onRunEnd(listener: (from: Conversation) => void): () => void {
+    this.runEndListeners.add(listener);
+    return () => this.runEndListeners.delete(listener);
+  }
+
+  /** Something of `from` waits for the person: the view comes into sight, or a notice names a background conversation. */
+  needsPerson(from: Conversation): void {
+    const id = from.sessionId;
+    if (from === this.shown || !id) this.opts.onApprovalNeeded?.();
+    else this.opts.onApprovalNeeded?.({ sessionId: id, title: from.title });
   }
 
   /** The open conversation with this session, in view or in the background. */
@@ -151,9 +162,9 @@ export class ConversationWindow {
     return this.all().some((c) => c.queue.isRunning);
   }
 
-  /** Approvals waiting for the person, in every conversation (the badge on the Keel icon). */
+  /** Approvals and MCP request cards waiting for the person, in every conversation (the badge on the Keel icon). */
   get approvalsWaiting(): number {
-    return this.all().reduce((n, c) => n + c.approvals.size, 0);
+    return this.all().reduce((n, c) => n + c.waitingForPerson, 0);
   }
 
   /** Stops every run and closes every conversation, waiting at most `graceMs` for the runs to end. */

@@ -248,8 +248,10 @@ export class RunProjection {
         this.announced.set(p.toolCallId, { name: p.name, input: p.input });
         return false;
       });
+      // MCP request cards shown meanwhile stay (they are not in the log).
+      const cards = current.parts.filter((p) => p.type === 'mcpRequest');
       // The streamed parts are sent again only when the final message differs from them.
-      const parts = [...content, ...calls];
+      const parts = [...content, ...calls, ...cards];
       const same = JSON.stringify(parts) === JSON.stringify(current.parts);
       const status = event.partial ? 'cancelled' : 'done';
       this.list.emit({ type: 'messagePatch', data: { messageId: id, status, ...(same ? {} : { parts }), ...this.recordedAt(current, event.at) } });

@@ -53,6 +53,11 @@ export interface ElicitField {
   /** For choice and choices: the values and what to call them. */
   options?: { value: string; label: string }[];
   default?: string | number | boolean | string[];
+  /** Text: its least and most characters; numbers: the least and most value. */
+  min?: number;
+  max?: number;
+  /** Text in a given form: an email address, a URI, a date, a date and time. */
+  format?: 'email' | 'uri' | 'date' | 'date-time';
 }
 
 type Property = ElicitRequestFormParams['requestedSchema']['properties'][string];
@@ -66,7 +71,9 @@ export function formFields(params: ElicitRequestFormParams): ElicitField[] {
 function fieldOf(name: string, p: Property, required: boolean): ElicitField {
   const base = { name, label: p.title ?? name, required, ...(p.description ? { description: p.description } : {}) };
   if (p.type === 'boolean') return { ...base, kind: 'boolean', ...(p.default !== undefined ? { default: p.default } : {}) };
-  if (p.type === 'number' || p.type === 'integer') return { ...base, kind: p.type, ...(p.default !== undefined ? { default: p.default } : {}) };
+  if (p.type === 'number' || p.type === 'integer') {
+    return { ...base, kind: p.type, ...bounds(p.minimum, p.maximum), ...(p.default !== undefined ? { default: p.default } : {}) };
+  }
   if (p.type === 'array') {
     const items = p.items as { enum?: string[]; anyOf?: { const: string; title: string }[] };
     const options = items.anyOf ? items.anyOf.map((o) => ({ value: o.const, label: o.title })) : (items.enum ?? []).map((v) => ({ value: v, label: v }));
@@ -79,7 +86,12 @@ function fieldOf(name: string, p: Property, required: boolean): ElicitField {
     const names = 'enumNames' in p && Array.isArray(p.enumNames) ? p.enumNames : undefined;
     return { ...base, kind: 'choice', options: p.enum.map((v, i) => ({ value: v, label: names?.[i] ?? v })), ...(p.default !== undefined ? { default: p.default } : {}) };
   }
-  return { ...base, kind: 'text', ...(p.default !== undefined ? { default: p.default } : {}) };
+  const text = p as { minLength?: number; maxLength?: number; format?: ElicitField['format'] };
+  return { ...base, kind: 'text', ...bounds(text.minLength, text.maxLength), ...(text.format ? { format: text.format } : {}), ...(p.default !== undefined ? { default: p.default } : {}) };
+}
+
+function bounds(min: number | undefined, max: number | undefined): Pick<ElicitField, 'min' | 'max'> {
+  return { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
 }
 
 /**

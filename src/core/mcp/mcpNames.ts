@@ -14,6 +14,14 @@ export function mcpToolName(server: string, tool: string): string {
   return `${name.slice(0, maxToolNameLength - hash.length - 1)}_${hash}`;
 }
 
+/**
+ * What every tool name of `server` starts with (a name shortened with a hash keeps at least
+ * this much of it): a running call's name tells which server it went to.
+ */
+export function mcpToolPrefix(server: string): string {
+  return `mcp__${clean(server)}__`.slice(0, maxToolNameLength - 9);
+}
+
 function clean(part: string): string {
   return part.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
 }

@@ -2,6 +2,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, SamplingMessageContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { ImagePart, LanguageModel, ModelMessage, TextPart } from 'ai';
+import type { ModelPrice } from '../config/configSchema';
+import { errorMessage } from '../errors';
+import { costOf } from '../model/modelCatalogue';
 import { modelText } from '../model/modelText';
 
 /**
@@ -13,11 +16,19 @@ export type Sampler = (server: string, params: CreateMessageRequestParams, signa
 /** Declared only when someone can approve and run requests. */
 export const samplingCapability: ClientCapabilities = { sampling: {} };
 
-/** Hands the server's sampling requests to `sampler`; the SDK checks the request and the result. */
-export function answerSampling(client: Client, server: string, sampler: Sampler): void {
+/**
+ * Hands the server's sampling requests to `sampler`; the SDK checks the request and the result.
+ * `asking` is told a request waits for the person (and then the model), and returns what to call
+ * once it is done: the running calls' timeouts stand still meanwhile.
+ */
+export function answerSampling(client: Client, server: string, sampler: Sampler, asking: () => () => void = () => () => undefined): void {
   client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
-    const result = await sampler(server, request.params, extra.signal);
-    return result;
+    const answered = asking();
+    try {
+      return await sampler(server, request.params, extra.signal);
+    } finally {
+      answered();
+    }
   });
 }
 
@@ -25,8 +36,13 @@ export function answerSampling(client: Client, server: string, sampler: Sampler)
 export function samplingText(params: CreateMessageRequestParams): string {
   const parts: string[] = [];
   if (params.systemPrompt) parts.push(`[system]\n${params.systemPrompt}`);
-  for (const m of params.messages) parts.push(`[${m.role}]\n${blocks(m.content).map(blockText).join('\n')}`);
+  for (const m of samplingMessages(params)) parts.push(`[${m.role}]\n${m.text}`);
   return parts.join('\n\n');
+}
+
+/** Each message of the request as text (an image or audio block as its type in brackets). */
+export function samplingMessages(params: CreateMessageRequestParams): { role: 'user' | 'assistant'; text: string }[] {
+  return params.messages.map((m) => ({ role: m.role, text: blocks(m.content).map(blockText).join('\n') }));
 }
 
 function blocks(content: SamplingMessageContentBlock | SamplingMessageContentBlock[]): SamplingMessageContentBlock[] {
@@ -67,8 +83,21 @@ export async function sampleWith(model: LanguageModel, modelId: string, params: 
   return { role: 'assistant', content: { type: 'text', text: result.text }, model: modelId, stopReason: 'endTurn', usage: result.usage };
 }
 
-/** The person's verdict on a sampling request: run it (with the last user message as edited), or not. */
-export type SamplingVerdict = { run: true; lastUserText?: string } | { run: false };
+/** The person's model, as a request runs on it; its price, when known, prices what the request used. */
+export interface SamplingModel {
+  id: string;
+  model: LanguageModel;
+  price?: ModelPrice;
+}
+
+/** What came of an approved request: the tokens it used, or why it failed. */
+export type SamplingOutcome = { usage: { inputTokens: number; outputTokens: number; costUsd?: number } } | { error: string };
+
+/**
+ * The person's verdict on a sampling request: run it (with the last user message as edited), or
+ * not. `ran` hears what came of an approved one (the card that asked shows it and counts its tokens).
+ */
+export type SamplingVerdict = { run: true; lastUserText?: string; ran?(outcome: SamplingOutcome): void } | { run: false };
 
 /**
  * A Sampler that shows each request to the person (`approve`) and runs an approved one on the
@@ -77,7 +106,7 @@ export type SamplingVerdict = { run: true; lastUserText?: string } | { run: fals
  */
 export function approvedSampler(
   approve: (server: string, request: string, modelId: string, params: CreateMessageRequestParams, signal: AbortSignal) => Promise<SamplingVerdict>,
-  resolve: () => { id: string; model: LanguageModel } | Promise<{ id: string; model: LanguageModel }>,
+  resolve: () => SamplingModel | Promise<SamplingModel>,
   counted?: (server: string, usage: { inputTokens: number; outputTokens: number }) => void,
 ): Sampler {
   let queue: Promise<unknown> = Promise.resolve();
@@ -86,8 +115,16 @@ export function approvedSampler(
       const target = await resolve();
       const verdict = await approve(server, samplingText(params), target.id, params, signal);
       if (!verdict.run) throw new Error('The person declined to run this request on their model');
-      const { usage, ...result } = await sampleWith(target.model, target.id, params, signal, verdict.lastUserText);
+      let sampled: Awaited<ReturnType<typeof sampleWith>>;
+      try {
+        sampled = await sampleWith(target.model, target.id, params, signal, verdict.lastUserText);
+      } catch (err) {
+        verdict.ran?.({ error: errorMessage(err) });
+        throw err;
+      }
+      const { usage, ...result } = sampled;
       counted?.(server, usage);
+      verdict.ran?.({ usage: target.price ? { ...usage, costUsd: costOf(usage, target.price) } : usage });
       return result;
     });
     queue = turn.catch(() => undefined);

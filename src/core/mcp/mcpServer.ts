@@ -199,7 +199,7 @@ export class McpServer {
     }
   }
 
-  /** The server asked the person something: its running calls' timeouts wait for the answer. */
+  /** The server asked the person something (a question, a sampling request): its running calls' timeouts wait for the answer. */
   private holdCalls(): () => void {
     const releases = [...this.clocks].map((c) => c.hold());
     return () => releases.forEach((release) => release());
@@ -303,7 +303,7 @@ export class McpServer {
     const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities });
     handleServerRequests(client, { roots: () => this.opts.roots(), log: (line) => current() && this.log.add(line) });
     if (elicit) answerElicitations(client, this.config.name, elicit, () => this.holdCalls());
-    if (sample) answerSampling(client, this.config.name, sample);
+    if (sample) answerSampling(client, this.config.name, sample, () => this.holdCalls());
     client.onerror = (err) => {
       if (current()) this.log.add(`[keel] protocol error: ${errorMessage(err)}`);
     };

@@ -2,18 +2,20 @@ import * as l10n from '@vscode/l10n';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
 import type { ProviderApi, ProviderConfig } from '../config/configSchema';
-import { AnthropicMessagesModel } from './sdk/anthropicModel';
 import { GeminiModel } from './sdk/geminiModel';
 import { vertexOrigin, VertexModel } from './sdk/vertexModel';
 import { bedrockOrigin, BedrockModel } from './sdk/bedrockModel';
 import type { BedrockAuth } from './sdk/bedrockModel';
-import { leanResponsesModel } from './wire/leanModels';
+import { leanMessagesModel, leanResponsesModel } from './wire/leanModels';
+import { catalogueEntry } from './modelCatalogue';
+import { awsProfileRegion } from './awsProfileRegion';
 
 type Env = Record<string, string | undefined>;
 
 /**
- * The APIs with a provider kind of their own: Anthropic, Gemini, Vertex and Bedrock through the
- * AI SDK's providers (each loaded when first used), Azure OpenAI on Keel's own Responses wire.
+ * The APIs with a provider kind of their own: Gemini, Vertex and Bedrock through the AI SDK's
+ * providers (each loaded when first used), Anthropic on Keel's own Messages wire, Azure OpenAI
+ * on Keel's own Responses wire.
  */
 export type SdkApi = Exclude<ProviderApi, 'chat' | 'responses'>;
 
@@ -25,7 +27,9 @@ const firstOf = (env: Env, names: string[]): string | undefined => names.map((n)
 
 /** Vertex's location: the provider's `region`, else the environment's. */
 const vertexLocation = (pconf: ProviderConfig, env: Env) => pconf.region ?? firstOf(env, ['GOOGLE_VERTEX_LOCATION', 'GOOGLE_CLOUD_LOCATION']);
-const awsRegion = (pconf: ProviderConfig, env: Env) => pconf.region ?? firstOf(env, ['AWS_REGION', 'AWS_DEFAULT_REGION']);
+/** Bedrock's region: the provider's `region`, else the environment's, else the person's AWS profile's (`~/.aws/config`). */
+const awsRegion = (pconf: ProviderConfig, env: Env) =>
+  pconf.region ?? firstOf(env, ['AWS_REGION', 'AWS_DEFAULT_REGION']) ?? awsProfileRegion(env, pconf.profile ?? firstOf(env, ['AWS_PROFILE']));
 
 function missing(provider: string, what: string, how: string): KeelError {
   return new KeelError('config', l10n.t('Provider "{0}" needs {1}: {2}.', provider, what, how));
@@ -79,16 +83,16 @@ export function createSdkModel(
   if (api === 'azure' && !baseURL) {
     throw missing(provider, l10n.t('the Azure OpenAI resource'), l10n.t('set AZURE_RESOURCE_NAME, or "baseURL": "https://<resource>.openai.azure.com/openai" in its config'));
   }
-  if (api === 'bedrock' && (!baseURL || !awsRegion(pconf, env))) throw missing(provider, l10n.t('an AWS region'), l10n.t('set AWS_REGION, or "region" in its config'));
+  if (api === 'bedrock' && (!baseURL || !awsRegion(pconf, env))) throw missing(provider, l10n.t('an AWS region'), l10n.t('set AWS_REGION, "region" in its config, or a region for your AWS profile in ~/.aws/config'));
   const base = baseURL ?? '';
-  if (api === 'anthropic') return new AnthropicMessagesModel(provider, modelId, { baseURL: base, apiKey, headers });
+  if (api === 'anthropic') return leanMessagesModel(provider, modelId, { baseURL: base, apiKey, headers }, catalogueEntry(modelId)?.maxOutputTokens);
   if (api === 'gemini') return new GeminiModel(provider, modelId, { baseURL: base, apiKey, headers });
   if (api === 'azure') {
     // Azure's v1 API is OpenAI's Responses API under the resource's /openai/v1, the key in `api-key`.
     const keyed = apiKey ? { ...headers, 'api-key': apiKey } : headers;
     return leanResponsesModel(provider, modelId, { baseURL: `${base.replace(/\/+$/, '')}/v1`, headers: keyed });
   }
-  if (api === 'bedrock') return new BedrockModel(provider, modelId, { baseURL: base, region: awsRegion(pconf, env)!, auth: bedrockAuth(pconf, env, apiKey), headers });
+  if (api === 'bedrock') return new BedrockModel(provider, modelId, { baseURL: base, region: awsRegion(pconf, env)!, auth: bedrockAuth(pconf, env, apiKey), headers }, catalogueEntry(modelId)?.maxOutputTokens);
   const project = pconf.project ?? firstOf(env, ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT']);
   const location = vertexLocation(pconf, env);
   if (!apiKey && (!project || !location)) {

@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import type { McpServerConfig, ParsedMcpConfig } from '../../core/mcp';
+import type { ElicitQuestion, Elicitor, McpServerConfig, ParsedMcpConfig } from '../../core/mcp';
+import type { McpCards } from '../../chat/approvals/mcpCards';
+
+/** What asks servers' requests in the chat (see McpCards); undefined from it: no chat view can show one now. */
+export type McpRequestCards = Pick<McpCards, 'elicit' | 'approveSampling'>;
 import { McpManager, approvedSampler, describeServer, lastUserText, parseMcpConfig, readMcpFile, serverFingerprint } from '../../core/mcp';
 import { vscodeElicitor } from './mcpQuestions';
 import { askToSample } from './mcpSamplingPrompt';
@@ -28,11 +32,15 @@ export class McpHub implements vscode.Disposable {
   /** One question per server at a time, however many starts ask. */
   private readonly asking = new Map<string, Promise<boolean>>();
 
+  /** The chat's cards for servers' requests; VS Code's own prompts ask when no chat view can show them. */
+  private cards: McpRequestCards | undefined;
+
   constructor(
     private readonly state: vscode.Memento,
     private readonly log: LogFn,
     version: string,
   ) {
+    const native = vscodeElicitor();
     this.manager = new McpManager({
       workspaceRoot: rootFolder() ?? process.cwd(),
       roots: fileFolders(),
@@ -43,9 +51,10 @@ export class McpHub implements vscode.Disposable {
       waitForSandbox: true,
       approve: (server) => this.approve(server),
       isDisabled: (name) => this.disabled().includes(name),
-      elicit: vscodeElicitor(),
+      elicit: (server, question, signal) => this.cards?.elicit(server, question, signal)?.then((answer) => this.afterCard(question, answer)) ?? native(server, question, signal),
       sample: approvedSampler(
-        (server, request, modelId, params) => askToSample(server, request, modelId, lastUserText(params)),
+        (server, request, modelId, params, signal) =>
+          this.cards?.approveSampling(server, modelId, params, signal) ?? askToSample(server, request, modelId, lastUserText(params)),
         () => {
           if (!this.samplingModel) throw new Error('Keel has no model to run it on yet');
           return this.samplingModel();
@@ -74,6 +83,19 @@ export class McpHub implements vscode.Disposable {
   /** Where servers' sampling requests run once approved: the person's configured model. */
   setSamplingModel(resolve: () => Promise<{ id: string; model: LanguageModel }>): void {
     this.samplingModel = resolve;
+  }
+
+  /** Servers' questions and sampling requests are asked in the chat from now on, whenever a chat view is open. */
+  setCards(cards: McpRequestCards): void {
+    this.cards = cards;
+  }
+
+  /** A page the person agreed to open on the card opens now, in their browser. */
+  private async afterCard(question: ElicitQuestion, answer: Awaited<ReturnType<Elicitor>>): Promise<Awaited<ReturnType<Elicitor>>> {
+    if (question.mode !== 'url' || answer.action !== 'accept') return answer;
+    const opened = await vscode.env.openExternal(vscode.Uri.parse(question.params.url, true));
+    if (!opened) this.log('warn', `mcp: the page ${question.params.url} could not be opened`);
+    return answer;
   }
 
   /** For the extension's own tests: answers approvals instead of the modal. */

@@ -6,8 +6,8 @@ type Content = Record<string, string | number | boolean | string[]>;
 type Answer = { action: 'accept'; content?: Content } | { action: 'decline' } | { action: 'cancel' };
 
 /**
- * Answers MCP servers' questions (elicitation) with VS Code's own prompts, one question at a
- * time: a notification says which server asks what; "Answer…" walks through the form's fields
+ * Answers MCP servers' questions (elicitation) with VS Code's own prompts when no chat view can
+ * show them as a card (see McpCards and McpHub), one question at a time: a notification says which server asks what; "Answer…" walks through the form's fields
  * (pickers for yes/no and choices, input boxes with the defaults filled in and checked as typed);
  * a page to open is opened only when the person clicks Open. Escape cancels.
  */

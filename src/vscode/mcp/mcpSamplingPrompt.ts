@@ -5,7 +5,8 @@ import type { SamplingVerdict } from '../../core/mcp';
 const shownChars = 2_500;
 
 /**
- * Asks before a server's sampling request runs on the person's model: a dialog shows the server,
+ * Asks before a server's sampling request runs on the person's model when no chat view can show
+ * its card (see McpCards and McpHub): a dialog shows the server,
  * the model and the request; **Run** runs it, **Edit and Run…** lets the person change the last
  * user message first, anything else refuses it.
  */

@@ -23,8 +23,7 @@ export function newNonce(): string {
 
 /**
  * The chat page, under a policy that allows only this render's scripts, the extension's own
- * styles, fonts and images (plus data: images), and no network at all. The `csp-nonce` meta
- * lets the UI toolkit's probe style carry the nonce.
+ * styles, fonts and images (plus data: images), and no network at all.
  *
  * VS Code shows a webview's page only at its `load` event, which a script in the page holds
  * back until it has run. So the page starts with the early view: a composer in plain HTML
@@ -51,7 +50,6 @@ export function chatPageHtml(assets: ChatPageAssets): string {
 <head>
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
-  <meta property="csp-nonce" content="${nonce}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
 ${styles}
   <title>Keel</title>

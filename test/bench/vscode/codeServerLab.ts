@@ -25,6 +25,8 @@ export interface LabOptions {
   prepare?(paths: { workspace: string; keelHome: string }): void | Promise<void>;
   /** Other extensions' folders, installed next to Keel as they are. */
   linkExtensions?: string[];
+  /** false: the same server without Keel, to measure what Keel adds against. */
+  keel?: boolean;
 }
 
 export async function startLab(options: LabOptions = {}): Promise<Lab> {
@@ -46,7 +48,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     mkdirSync(keelHome, { recursive: true });
     await options.prepare?.({ workspace, keelHome });
     // User settings: a workspace's own settings may not point Keel at a model endpoint.
-    server = await launch.launchServer({ kind: 'code-server', runDir, folder: workspace, vsix: [vsix], env: { KEEL_HOME: keelHome }, settings: options.settings ?? {}, linkExtensions: options.linkExtensions ?? [] });
+    server = await launch.launchServer({ kind: 'code-server', runDir, folder: workspace, vsix: options.keel === false ? [] : [vsix], env: { KEEL_HOME: keelHome }, settings: options.settings ?? {}, linkExtensions: options.linkExtensions ?? [] });
     process.once('exit', stopOnExit);
     browser = await (await rig.chromium()).launchChromium();
     await browser.page.goto(server.url, { timeout: 60_000 });

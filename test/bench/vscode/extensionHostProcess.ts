@@ -41,13 +41,33 @@ function extensionHosts(serverGroup: number): HostProcess[] {
 }
 
 /** Waits for an extension host in the server's group started after `notBefore` (a pid to skip). */
-export async function currentExtensionHost(serverGroup: number, skip: number | undefined, timeoutMs = 30_000): Promise<number> {
+export async function currentExtensionHost(serverGroup: number, skip: number | ReadonlySet<number> | undefined, timeoutMs = 30_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
+  const skipped = (pid: number) => (typeof skip === 'number' ? pid === skip : skip?.has(pid) === true);
   for (;;) {
-    const hosts = extensionHosts(serverGroup).filter((h) => h.pid !== skip).sort((a, b) => b.startedAt - a.startedAt);
+    const hosts = extensionHosts(serverGroup).filter((h) => !skipped(h.pid)).sort((a, b) => b.startedAt - a.startedAt);
     if (hosts[0]) return hosts[0].pid;
     if (Date.now() > deadline) throw new Error(`no extension host in process group ${serverGroup} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Waits until the window's newest extension host is idle. A reload may start a host that
+ * VS Code replaces at once (the old window's last one, or one it restarts): when the host
+ * being watched exits, the newest one after it is watched instead.
+ */
+export async function waitForCurrentHostIdle(serverGroup: number, previous: number | undefined, attempts = 5): Promise<number> {
+  const gone = new Set<number>(previous === undefined ? [] : [previous]);
+  for (let attempt = 1; ; attempt++) {
+    const pid = await currentExtensionHost(serverGroup, gone);
+    try {
+      await waitForIdle(pid);
+      return pid;
+    } catch (err) {
+      if (!(err instanceof HostExitedError) || attempt >= attempts) throw err;
+      gone.add(pid);
+    }
   }
 }
 
@@ -75,10 +95,12 @@ export async function settledRssMb(pid: number, { intervalMs = 500, toleranceMb 
   }
 }
 
+class HostExitedError extends Error {}
+
 /** CPU time (user + system) a process has used, in clock ticks (1/100 s on Linux). */
 function cpuTicks(pid: number): number {
   const fields = statFields(pid);
-  if (!fields) throw new Error(`process ${pid} has exited`);
+  if (!fields) throw new HostExitedError(`process ${pid} has exited`);
   // utime and stime are stat fields 14 and 15: indexes 11 and 12 after the command name.
   return Number(fields[11]) + Number(fields[12]);
 }

@@ -8,7 +8,7 @@ const KEEL_CONTAINER = '.part.sidebar [id="workbench.view.extension.keel"]';
 export const KEEL_ACTIVITY_ITEM = '.part.activitybar a.action-label[class*="activity-workbench-view-extension-keel-"]';
 
 /** A new window (and extension host) whose sidebar shows the Explorer, not Keel. */
-export async function reloadWithoutKeel(page: Page): Promise<void> {
+export async function reloadWithoutKeel(page: Page, opts: { keelInstalled?: boolean } = {}): Promise<void> {
   if (await page.locator(KEEL_CONTAINER).isVisible()) await runCommand(page, 'View: Show Explorer');
   await runCommand(page, 'View: Close All Editors');
   await reloadWindow(page);
@@ -16,7 +16,7 @@ export async function reloadWithoutKeel(page: Page): Promise<void> {
   await page.locator('.part.sidebar [id="workbench.view.explorer"]').waitFor({ state: 'visible', timeout: 30_000 });
   // Keel's activity item appears once the extensions are registered: only then does the
   // command palette list Keel's commands.
-  await page.locator(KEEL_ACTIVITY_ITEM).waitFor({ state: 'visible', timeout: 30_000 });
+  if (opts.keelInstalled !== false) await page.locator(KEEL_ACTIVITY_ITEM).waitFor({ state: 'visible', timeout: 30_000 });
 }
 
 /** Opens Keel's view and waits until the chat drew the host's snapshot (runtime loaded, core built). */

@@ -1,5 +1,5 @@
 // What the chat-look browser tests share: the conversation they look at, what is cut or broken over lines in the view (the
-// footer's pickers and buttons, the composer's placeholder, an open "/" or "@" menu), switching
+// footer's pickers and their open lists, buttons, the composer's placeholder, an open "/" or "@" menu), switching
 // the colour theme, and the README's screenshots, in either language.
 import * as assert from 'node:assert';
 import { mkdirSync } from 'node:fs';
@@ -38,19 +38,30 @@ export async function cutThings(frame: Frame): Promise<string[]> {
     const cut: string[] = [];
     const width = window.innerWidth;
     const overflows = (element: Element) => element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
-    for (const dropdown of document.querySelectorAll('.footer vscode-dropdown')) {
-      const value = dropdown.shadowRoot?.querySelector('.selected-value');
-      const name = dropdown.getAttribute('aria-label') ?? 'a picker';
-      if (!value) cut.push(`${name}: no value shown`);
-      else if (overflows(value)) cut.push(`${name}: "${value.textContent}" is cut`);
-      if (dropdown.getBoundingClientRect().right > width + 1) cut.push(`${name}: runs past the view's edge`);
+    for (const picker of document.querySelectorAll('.footer [role="combobox"]')) {
+      const value = picker.querySelector('.ui-select-value');
+      const name = picker.getAttribute('aria-label') ?? 'a picker';
+      if (!value || !(value.textContent ?? '').trim()) cut.push(`${name}: no value shown`);
+      else if (overflows(value) || overflows(picker)) cut.push(`${name}: "${value.textContent}" is cut`);
+      if (picker.getBoundingClientRect().right > width + 1) cut.push(`${name}: runs past the view's edge`);
+    }
+    // An open picker's list: inside the view, every option's whole label shown.
+    for (const list of document.querySelectorAll('.ui-select-list:not([hidden])')) {
+      const box = list.getBoundingClientRect();
+      const name = list.getAttribute('aria-label') ?? 'a picker';
+      if (box.left < -1 || box.right > width + 1 || box.top < -1 || box.bottom > window.innerHeight + 1) cut.push(`${name}: its open list runs past the view's edge`);
+      for (const option of list.querySelectorAll('[role="option"]')) {
+        if (!(option.textContent ?? '').trim()) cut.push(`${name}: an option shows no name`);
+        else if (option.scrollWidth > option.clientWidth + 1) cut.push(`${name}: option "${option.textContent}" is cut`);
+      }
     }
     for (const element of document.querySelectorAll('.footer > *')) {
       if (element.getBoundingClientRect().right > width + 1) cut.push(`${element.className}: runs past the view's edge`);
     }
     // Short labels stay on one line ("You" broken into "Yo" / "u" is cut too; a Chinese
     // button's label broken after one character is as bad), and a button's label stays inside it.
-    for (const label of document.querySelectorAll('.message-author, button, vscode-button, .footer [data-testid="context-meter"]')) {
+    // (A picker's label may wrap: it is checked above.)
+    for (const label of document.querySelectorAll('.message-author, button:not([role="combobox"]), .footer [data-testid="context-meter"]')) {
       if ((label.textContent ?? '').trim() === '' || label.getBoundingClientRect().width < 1 || !label.checkVisibility({ visibilityProperty: true })) continue;
       if (label.tagName === 'BUTTON' && overflows(label)) cut.push(`the button "${label.textContent}" is cut`);
       // The lines its text takes: text boxes more than one line's height apart.
@@ -75,13 +86,12 @@ export async function cutThings(frame: Frame): Promise<string[]> {
       if (author && header.getBoundingClientRect().height > author.getBoundingClientRect().height * 2.2) cut.push(`the header of "${author.textContent}"'s message takes more than one line`);
     }
     // One-line fields show their whole placeholder.
-    for (const field of document.querySelectorAll('vscode-text-field')) {
-      const inner = field.shadowRoot?.querySelector('input');
-      const placeholder = field.getAttribute('placeholder');
-      if (!inner || !placeholder || inner.value !== '' || inner.getBoundingClientRect().width < 1) continue;
-      inner.value = placeholder;
-      if (inner.scrollWidth > inner.clientWidth + 1) cut.push(`the placeholder "${placeholder}" is cut`);
-      inner.value = '';
+    for (const field of document.querySelectorAll<HTMLInputElement>('input.ui-text-field')) {
+      const placeholder = field.placeholder;
+      if (!placeholder || field.value !== '' || field.getBoundingClientRect().width < 1) continue;
+      field.value = placeholder;
+      if (field.scrollWidth > field.clientWidth + 1) cut.push(`the placeholder "${placeholder}" is cut`);
+      field.value = '';
     }
     const input = document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]');
     if (input && input.value === '' && input.placeholder) {
@@ -104,7 +114,7 @@ export async function cutThings(frame: Frame): Promise<string[]> {
   });
 }
 
-/** Nothing cut at `width` px with the composer empty, and nothing with the "/" and "@" menus open. */
+/** Nothing cut at `width` px with the composer empty, and nothing with the "/" and "@" menus or a picker's list open. */
 export async function assertNothingCut(rig: ChatRig, frame: Frame, width: number): Promise<void> {
   await setSidebarWidth(rig.page, frame, width);
   assert.deepStrictEqual(await cutThings(frame), [], `at ${width} px`);
@@ -121,6 +131,31 @@ export async function assertNothingCut(rig: ChatRig, frame: Frame, width: number
     await input.press('Escape');
   }
   await input.fill('');
+  // The pickers' lists, opened from the keyboard: whole labels, inside the view; Escape closes them
+  // unchanged, Space opens and Enter chooses the highlighted option (the chosen one, so nothing changes
+  // under the rest of the look tests); the mouse opens and chooses too.
+  for (const id of ['model-picker', 'mode-picker']) {
+    const picker = rig.chat.frame.getByTestId(id);
+    const list = rig.chat.frame.locator('.ui-select-list:not([hidden])');
+    const before = await picker.innerText();
+    const expanded = () => picker.getAttribute('aria-expanded');
+    await picker.focus();
+    await picker.press('ArrowDown');
+    await list.waitFor({ timeout: TIMEOUT });
+    assert.deepStrictEqual(await cutThings(frame), [], `the ${id}'s open list at ${width} px`);
+    await picker.press('Escape');
+    assert.strictEqual(await expanded(), 'false', `Escape closes the ${id}'s list`);
+    await picker.press(' ');
+    assert.strictEqual(await expanded(), 'true', `Space opens the ${id}'s list`);
+    await picker.press('Enter');
+    assert.strictEqual(await expanded(), 'false', `Enter closes the ${id}'s list`);
+    await picker.click();
+    await list.getByRole('option', { name: before, exact: true }).click();
+    assert.strictEqual(await expanded(), 'false', `a click on an option closes the ${id}'s list`);
+    assert.strictEqual(await picker.innerText(), before, `the ${id} is as it was`);
+  }
+  await rig.page.mouse.move(width + 300, 300);
+  await input.focus();
 }
 
 /** The README's pictures of the side bar: light and dark, 220 and 500 px, as chat-<language>-<theme>-<width>.png. */

@@ -22,6 +22,8 @@ import type { CoreInputs } from '../../../src/chat/runtime/coreLoader';
 import { WorktreeCores } from '../../../src/chat/sessions/worktreeCores';
 import type { EditorServices } from '../../../src/chat/bus/editorServices';
 import { connectChatView } from '../../../src/chat/bus/nodeBridge';
+import { mcpViewExtension } from '../../../src/chat/bus/mcpView';
+import type { McpManager } from '../../../src/core/mcp';
 import type { KeelSettings } from '../../../src/chat/settings/settingsLayer';
 
 /** Lets pair-transport deliveries and handler hops run. */
@@ -121,7 +123,14 @@ export interface Page {
  */
 export function createChatRig(
   settings: KeelSettings,
-  opts: { trusted?: boolean; extraFolders?: string[]; worktrees?: boolean; controller?: Pick<ChatControllerOptions, 'sessionUi' | 'generateTitles' | 'maxConcurrentRuns' | 'onApprovalNeeded' | 'onApprovalsWaiting'> } = {},
+  opts: {
+    trusted?: boolean;
+    extraFolders?: string[];
+    worktrees?: boolean;
+    controller?: Pick<ChatControllerOptions, 'sessionUi' | 'generateTitles' | 'maxConcurrentRuns' | 'onApprovalNeeded' | 'onApprovalsWaiting'>;
+    /** MCP servers for the core, and their side of the page (status, prompts, request cards). */
+    mcp?: McpManager;
+  } = {},
 ): ChatRig {
   const root = mkdtempSync(join(tmpdir(), 'keel-chat-'));
   const workspace = join(root, 'ws');
@@ -144,6 +153,7 @@ export function createChatRig(
     plugins: () => [],
     host,
     env: { KEEL_HOME: home },
+    ...(opts.mcp ? { mcp: () => opts.mcp! } : {}),
   };
   const loader = new CoreLoader(inputs, log);
   const worktrees = opts.worktrees ? new WorktreeCores({ workspace: loader, inputs, log }) : undefined;
@@ -176,7 +186,7 @@ export function createChatRig(
       onDidChangeVisibility: (l: () => void) => (visibility.add(l), { dispose: () => visibility.delete(l) }),
       onDidDispose: (l: () => void) => (disposal.add(l), { dispose: () => disposal.delete(l) }),
     };
-    connections.push(connectChatView(view, webview, controller, unusedServices, log));
+    connections.push(connectChatView(view, webview, controller, unusedServices, log, opts.mcp ? [mcpViewExtension(opts.mcp, controller.mcpCards)] : []));
 
     const makePage = (answer: ((r: ToolApprovalRequest) => Promise<ToolApprovalAnswer> | ToolApprovalAnswer) | undefined): Page => {
       const bus = createWebviewBus(pageEnd, log);

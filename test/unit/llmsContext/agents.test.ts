@@ -155,6 +155,25 @@ describe('the task tool (scripted model)', () => {
     expect(existsSync(join(bench.ws, 'a.test.ts'))).toBe(false);
   });
 
+  it('a subagent\'s approved write is reported to the event rules: the run-tests reminder reaches the parent', async () => {
+    bench = projectBench(server);
+    bench.write('package.json', JSON.stringify({ scripts: { test: 'vitest run' } }));
+    bench.write('.keel/agents/tester.md', '---\nname: tester\ndescription: Writes tests.\ntools: read, write\n---\nWrite tests.');
+    const { project } = await bench.project([
+      reply.tool('task', { description: 'write a test', prompt: 'add a test', agent: 'tester' }),
+      { ...reply.tool('write', { file_path: 'a.test.ts', content: 'test()' }), match: { toolsInclude: ['write'] } },
+      { ...reply.text('Wrote a.test.ts.'), match: { lastToolResultIncludes: 'a.test.ts' } },
+      { ...reply.text('done'), match: { lastToolResultIncludes: 'Wrote a.test.ts' } },
+    ]);
+    const r = recorder([{ approved: true }]);
+    expect((await project.send('test it', r)).status).toBe('completed');
+    expect(existsSync(join(bench.ws, 'a.test.ts'))).toBe(true);
+    const fired = r.events.flatMap((e) => (e.type === 'rules_fired' ? e.fired.map((f) => f.id) : []));
+    expect(fired).toContain('builtin.run-tests');
+    // The parent, which reports the task done, is told to run the tests its subagent's change needs.
+    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain('You changed a.test.ts');
+  });
+
   it('a conversation that works as an agent keeps it in its log: its prompt and tools in every run, resumed too', async () => {
     bench = projectBench(server);
     bench.write('.claude/agents/reviewer.md', reviewer);

@@ -6,7 +6,7 @@ import { defaultConfig } from '../../../src/core/config/configSchema';
 import type { KeelConfig } from '../../../src/core/config/configSchema';
 import { narrowWorkspaceLayer } from '../../../src/core/config/workspaceNarrowing';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
-import { AnthropicMessagesModel } from '../../../src/core/model/sdk/anthropicModel';
+import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
 import { registrySay } from './registrySay';
 
 const config = (over: Partial<KeelConfig>): KeelConfig => ({ ...defaultConfig, ...over });
@@ -17,7 +17,8 @@ describe('the anthropic provider', () => {
   it('resolves anthropic/… with ANTHROPIC_API_KEY to a Messages model that takes images and lists no models with the wrong header', () => {
     const reg = new ModelRegistry({ config: config({ model: 'anthropic/claude-sonnet-4-5' }), env: { ANTHROPIC_API_KEY: 'sk-ant' } });
     const resolved = reg.resolve('model');
-    expect(resolved.model).toBeInstanceOf(AnthropicMessagesModel);
+    expect(resolved.model).toBeInstanceOf(LeanLanguageModel);
+    expect((resolved.model as LeanLanguageModel).provider).toBe('anthropic.messages');
     expect(resolved.supportsImages).toBe(true);
     expect(reg.endpoint('anthropic')).toBeUndefined();
   });

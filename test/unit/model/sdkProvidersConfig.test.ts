@@ -10,6 +10,7 @@ import { defaultConfig } from '../../../src/core/config/configSchema';
 import type { KeelConfig } from '../../../src/core/config/configSchema';
 import { narrowWorkspaceLayer } from '../../../src/core/config/workspaceNarrowing';
 import { catalogueEntry } from '../../../src/core/model/modelCatalogue';
+import { sdkDefaultBaseURL } from '../../../src/core/model/sdkEndpoints';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
 import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
 import { registrySay } from './registrySay';
@@ -49,6 +50,20 @@ describe('Amazon Bedrock', () => {
     expect(scripted().requests[0].headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDWORKPROFILE\/\d{8}\/eu-west-1\/bedrock\/aws4_request/);
     // Llama takes no cache points (Claude and Nova do).
     expect(JSON.stringify(scripted().requests[0].body.bedrockMessages)).not.toContain('cachePoint');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes the region of the person’s AWS profile from their shared config file when nothing else sets one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keel-aws-'));
+    writeFileSync(join(dir, 'config'), '[default]\nregion = us-east-2\n\n[profile work]\noutput = json\nregion = ap-southeast-2\n');
+    const env = { AWS_CONFIG_FILE: join(dir, 'config'), AWS_ACCESS_KEY_ID: 'AKIDKEYS', AWS_SECRET_ACCESS_KEY: 's' };
+    const work = new ModelRegistry({ config: config({ model: 'bedrock/anthropic.claude-haiku-4-5-v1:0', providers: { bedrock: { baseURL: scripted().url, profile: 'work' } } }), env });
+    expect(await say(work)).toBe('hi there');
+    expect(scripted().requests[0].headers.authorization).toMatch(/\/ap-southeast-2\/bedrock\/aws4_request/);
+    // Without a base URL the endpoint is the profile's region's, and the default profile is [default].
+    expect(sdkDefaultBaseURL('bedrock', {}, env)).toBe('https://bedrock-runtime.us-east-2.amazonaws.com');
+    const fallback = new ModelRegistry({ config: config({ model: 'bedrock/anthropic.claude-haiku-4-5-v1:0' }), env });
+    expect((fallback.resolve('model').model as { provider: string }).provider).toBe('bedrock.bedrock');
     rmSync(dir, { recursive: true, force: true });
   });
 

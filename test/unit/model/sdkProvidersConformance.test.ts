@@ -3,7 +3,9 @@
 // config and environment, over real HTTP to the scripted server speaking that API's own format:
 // Gemini's streamGenerateContent SSE (the Gemini API, and Vertex with Application Default
 // Credentials from a metadata server), Claude on Vertex (rawPredict), Bedrock's ConverseStream
-// in AWS's binary event stream (SigV4-signed), and Azure OpenAI's v1 Responses API (Keel's own wire).
+// in AWS's binary event stream (SigV4-signed; Keel's own wire, with the AI SDK's Bedrock provider as
+// the reference it must match), and Azure OpenAI's v1 Responses API (Keel's own wire).
+import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/core/config/configSchema';
 import type { ProviderConfig } from '../../../src/core/config/configSchema';
@@ -51,9 +53,17 @@ const sources: ModelSource[] = [
     model: (s) => model(VertexModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-east5' }, { model: 'claude-sonnet-4-5' }),
   },
   {
-    name: 'Amazon Bedrock Converse (AI SDK Bedrock provider, SigV4)',
+    name: 'Amazon Bedrock Converse (Keel’s own wire, SigV4)',
     traits: { ...http, reasoning: true, signsReasoning: 'bedrock' },
     model: (s) => model(BedrockModel, { preset: 'bedrock', baseURL: s.url }, { model: 'anthropic.claude-sonnet-4-5-v1:0', env: awsEnv }),
+  },
+  {
+    name: 'Amazon Bedrock Converse (AI SDK Bedrock provider, the reference)',
+    traits: { ...http, reasoning: true, signsReasoning: 'bedrock' },
+    model: (s) =>
+      createAmazonBedrock({ baseURL: s.url, region: 'us-east-1', accessKeyId: 'AKIDSCRIPTED', secretAccessKey: 'scripted-secret', sessionToken: 'scripted-session' }).languageModel(
+        'anthropic.claude-sonnet-4-5-v1:0',
+      ),
   },
   {
     name: 'Azure OpenAI Responses (Keel’s lean Responses wire at the resource’s /openai/v1)',
@@ -92,7 +102,7 @@ describe('what each provider puts on the wire', () => {
     expect(bedrock.path).toBe(`/model/${encodeURIComponent('anthropic.claude-sonnet-4-5-v1:0')}/converse-stream`);
     expect(bedrock.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDSCRIPTED\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=.*, Signature=[0-9a-f]{64}$/);
     expect(bedrock.headers['x-amz-security-token']).toBe('scripted-session');
-    const azure = await ask(sources[4]);
+    const azure = await ask(sources[5]);
     expect(azure.path).toBe('/openai/v1/responses');
     expect(azure.headers['api-key']).toBe('sk-test');
     expect(azure.headers.authorization).toBeUndefined();

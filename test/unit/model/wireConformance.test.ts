@@ -2,6 +2,7 @@
 // source: Keel's lean wires as the registry builds them, and the AI SDK's own providers as
 // the reference they must match. vscode.lm runs the same cases in the integration tier
 // (test/integration/suite/wireConformance.test.ts), where VS Code's API is real.
+import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -11,7 +12,6 @@ import { mergeLayers } from '../../../src/core/config/loadConfig';
 import { providerOrigin } from '../../../src/core/model/keyOrigin';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
 import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
-import { AnthropicMessagesModel } from '../../../src/core/model/sdk/anthropicModel';
 import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { wireCases } from '../../conformance/wireConformance';
@@ -53,13 +53,14 @@ const sources: ModelSource[] = [
     model: (s) => registryModel({ baseURL: s.baseURL, api: 'responses' }),
   },
   {
-    name: 'Anthropic Messages (AI SDK provider, loaded on use)',
+    name: 'lean Anthropic Messages',
     traits: { ...http, reasoning: true, signsReasoning: 'anthropic' },
-    model: (s) => {
-      const model = resolved({ preset: 'anthropic', baseURL: s.baseURL });
-      if (!(model instanceof AnthropicMessagesModel)) throw new Error('the registry did not build an Anthropic model');
-      return model;
-    },
+    model: (s) => registryModel({ preset: 'anthropic', baseURL: s.baseURL }),
+  },
+  {
+    name: 'AI SDK Anthropic Messages (reference)',
+    traits: { ...http, reasoning: true, signsReasoning: 'anthropic' },
+    model: (s) => createAnthropic({ baseURL: s.baseURL, apiKey: 'sk-test' }).messages('scripted-model'),
   },
   {
     name: 'AI SDK openai-compatible chat (reference)',

@@ -18,8 +18,12 @@ async function panelFor(endpoint: { label: string; baseURL?: string; needsKey: b
   return app.byTestId('first-run');
 }
 
+/** Each button's test id and appearance (the `ui-button-<appearance>` class that colours it). */
 const buttons = (panel: HTMLElement) =>
-  [...panel.querySelectorAll('[data-testid="set-api-key"], [data-testid="open-settings"]')].map((b) => [b.getAttribute('data-testid'), b.getAttribute('appearance')]);
+  [...panel.querySelectorAll('[data-testid="set-api-key"], [data-testid="open-settings"]')].map((b) => [
+    b.getAttribute('data-testid'),
+    /\bui-button-(primary|secondary)\b/.exec(b.className)?.[1] ?? null,
+  ]);
 
 describe('the first-run panel', () => {
   it('for a hosted endpoint, says a key is needed and puts Set API Key first', async () => {

@@ -17,6 +17,10 @@ const status: McpStatusView = {
     { name: 'broken', state: 'failed', text: 'failed: could not start (stderr: cannot open the database)' },
   ],
   prompts: [{ command: 'mcp.everything.args-prompt', server: 'everything', name: 'args-prompt', arguments: [{ name: 'city', required: true }] }],
+  resources: [
+    { server: 'everything', uri: 'test://static/resource/1', name: 'Resource 1', description: 'A plain text resource' },
+    { server: 'everything', uri: 'file:///docs/guide.md', name: 'Guide' },
+  ],
 };
 
 async function ready() {
@@ -72,5 +76,22 @@ describe('MCP in the view', () => {
     expect(prompt).not.toHaveBeenCalled();
     expect(send).not.toHaveBeenCalled();
     expect(mounted.container.textContent).toMatch(/needs city/);
+  });
+
+  it('offers a server\'s resources in the @-menu and sends the picked one as a resource mention', async () => {
+    const { mounted, send, input } = await ready();
+    await typeInto(input, 'summarise @guid');
+    const items = [...mounted.container.querySelectorAll('[role="option"]')].map((o) => o.textContent ?? '');
+    expect(items.some((t) => t.includes('@everything:Guide') && t.includes('file:///docs/guide.md'))).toBe(true);
+    expect(items.some((t) => t.includes('Resource 1'))).toBe(false);
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    expect(input.value).toBe('summarise @everything:file:///docs/guide.md ');
+    await pressKey(input, { key: 'Enter' });
+    await settle();
+    expect(send).toHaveBeenCalledWith(
+      { text: 'summarise @everything:file:///docs/guide.md ', mentions: [{ kind: 'resource', server: 'everything', uri: 'file:///docs/guide.md' }] },
+      expect.anything(),
+    );
   });
 });

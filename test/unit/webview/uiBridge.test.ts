@@ -3,7 +3,7 @@ import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ToolApprovalRequest } from '../../../src/protocol/toolApproval';
 import type { ConfigSetParams, UiConfig } from '../../../src/protocol/uiConfig';
-import { assistantMessage, click, mountApp, settle, snapshot, userMessage } from './webviewHarness';
+import { assistantMessage, chooseOption, click, mountApp, optionLabels, settle, snapshot, userMessage } from './webviewHarness';
 import type { MountOptions, MountedApp } from './webviewHarness';
 import { PROTOCOL_VERSION } from '../../../src/protocol/version';
 
@@ -307,15 +307,10 @@ describe('uiBridge with the rendered view', () => {
     mounted.host.emit('snapshot', snapshot());
     await settle();
 
-    const modelPicker = mounted.byTestId('model-picker') as HTMLElement & { value: string };
-    expect([...modelPicker.querySelectorAll('vscode-option')].map((option) => option.textContent)).toEqual(['gpt-x', 'GPT Y']);
-    const modePicker = mounted.byTestId('mode-picker') as HTMLElement & { value: string };
-    await act(async () => {
-      modelPicker.value = 'gpt-y';
-      modelPicker.dispatchEvent(new Event('change', { bubbles: true }));
-      modePicker.value = 'autoEdit';
-      modePicker.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    const modelPicker = mounted.byTestId('model-picker');
+    expect(optionLabels(modelPicker)).toEqual(['gpt-x', 'GPT Y']);
+    await chooseOption(modelPicker, 'GPT Y');
+    await chooseOption(mounted.byTestId('mode-picker'), 'Auto-approve edits');
     await settle();
 
     expect(set).toHaveBeenCalledWith({ key: 'model', value: 'gpt-y' }, expect.anything());

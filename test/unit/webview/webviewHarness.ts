@@ -141,3 +141,19 @@ export async function click(element: Element): Promise<void> {
     element.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
   });
 }
+
+/** Chooses an option of a `Select` as a person does with the mouse: open the list, click the option by its label. */
+export async function chooseOption(picker: HTMLElement, label: string): Promise<void> {
+  await click(picker);
+  const list = document.getElementById(picker.getAttribute('aria-controls') ?? '');
+  if (!list || list.hidden) throw new Error(`the picker "${picker.getAttribute('aria-label')}" did not open its list`);
+  const option = [...list.querySelectorAll('[role="option"]')].find((o) => o.textContent === label);
+  if (!option) throw new Error(`the picker "${picker.getAttribute('aria-label')}" has no option "${label}"`);
+  await click(option);
+}
+
+/** The labels a `Select` offers, in order. */
+export function optionLabels(picker: HTMLElement): string[] {
+  const list = document.getElementById(picker.getAttribute('aria-controls') ?? '');
+  return [...(list?.querySelectorAll('[role="option"]') ?? [])].map((option) => option.textContent ?? '');
+}

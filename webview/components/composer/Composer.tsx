@@ -17,12 +17,12 @@ import { ACCEPTED_IMAGE_TYPES, readImageFile } from './imageFiles';
 import { composerKeyIntent } from './keyIntent';
 import { findMentionQuery, insertMention } from './mentionQuery';
 import { mcpCompletions, parseMcpSlash } from './mcpSlash';
-import type { McpPromptView } from '../../../src/protocol/mcpStatus';
+import type { McpPromptView, McpResourceView } from '../../../src/protocol/mcpStatus';
 import { SLASH_COMMANDS, parseSlashCommand, slashCompletions } from './slashCommands';
 import { setupCommandOf, setupCompletions, useSetupCommands } from './setupSlash';
 import type { SlashEntry } from '../../../src/protocol/hostMethods';
 import type { ParsedSlash, SlashCommandInfo } from './slashCommands';
-import { contextChoices, fileChoice, sameMention } from './contextMentions';
+import { contextChoices, fileChoice, resourceChoices, sameMention } from './contextMentions';
 import type { MentionChoice } from './contextMentions';
 import { carriesUris, droppedUris } from './droppedUris';
 import { joinDraft } from './joinDraft';
@@ -50,6 +50,7 @@ export function Composer() {
   const queued = useMeta((meta) => meta.run.queued);
   const prefill = useMeta((meta) => meta.prefill);
   const mcpPrompts = useMeta((meta) => meta.mcp.prompts);
+  const mcpResources = useMeta((meta) => meta.mcp.resources);
   const readOnly = useMeta((meta) => meta.session.readOnly);
   const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
   const [caret, setCaret] = useState(0);
@@ -66,7 +67,7 @@ export function Composer() {
   const mentionQuery = findMentionQuery(draft.text, caret);
   const hits = useFileSearch(mentionQuery ? mentionQuery.query : null);
   const setupCommands = useSetupCommands(draft.text.startsWith('/'));
-  const popup = choosePopup(draft.text, hits, mentionQuery ? mentionQuery.query : null, closedFor, mcpPrompts, setupCommands);
+  const popup = choosePopup(draft.text, hits, mentionQuery ? mentionQuery.query : null, closedFor, mcpPrompts, setupCommands, mcpResources);
   const items = popupItems(popup);
   const activeIndex = items.length > 0 ? Math.min(active, items.length - 1) : 0;
 
@@ -352,6 +353,7 @@ function choosePopup(
   closedFor: string | null,
   mcpPrompts: readonly McpPromptView[],
   setupCommands: readonly SlashEntry[],
+  mcpResources: readonly McpResourceView[],
 ): Popup {
   if (closedFor === text) return null;
   const builtins = slashCompletions(text);
@@ -359,7 +361,7 @@ function choosePopup(
   const commands = [...builtins, ...setup, ...mcpCompletions(text, mcpPrompts)];
   if (commands.length > 0) return { kind: 'slash', commands };
   if (mentionQuery === null) return null;
-  const choices = [...contextChoices(mentionQuery), ...hits.map(fileChoice)];
+  const choices = [...contextChoices(mentionQuery), ...resourceChoices(mentionQuery, mcpResources), ...hits.map(fileChoice)];
   if (choices.length > 0) return { kind: 'mention', choices };
   return null;
 }

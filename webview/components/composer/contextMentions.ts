@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import type { McpResourceView } from '../../../src/protocol/mcpStatus';
 import type { Mention } from '../../../src/protocol/uiMessage';
 import type { FileHit } from './useFileSearch';
 
@@ -51,6 +52,31 @@ export function contextChoices(query: string): MentionChoice[] {
     choices.push({ key: 'url', icon: 'globe', label: '@url <address>', detail: l10n.t('A web page (asks before fetching)'), insert: URL_START });
   }
   return choices;
+}
+
+/** Most MCP resources the @-menu lists for one query. */
+const RESOURCE_CHOICES = 8;
+
+/**
+ * MCP resources whose server, name or URI holds the @-query (all of them for a bare '@' would
+ * crowd out the files: a query of at least one character is needed). Each is inserted as
+ * `@server:uri`, the spelling the host reads in a message's text too.
+ */
+export function resourceChoices(query: string, resources: readonly McpResourceView[]): MentionChoice[] {
+  if (query === '') return [];
+  const q = query.toLowerCase();
+  const hit = (r: McpResourceView) => `${r.server}:${r.uri}`.toLowerCase().includes(q) || r.name.toLowerCase().includes(q);
+  return resources
+    .filter(hit)
+    .slice(0, RESOURCE_CHOICES)
+    .map((r) => ({
+      key: `resource:${r.server}:${r.uri}`,
+      icon: 'database',
+      label: `@${r.server}:${r.name || r.uri}`,
+      detail: r.description ? `${r.uri} · ${r.description}` : r.uri,
+      mention: { kind: 'resource', server: r.server, uri: r.uri },
+      insert: `${r.server}:${r.uri}`,
+    }));
 }
 
 export function fileChoice(hit: FileHit): MentionChoice {

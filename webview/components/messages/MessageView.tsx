@@ -8,6 +8,7 @@ import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
 import { FiredRules } from './FiredRules';
+import { McpRequestCard } from '../mcp/McpRequestCard';
 import { Markdown } from './Markdown';
 import { MentionChip } from './MentionChip';
 import { BranchSwitcher, EditResendBox, EditResendButton } from './PromptBranches';
@@ -66,6 +67,7 @@ export const MessageView = memo(function MessageView({ id }: { id: string }) {
 });
 
 function partKey(part: UiPart, index: number): string {
+  if (part.type === 'mcpRequest') return part.requestId;
   return part.type === 'toolCall' || part.type === 'toolResult' ? part.toolCallId : `${part.type}-${index}`;
 }
 
@@ -133,6 +135,8 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
           </details>
         </div>
       );
+    case 'mcpRequest':
+      return <McpRequestCard part={part} />;
     case 'compaction':
     case 'interruption':
       // Shown as a whole message of their own (see MessageView).

@@ -1,8 +1,11 @@
-import type { CallOptions, LanguageModelSpec } from '../wire/modelSpec';
-import { withCacheBreakpoints } from './cacheBreakpoints';
-import { importSdk, LazySdkModel, noRedirects } from './lazySdkModel';
+import { withCacheBreakpoints } from '../wire/cacheBreakpoints';
+import { readConverseEvents, converseParser } from '../wire/converseParser';
+import { converseRequest } from '../wire/converseRequest';
+import { LeanLanguageModel } from '../wire/leanLanguageModel';
+import type { Wire } from '../wire/wire';
+import { importSdk } from './lazySdkModel';
 
-/** AWS credentials as the SDK signs with them. */
+/** AWS credentials as requests are signed with them. */
 export interface AwsCredentials {
   accessKeyId: string;
   secretAccessKey: string;
@@ -45,41 +48,74 @@ export function bedrockCaches(modelId: string): boolean {
 const cachePoint = { cachePoint: { type: 'default' } };
 
 /**
- * A model on Amazon Bedrock's Converse API through the AI SDK's Bedrock provider, loaded on the
- * first call with the AWS credential chain. Requests are signed (SigV4) with the person's
- * credentials, or carry their Bedrock API key; Keel places cache points where Anthropic's
- * breakpoints go, for the models that take them.
+ * Signs requests with SigV4 (aws4fetch's signer) using the person's keys, or the AWS credential
+ * chain over their own files; both load with `dist/bedrockSdk.js` on the first request.
  */
-export class BedrockModel extends LazySdkModel {
-  readonly supportedUrls: Record<string, RegExp[]> = {};
-
-  constructor(
-    provider: string,
-    modelId: string,
-    private readonly endpoint: BedrockEndpoint,
-  ) {
-    super(`${provider}.bedrock`, modelId);
-  }
-
-  protected async create(): Promise<LanguageModelSpec> {
-    const { createAmazonBedrock, defaultProvider } = await importSdk<BedrockSdk>('bedrockSdk');
-    const { auth, region } = this.endpoint;
-    const chain = auth.keys
-      ? undefined
-      : defaultProvider({ profile: auth.profile, filepath: auth.credentialsFile, configFilepath: auth.configFile });
-    const sdk = createAmazonBedrock({
+function sigV4(region: string, auth: BedrockAuth): NonNullable<WireEndpointSign> {
+  let loaded: Promise<{ sdk: BedrockSdk; credentials: () => Promise<AwsCredentials> }> | undefined;
+  const load = () =>
+    (loaded ??= importSdk<BedrockSdk>('bedrockSdk').then((sdk) => {
+      const keys = auth.keys;
+      if (keys) return { sdk, credentials: async () => keys };
+      const chain = sdk.defaultProvider({ profile: auth.profile, filepath: auth.credentialsFile, configFilepath: auth.configFile });
+      return { sdk, credentials: () => chain() };
+    }));
+  return async (url, headers, payload) => {
+    const { sdk, credentials } = await load();
+    let creds: AwsCredentials;
+    try {
+      creds = await credentials();
+    } catch (err) {
+      loaded = undefined;
+      throw new Error(`No AWS credentials for Bedrock: ${err instanceof Error ? err.message : String(err)}. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile ("profile" or AWS_PROFILE), or AWS_BEARER_TOKEN_BEDROCK.`);
+    }
+    const signer = new sdk.AwsV4Signer({
+      url: url.href,
+      method: 'POST',
+      headers: Object.entries(headers),
+      body: payload,
       region,
-      baseURL: this.endpoint.baseURL.replace(/\/+$/, ''),
-      headers: this.endpoint.headers,
-      fetch: noRedirects,
-      // An empty key keeps the SDK from reading AWS_BEARER_TOKEN_BEDROCK itself, past Keel's pairing rule.
-      apiKey: auth.apiKey ?? '',
-      credentialProvider: async () => auth.keys ?? (await chain!()),
+      service: 'bedrock',
+      accessKeyId: creds.accessKeyId,
+      secretAccessKey: creds.secretAccessKey,
+      sessionToken: creds.sessionToken,
     });
-    return sdk.languageModel(this.modelId) as LanguageModelSpec;
-  }
+    const signed = await signer.sign();
+    const out: Record<string, string> = {};
+    signed.headers.forEach((value, name) => {
+      if (headers[name] === undefined) out[name] = value;
+    });
+    return out;
+  };
+}
 
-  protected override prepare(options: CallOptions): CallOptions {
-    return bedrockCaches(this.modelId) ? withCacheBreakpoints(options, 'bedrock', cachePoint) : options;
+type WireEndpointSign = ConstructorParameters<typeof LeanLanguageModel>[3]['sign'];
+
+/**
+ * A model on Amazon Bedrock's Converse API (ConverseStream, AWS's event stream) on Keel's own
+ * wire. Requests carry the person's Bedrock API key, or are signed (SigV4) with their
+ * credentials; Keel places cache points where Anthropic's breakpoints go, for the models that
+ * take them. `maxOutput` is the model's output limit when the catalogue knows it.
+ */
+export class BedrockModel extends LeanLanguageModel {
+  constructor(provider: string, modelId: string, endpoint: BedrockEndpoint, maxOutput: number | undefined) {
+    const caches = bedrockCaches(modelId);
+    const wire: Wire = {
+      request: (id, options) => converseRequest(id, caches ? withCacheBreakpoints(options, 'bedrock', cachePoint) : options, maxOutput),
+      parser: converseParser,
+      read: readConverseEvents,
+    };
+    const { auth } = endpoint;
+    super(
+      `${provider}.bedrock`,
+      modelId,
+      wire,
+      {
+        baseURL: endpoint.baseURL.replace(/\/+$/, ''),
+        headers: { accept: 'application/vnd.amazon.eventstream', ...endpoint.headers },
+        ...(auth.apiKey ? { apiKey: auth.apiKey } : { sign: sigV4(endpoint.region, auth) }),
+      },
+      {},
+    );
   }
 }

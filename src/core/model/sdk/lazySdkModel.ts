@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { CallOptions, GenerateResult, LanguageModelSpec, StreamResult } from '../wire/modelSpec';
 
 /**
- * Loads one of this folder's SDK modules (`anthropicSdk`, `googleSdk`…) on first use: the build's
+ * Loads one of this folder's SDK modules (`googleSdk`, `vertexSdk`…) on first use: the build's
  * own file next to the bundle (`dist/<name>.js`, CommonJS, so it is required: an import would run
  * Node's CommonJS export scan over the whole file first), else this folder's source (tests run
  * from source). The path is computed so that no bundler folds the provider into the bundle that

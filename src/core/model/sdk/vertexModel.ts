@@ -1,6 +1,6 @@
 import type { CallOptions, LanguageModelSpec } from '../wire/modelSpec';
-import { withCacheBreakpoints } from './cacheBreakpoints';
-import { anthropicUrls, ephemeral } from './anthropicModel';
+import { withCacheBreakpoints } from '../wire/cacheBreakpoints';
+import { anthropicUrls, ephemeral } from '../wire/messagesRequest';
 import { geminiUrls, withGeminiThoughts } from './geminiModel';
 import { importSdk, LazySdkModel, noRedirects } from './lazySdkModel';
 

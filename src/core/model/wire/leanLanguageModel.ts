@@ -23,7 +23,8 @@ function mergingDeltas(emit: (part: StreamPart) => void): { put: (part: StreamPa
     emit(part);
   };
   const put = (part: StreamPart) => {
-    if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+    // A delta with provider metadata (a thinking signature) goes out as it came.
+    if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && part.providerMetadata === undefined) {
       if (held !== undefined && held.type === part.type && held.id === part.id) {
         held.delta += part.delta;
         return;
@@ -47,14 +48,13 @@ export class LeanLanguageModel implements LanguageModelSpec {
   readonly specificationVersion = 'v4';
   readonly provider: string;
   readonly modelId: string;
-  // Image URLs go to the endpoint as they are; anything else the SDK inlines first.
-  readonly supportedUrls: Record<string, RegExp[]> = { 'image/*': [/^https?:\/\/.*$/] };
-
   constructor(
     provider: string,
     modelId: string,
     private readonly wire: Wire,
     private readonly endpoint: WireEndpoint,
+    // File URLs that go to the endpoint as they are; anything else the SDK inlines first.
+    readonly supportedUrls: Record<string, RegExp[]> = { 'image/*': [/^https?:\/\/.*$/] },
   ) {
     this.provider = provider;
     this.modelId = modelId;
@@ -71,7 +71,7 @@ export class LeanLanguageModel implements LanguageModelSpec {
       emit({ type: 'stream-start', warnings: request.warnings });
       const merged = mergingDeltas(emit);
       const parser = this.wire.parser(merged.put);
-      await readSse(response, parser.data, merged.drain);
+      await (this.wire.read ?? readSse)(response, parser.data, merged.drain);
       parser.end();
       merged.drain();
     };

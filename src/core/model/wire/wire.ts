@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { CallOptions, StreamPart, Warning } from './modelSpec';
 
 /** One request on a wire: where it goes and what it carries. */
@@ -17,6 +18,11 @@ export interface WireParser {
 export interface Wire {
   request(modelId: string, options: CallOptions): WireRequest;
   parser(emit: (part: StreamPart) => void): WireParser;
+  /**
+   * How the events come off the response, each handed to the parser as text; server-sent
+   * events when absent. `onRead` runs after the events of each piece read off the network.
+   */
+  read?(response: IncomingMessage, onData: (data: string) => void, onRead: () => void): Promise<void>;
 }
 
 /**

@@ -8,6 +8,11 @@ export interface WireEndpoint {
   baseURL: string;
   apiKey?: string;
   headers?: Record<string, string>;
+  /**
+   * Signs each request (AWS SigV4): given the URL, the headers and the body as they will be
+   * sent, returns the headers to add. Rejects when no credentials can be had.
+   */
+  sign?(url: URL, headers: Record<string, string>, payload: string): Promise<Record<string, string>>;
 }
 
 /** As long as undici's fetch waited for headers or body data before giving up. */
@@ -59,7 +64,7 @@ function errorText(body: string): string | undefined {
  * `APICallError`, as its providers throw them, so retry and context-overflow handling treat
  * every wire alike: a status with the body's message, or no status when the connection failed.
  */
-export function postStream(endpoint: WireEndpoint, path: string, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+export async function postStream(endpoint: WireEndpoint, path: string, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
   const payload = JSON.stringify(body);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -69,7 +74,9 @@ export function postStream(endpoint: WireEndpoint, path: string, body: Record<st
     ...endpoint.headers,
   };
   if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
-  return send(new URL(`${endpoint.baseURL}${path}`), headers, payload, body, signal, MAX_REDIRECTS);
+  const target = new URL(`${endpoint.baseURL}${path}`);
+  if (endpoint.sign) Object.assign(headers, await endpoint.sign(target, headers, payload));
+  return send(target, headers, payload, body, signal, MAX_REDIRECTS);
 }
 
 const MAX_REDIRECTS = 3;

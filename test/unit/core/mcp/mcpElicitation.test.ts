@@ -106,6 +106,22 @@ describe('reading what a person typed for a field', () => {
     expect(readFieldValue(fields[2]!, 'c')).toEqual({ problem: 'c is not one of a, b' });
   });
 
+  it("keeps the server's bounds and forms on each field", () => {
+    const bounded = formFields({
+      mode: 'form',
+      message: 'm',
+      requestedSchema: {
+        type: 'object',
+        properties: { code: { type: 'string', minLength: 3, maxLength: 5 }, mail: { type: 'string', format: 'email' }, guests: { type: 'integer', minimum: 1, maximum: 4 } },
+      },
+    });
+    expect(bounded).toEqual([
+      { name: 'code', label: 'code', kind: 'text', required: false, min: 3, max: 5 },
+      { name: 'mail', label: 'mail', kind: 'text', required: false, format: 'email' },
+      { name: 'guests', label: 'guests', kind: 'integer', required: false, min: 1, max: 4 },
+    ]);
+  });
+
   it('accepts with the defaults only when every required field has one', () => {
     expect(defaultsAnswer({ mode: 'form', params: { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: { x: { type: 'string', default: 'y' } }, required: ['x'] } } })).toEqual({ action: 'accept', content: {} });
   });

@@ -24,17 +24,18 @@ afterEach(async () => {
   m = undefined;
 });
 
-function start(verdict: SamplingVerdict, seen: string[], counted: number[]): McpManager {
+function start(verdict: SamplingVerdict, seen: string[], counted: number[], opts: { toolTimeoutMs?: number; approveMs?: number } = {}): McpManager {
   const model = { id: 'scripted/scripted-model', model: leanChatModel('scripted', 'scripted-model', 'compatible', { baseURL: server.baseURL, apiKey: 'k' }) };
   const sample = approvedSampler(
     async (name, request, modelId) => {
       seen.push(`${name} → ${modelId}\n${request}`);
+      if (opts.approveMs) await new Promise((resolve) => setTimeout(resolve, opts.approveMs));
       return verdict;
     },
     () => model,
     (_server, usage) => counted.push(usage.inputTokens + usage.outputTokens),
   );
-  m = new McpManager({ workspaceRoot: process.cwd(), roots: [process.cwd()], env: { PATH: process.env.PATH }, log: () => undefined, trusted: true, version: '1', sample });
+  m = new McpManager({ workspaceRoot: process.cwd(), roots: [process.cwd()], env: { PATH: process.env.PATH }, log: () => undefined, trusted: true, version: '1', sample, ...(opts.toolTimeoutMs ? { toolTimeoutMs: opts.toolTimeoutMs } : {}) });
   m.setServers([{ name: 'asking', origin: 'user', type: 'stdio', command: process.execPath, args: [asking], env: {} }]);
   return m;
 }
@@ -55,6 +56,13 @@ describe("a server's sampling request", () => {
     expect(seen[0]).toBe('asking → scripted/scripted-model\n[system]\nYou summarize.\n\n[user]\nSummarize: the original text');
     expect(JSON.stringify(server.requests.at(-1)?.body.messages)).toContain('Summarize: the edited text');
     expect(counted).toHaveLength(1);
+  });
+
+  it("the call's timeout waits while the person reviews the request: a slow approval still runs", async () => {
+    // The tool timeout is 300 ms; the person takes 900 ms.
+    server.load({ turns: [reply.text('Late but fine.', { match: { lastUserIncludes: 'Summarize: slowly' } })] });
+    const result = await summarize(start({ run: true }, [], [], { toolTimeoutMs: 300, approveMs: 900 }), 'slowly');
+    expect(result.output).toBe('summary from scripted/scripted-model: Late but fine.');
   });
 
   it('refused, the server gets an error and the model is not called', async () => {

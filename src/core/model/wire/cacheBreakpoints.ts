@@ -1,4 +1,4 @@
-import type { CallOptions, Prompt } from '../wire/modelSpec';
+import type { CallOptions, Prompt } from './modelSpec';
 
 type ProviderOptions = NonNullable<Prompt[number]['providerOptions']>;
 
