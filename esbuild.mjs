@@ -31,10 +31,10 @@ const hostSplit = {
   },
 };
 
-// The AI SDK's providers for APIs Keel has no lean wire for are files of their own next to the
-// bundles, loaded by a dynamic import the first time a model of that kind streams (see
-// src/core/model/sdk/lazySdkModel.ts): `keel run` and the extension's runtime never parse them otherwise.
-const sdkProviders = ['googleSdk', 'vertexSdk', 'bedrockSdk'];
+// The credential libraries (AWS's signer and credential chain, google-auth-library) are files of
+// their own next to the bundles, loaded the first time a request needs them (see
+// src/core/model/sdk/sdkLoader.ts): `keel run` and the extension's runtime never parse them otherwise.
+const sdkProviders = ['googleAuthSdk', 'bedrockSdk'];
 
 // @ai-sdk/openai and openai-compatible import zod's `z` object, which bundlers cannot shake:
 // it drags in every schema kind and all 40-odd error-message locales (about 370 KB). The

@@ -19,6 +19,7 @@ import { streamJsonPrinter, textPrinter } from './eventPrinter';
 import { recordedWorktree, worktreeContext, worktreeFor } from './worktreeRun';
 import { removeWorktree } from '../core/worktrees';
 import type { CliIo } from './cliIo';
+import { configureNetwork, networkSettingsFromEnv } from '../core/net';
 import type { Printer } from './eventPrinter';
 
 /**
@@ -36,13 +37,15 @@ export function cliModelLayer(a: RunArgs, env: Record<string, string | undefined
   if (a.maxTurns) layer.maxTurns = a.maxTurns;
   const key = a.apiKey ?? (viaOpenAiEnv ? env.OPENAI_API_KEY : undefined);
   // The key is for the endpoint these flags and variables name, and for no other.
-  const paired = key ? { key, origin: providerOrigin(provider, layer.providers?.[provider]) } : undefined;
+  const paired = key ? { key, origin: providerOrigin(provider, layer.providers?.[provider], env) } : undefined;
   return { layer, apiKeys: { [provider]: paired } };
 }
 
 /** `version`: Keel's own, reported to MCP servers as the client version. */
 export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal, version?: string): Promise<number> {
   const printer: Printer = a.output === 'stream-json' ? streamJsonPrinter(io.stdout) : textPrinter(io.stdout, io.stderr);
+  // HTTPS_PROXY, HTTP_PROXY and NO_PROXY (lowercase first) for the model, MCP servers and fetch.
+  configureNetwork(networkSettingsFromEnv(io.env));
   const host = createFsHost({
     log: (level, message) => level !== 'debug' && io.stderr(`keel [${level}] ${message}\n`),
     displayLanguage: statedLanguage(io.env),

@@ -28,9 +28,11 @@ import type { PlanCommandId } from './plan/planCommands';
 import { PlanFileEditor } from './plan/planFileEditor';
 import { PlanModeStatus } from './status/planModeStatus';
 import { LmModelSource } from './lm/lmModelSource';
+import { workspaceCore } from './workspace/workspaceCore';
 import { connectChatView } from '../chat/bus/nodeBridge';
 import type { PluginRegistry } from '../chat/runtime/pluginRegistry';
 import { keelSettings } from './settings/keelSettings';
+import { followNetworkSettings } from './settings/networkSettings';
 import { UiConfigBridge } from './view/uiConfigBridge';
 import { createVscodeHost } from './vscodeHost';
 import type { WatchedCommand } from './terminal/terminalWatch';
@@ -94,7 +96,7 @@ export class KeelRuntime {
     this.keys = keys;
     const host = createVscodeHost(channel);
     this.host = host;
-    this.disposables.push(host);
+    this.disposables.push(host, followNetworkSettings(log));
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
     const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
     this.mcp = mcp;
@@ -126,30 +128,7 @@ export class KeelRuntime {
     };
     this.loader = new CoreLoader(inputs, log);
     const loader = this.loader;
-    let attached: BuiltCore | undefined;
-    const attach = (built: BuiltCore): void => {
-      // Plugins registered from now on go straight into this core's manager.
-      if (built === attached) return;
-      attached = built;
-      plugins.attach(built.ctx.plugins, built.plugins);
-      // The workspace watcher below invalidates its context on every change.
-      built.ctx.llmsContext.markWatched();
-    };
-    const core: CoreAccess = {
-      get: async () => {
-        await languageModels.checkForChanges();
-        const built = await loader.get();
-        attach(built);
-        return built;
-      },
-      hold: async () => {
-        await languageModels.checkForChanges();
-        const held = await loader.hold();
-        attach(held.built);
-        return held;
-      },
-      peek: () => loader.peek(),
-    };
+    const core = workspaceCore(loader, languageModels, plugins);
     this.core = core;
     contextKeys.worktree(false);
     const worktrees = new WorktreeCores({ workspace: core, inputs, log });

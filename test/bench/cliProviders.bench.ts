@@ -1,7 +1,9 @@
-// `keel run` as it ships, per provider Keel reaches through the AI SDK's own packages (each a
-// bundle file of its own, loaded only when a model of that kind streams) and for Azure OpenAI (on Keel's lean Responses wire): whole-process CPU per
+// `keel run` as it ships, per provider kind: Anthropic and Gemini (the Gemini API's and Vertex's,
+// Vertex's token from google-auth-library, a bundle file of its own loaded on first use) on Keel's
+// own wires, Bedrock through the AI SDK's provider (a bundle file of its own, loaded only when a
+// model of that kind streams), Azure OpenAI on Keel's lean Responses wire: whole-process CPU per
 // 1,000 streamed tokens (a 5,000-token answer less a 1-token one, back to back), and the startup
-// of a 1-token answer, which now includes loading that provider's bundle.
+// of a 1-token answer, which includes loading what that provider needs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bench, BenchSuite } from './benchTypes';

@@ -189,7 +189,7 @@ export class CoreLoader {
     for (const provider of providers) {
       // A provider with no endpoint of the person's has no origin a key could be paired with.
       if (!endpoints[provider] && !isPresetName(provider)) continue;
-      const origin = providerOrigin(provider, endpoints[provider]);
+      const origin = providerOrigin(provider, endpoints[provider], inputs.env);
       const key = await inputs.apiKey(provider, origin);
       if (key) {
         apiKeys[provider] = { key, origin };

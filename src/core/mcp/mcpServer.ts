@@ -7,6 +7,7 @@ import type { Sampler } from './mcpSampling';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { netFetch } from '../net/netFetch';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors';
@@ -280,11 +281,13 @@ export class McpServer {
     }
     const url = new URL(c.url);
     const requestInit = { headers: c.headers };
+    // Through the configured proxy, with its certificates (src/core/net).
+    const fetch = netFetch;
     if (c.type === 'http') {
       try {
         this.log.add(`[keel] connecting to ${c.url} (streamable HTTP)`);
         this.transportKind = 'http';
-        return await this.attach(new StreamableHTTPClientTransport(url, { requestInit }), current);
+        return await this.attach(new StreamableHTTPClientTransport(url, { requestInit, fetch }), current);
       } catch (err) {
         if (!current()) throw err;
         const signIn = signInRequired(err);
@@ -294,7 +297,7 @@ export class McpServer {
     }
     this.transportKind = 'sse';
     this.log.add(`[keel] connecting to ${c.url} (SSE)`);
-    return this.attach(new SSEClientTransport(url, { requestInit }), current);
+    return this.attach(new SSEClientTransport(url, { requestInit, fetch }), current);
   }
 
   private async attach(transport: Transport, current: () => boolean): Promise<Client> {

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { causeChain } from '../causeChain';
+import { netFetch } from '../net/netFetch';
 import { errorMessage } from '../errors';
 
 /** Where a provider's OpenAI-compatible endpoint is, and how to authenticate to it. */
@@ -25,7 +27,7 @@ export type EndpointModels = { ok: true; ids: string[] } | { ok: false; reason: 
  */
 export async function fetchEndpointModels(
   endpoint: ProviderEndpoint,
-  fetchImpl: typeof fetch = fetch,
+  fetchImpl: typeof fetch = netFetch,
   signal?: AbortSignal,
 ): Promise<EndpointModels> {
   const url = `${endpoint.baseURL.replace(/\/+$/, '')}/models`;
@@ -36,7 +38,7 @@ export async function fetchEndpointModels(
   try {
     response = await fetchImpl(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (err) {
-    return { ok: false, reason: timeout.aborted ? `${url} did not answer within ${LIST_TIMEOUT_MS / 1000} s` : `${url}: ${errorMessage(err)}` };
+    return { ok: false, reason: timeout.aborted ? `${url} did not answer within ${LIST_TIMEOUT_MS / 1000} s` : `${url}: ${causeChain(err).map(errorMessage).join(': ')}` };
   }
   if (!response.ok) {
     await response.body?.cancel();

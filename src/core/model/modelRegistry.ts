@@ -252,8 +252,7 @@ export class ModelRegistry {
     if (!fromEnv) return undefined;
     const personal = this.opts.personal ?? this.opts.config;
     const own = personal.providers[provider];
-    const regional = sdkDefaultBaseURL(effectiveProvider(provider, own)?.api, own ?? {}, this.opts.env);
-    const paired = [providerOrigin(provider, own), presetOrigin(provider), regional && originOf(regional)];
+    const paired = [providerOrigin(provider, own, this.opts.env), presetOrigin(provider)];
     return paired.includes(origin) ? fromEnv : undefined;
   }
 }

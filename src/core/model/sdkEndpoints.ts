@@ -2,20 +2,19 @@ import * as l10n from '@vscode/l10n';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
 import type { ProviderApi, ProviderConfig } from '../config/configSchema';
-import { GeminiModel } from './sdk/geminiModel';
-import { vertexOrigin, VertexModel } from './sdk/vertexModel';
+import { isVertexAnthropic, vertexClaudeModel, vertexGeminiModel, vertexOrigin } from './sdk/vertexModel';
 import { bedrockOrigin, BedrockModel } from './sdk/bedrockModel';
 import type { BedrockAuth } from './sdk/bedrockModel';
-import { leanMessagesModel, leanResponsesModel } from './wire/leanModels';
+import { leanGeminiModel, leanMessagesModel, leanResponsesModel } from './wire/leanModels';
 import { catalogueEntry } from './modelCatalogue';
 import { awsProfileRegion } from './awsProfileRegion';
 
 type Env = Record<string, string | undefined>;
 
 /**
- * The APIs with a provider kind of their own: Gemini, Vertex and Bedrock through the AI SDK's
- * providers (each loaded when first used), Anthropic on Keel's own Messages wire, Azure OpenAI
- * on Keel's own Responses wire.
+ * The APIs with a provider kind of their own: Claude on Vertex and Bedrock through the AI SDK's
+ * providers (each loaded when first used), Anthropic and Gemini (the Gemini API's and Vertex's)
+ * on Keel's own Messages and generateContent wires, Azure OpenAI on Keel's own Responses wire.
  */
 export type SdkApi = Exclude<ProviderApi, 'chat' | 'responses'>;
 
@@ -86,7 +85,7 @@ export function createSdkModel(
   if (api === 'bedrock' && (!baseURL || !awsRegion(pconf, env))) throw missing(provider, l10n.t('an AWS region'), l10n.t('set AWS_REGION, "region" in its config, or a region for your AWS profile in ~/.aws/config'));
   const base = baseURL ?? '';
   if (api === 'anthropic') return leanMessagesModel(provider, modelId, { baseURL: base, apiKey, headers }, catalogueEntry(modelId)?.maxOutputTokens);
-  if (api === 'gemini') return new GeminiModel(provider, modelId, { baseURL: base, apiKey, headers });
+  if (api === 'gemini') return leanGeminiModel(provider, modelId, { baseURL: base, apiKey, headers });
   if (api === 'azure') {
     // Azure's v1 API is OpenAI's Responses API under the resource's /openai/v1, the key in `api-key`.
     const keyed = apiKey ? { ...headers, 'api-key': apiKey } : headers;
@@ -98,5 +97,6 @@ export function createSdkModel(
   if (!apiKey && (!project || !location)) {
     throw missing(provider, l10n.t('a Google Cloud project and location'), l10n.t('set GOOGLE_VERTEX_PROJECT and GOOGLE_VERTEX_LOCATION, or "project" and "region" in its config'));
   }
-  return new VertexModel(provider, modelId, { baseURL: base, project: project ?? '', location: location ?? 'global', apiKey, headers });
+  const vertex = { baseURL: base, project: project ?? '', location: location ?? 'global', apiKey, headers };
+  return isVertexAnthropic(modelId) ? vertexClaudeModel(provider, modelId, vertex) : vertexGeminiModel(provider, modelId, vertex);
 }

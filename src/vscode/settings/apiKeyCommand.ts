@@ -14,7 +14,7 @@ import { keyOriginFor } from '../../chat/settings/keyTarget';
 export async function setApiKeyInteractively(keys: ApiKeyStore, config: KeelConfig | undefined, log: LogFn): Promise<void> {
   const { settings } = keelSettings();
   const provider = keyProvider(settings, Object.keys(config?.providers ?? {}));
-  const origin = keyOriginFor(provider, settings, config);
+  const origin = keyOriginFor(provider, settings, config, process.env);
   const key = await vscode.window.showInputBox({
     title: vscode.l10n.t('Keel: API key for {0}', origin),
     prompt: vscode.l10n.t('Stored in VS Code\'s secret storage as the key of provider "{0}", sent only to {1}. Leave empty to remove it.', provider, origin),

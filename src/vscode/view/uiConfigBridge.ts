@@ -26,7 +26,7 @@ export class UiConfigBridge {
     const { settings } = keelSettings();
     const config = this.core.peek()?.ctx.config;
     const provider = keyProvider(settings, Object.keys(config?.providers ?? {}));
-    const origin = keyOriginFor(provider, settings, config);
+    const origin = keyOriginFor(provider, settings, config, this.env);
     const envName = keyEnvName(provider, config?.providers[provider]?.apiKeyEnv);
     return {
       model: settings.model ?? config?.model ?? null,
@@ -43,7 +43,7 @@ export class UiConfigBridge {
       const { settings } = keelSettings();
       const config = this.core.peek()?.ctx.config;
       const provider = keyProvider(settings, Object.keys(config?.providers ?? {}));
-      await this.keys.set(provider, keyOriginFor(provider, settings, config), params.value);
+      await this.keys.set(provider, keyOriginFor(provider, settings, config, this.env), params.value);
       return this.get();
     }
     const section = vscode.workspace.getConfiguration('keel');

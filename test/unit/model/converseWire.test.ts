@@ -81,6 +81,14 @@ describe('the Converse request', () => {
     ]);
   });
 
+  it('sends a tool’s image as an image block of its result, not as text', () => {
+    const output = { type: 'content', value: [{ type: 'text', text: 'a screenshot' }, { type: 'file', mediaType: 'image/png', data: { type: 'data', data: new Uint8Array([1, 2, 3]) } }] };
+    const prompt = [{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 's', toolName: 'shot', output }] }];
+    expect(converseRequest('m', call({ prompt } as Partial<CallOptions>), undefined).body.messages).toEqual([
+      { role: 'user', content: [{ toolResult: { toolUseId: 's', content: [{ text: 'a screenshot' }, { image: { format: 'png', source: { bytes: 'AQID' } } }] } }] },
+    ]);
+  });
+
   it('puts Claude\'s thinking budget in the model fields and inside maxTokens, and refuses a file it cannot carry', () => {
     const thinking = { bedrock: { reasoningConfig: { type: 'enabled', budgetTokens: 4_000 } } };
     const { body } = converseRequest('anthropic.claude-sonnet-4-5-v1:0', call({ maxOutputTokens: 2_000, temperature: 0.5, providerOptions: thinking } as Partial<CallOptions>), 64_000);

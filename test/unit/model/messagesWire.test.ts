@@ -75,6 +75,26 @@ describe('the Messages request', () => {
     expect(messagesRequest('m', call({}), undefined).body.max_tokens).toBe(8_192);
   });
 
+  it('sends a tool’s image as an image block of its result, not as text', () => {
+    const output = { type: 'content', value: [{ type: 'text', text: 'a screenshot' }, { type: 'file', mediaType: 'image/png', data: { type: 'data', data: new Uint8Array([1, 2, 3]) } }] };
+    const prompt = [{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 's', toolName: 'shot', output }] }];
+    expect(messagesRequest('m', call({ prompt } as Partial<CallOptions>), 1).body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 's',
+            content: [
+              { type: 'text', text: 'a screenshot' },
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AQID' } },
+            ],
+          },
+        ],
+      },
+    ]);
+  });
+
   it('asks for a tool the way the API names it, and refuses a file type it cannot carry', () => {
     const tools = [{ type: 'function', name: 'read', description: 'Read', inputSchema: { type: 'object' } }];
     expect(messagesRequest('m', call({ tools, toolChoice: { type: 'required' } } as Partial<CallOptions>), 1).body.tool_choice).toEqual({ type: 'any' });

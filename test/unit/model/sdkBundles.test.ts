@@ -1,4 +1,4 @@
-// The AI SDK's provider packages load only when a model of their kind streams: each is imported
+// The credential libraries (AWS, Google) and SDK packages load only when a request needs them: each is imported
 // by exactly one module of src/core/model/sdk (`<name>Sdk.ts`, its own bundle file, listed in
 // esbuild.mjs), and nothing imports those modules but by type or through importSdk. An eager
 // import anywhere else would put the package into `keel run`'s and the extension's startup.
@@ -30,7 +30,7 @@ describe('the SDK provider bundles', () => {
 
   it('are the only modules that import an SDK provider package, and each is a bundle of its own', () => {
     const importers = files.filter((f) => valueImports(readFileSync(join(root, f), 'utf8')).some((s) => sdkPackage.test(s)));
-    expect(importers.length).toBeGreaterThanOrEqual(3);
+    expect(importers.length).toBeGreaterThanOrEqual(2);
     for (const f of importers) {
       expect(f, 'an SDK package is imported outside src/core/model/sdk/*Sdk.ts').toMatch(/^src\/core\/model\/sdk\/\w+Sdk\.ts$/);
       const name = /(\w+Sdk)\.ts$/.exec(f)![1];

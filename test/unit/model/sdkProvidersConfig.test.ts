@@ -1,7 +1,7 @@
 // How a person configures Gemini, Vertex, Bedrock and Azure, as the registry resolves them: each
 // key variable goes only to the origin it was paired with, Bedrock's credentials come from the
 // person's AWS chain (a profile in their credentials file) or a Bedrock API key, Vertex takes an
-// express-mode key, missing settings are named, and a workspace can move none of it.
+// express-mode key, missing settings and credentials are named, and a workspace can move none of it.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,8 @@ import { catalogueEntry } from '../../../src/core/model/modelCatalogue';
 import { sdkDefaultBaseURL } from '../../../src/core/model/sdkEndpoints';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
 import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
+import { keyOriginFor } from '../../../src/chat/settings/keyTarget';
+import type { LanguageModelSpec } from '../../../src/core/model/wire/modelSpec';
 import { registrySay } from './registrySay';
 
 const config = (over: Partial<KeelConfig>): KeelConfig => ({ ...defaultConfig, ...over });
@@ -90,6 +92,29 @@ describe('Vertex AI', () => {
     expect(scripted().requests[0].headers['x-goog-api-key']).toBe('vx-key');
     expect(scripted().requests[0].headers.authorization).toBeUndefined();
   });
+
+  it('says what Gemini on Vertex needs when the person has no Application Default Credentials, and sends nothing', async () => {
+    const names = ['METADATA_SERVER_DETECTION', 'GOOGLE_APPLICATION_CREDENTIALS', 'CLOUDSDK_CONFIG'] as const;
+    const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+    const gcloud = mkdtempSync(join(tmpdir(), 'keel-gcloud-'));
+    // No credentials file, no gcloud login, and no metadata server to ask.
+    process.env.METADATA_SERVER_DETECTION = 'none';
+    delete process.env.GOOGLE_APPLICATION_CREDENTIALS;
+    process.env.CLOUDSDK_CONFIG = gcloud;
+    try {
+      scripted().load({ turns: [] });
+      const reg = new ModelRegistry({ config: config({ model: 'vertex/gemini-2.5-pro', providers: { vertex: { baseURL: scripted().url, project: 'p', region: 'us-central1' } } }), env: {} });
+      const model = reg.resolve('model').model as LanguageModelSpec;
+      await expect(model.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] })).rejects.toThrow(/Vertex AI needs Application Default Credentials \(gcloud auth application-default login/);
+      expect(scripted().requests).toHaveLength(0);
+    } finally {
+      for (const n of names) {
+        if (saved[n] === undefined) delete process.env[n];
+        else process.env[n] = saved[n];
+      }
+      rmSync(gcloud, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('Azure OpenAI', () => {
@@ -98,6 +123,17 @@ describe('Azure OpenAI', () => {
     expect(reg.resolve('model').model).toBeInstanceOf(LeanLanguageModel);
     const none = new ModelRegistry({ config: config({ model: 'azure/my-deployment', providers: { azure: { preset: 'azure' } } }), env: {} });
     expect(() => none.resolve('model')).toThrow(/AZURE_RESOURCE_NAME|AZURE_API_KEY/);
+  });
+
+  it('pairs a key stored with "Set API Key" with the resource AZURE_RESOURCE_NAME names, and uses it there', () => {
+    const env = { AZURE_RESOURCE_NAME: 'contoso' };
+    const origin = keyOriginFor('azure', {}, undefined, env);
+    expect(origin).toBe('https://contoso.openai.azure.com');
+    const stored = new ModelRegistry({ config: config({ model: 'azure/my-deployment' }), env, apiKeys: { azure: { key: 'az-stored', origin } } });
+    expect(stored.resolve('model').model).toBeInstanceOf(LeanLanguageModel);
+    // The same key paired with another resource is not sent to this one.
+    const elsewhere = new ModelRegistry({ config: config({ model: 'azure/my-deployment' }), env: { AZURE_RESOURCE_NAME: 'fabrikam' }, apiKeys: { azure: { key: 'az-stored', origin } } });
+    expect(() => elsewhere.resolve('model')).toThrow(/AZURE_API_KEY/);
   });
 });
 

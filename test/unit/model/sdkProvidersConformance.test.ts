@@ -1,7 +1,8 @@
 // The wire conformance suite (test/conformance/wireConformance.ts) against the providers Keel
-// reaches through the AI SDK's own packages, each as the registry builds it from a person's
-// config and environment, over real HTTP to the scripted server speaking that API's own format:
-// Gemini's streamGenerateContent SSE (the Gemini API, and Vertex with Application Default
+// reaches through the AI SDK's own packages (and the APIs that moved from them to Keel's own wires),
+// each as the registry builds it from a person's config and environment, over real HTTP to the
+// scripted server speaking that API's own format: Gemini's streamGenerateContent SSE on Keel's
+// lean wire (the Gemini API, and Vertex with Application Default
 // Credentials from a metadata server), Claude on Vertex (rawPredict), Bedrock's ConverseStream
 // in AWS's binary event stream (SigV4-signed; Keel's own wire, with the AI SDK's Bedrock provider as
 // the reference it must match), and Azure OpenAI's v1 Responses API (Keel's own wire).
@@ -12,8 +13,6 @@ import type { ProviderConfig } from '../../../src/core/config/configSchema';
 import { mergeLayers } from '../../../src/core/config/loadConfig';
 import { providerOrigin } from '../../../src/core/model/keyOrigin';
 import { ModelRegistry } from '../../../src/core/model/modelRegistry';
-import { GeminiModel } from '../../../src/core/model/sdk/geminiModel';
-import { VertexModel } from '../../../src/core/model/sdk/vertexModel';
 import { BedrockModel } from '../../../src/core/model/sdk/bedrockModel';
 import { LeanLanguageModel } from '../../../src/core/model/wire/leanLanguageModel';
 import { METADATA_TOKEN } from '../../fixtures/scriptedServer/scriptedServer.ts';
@@ -37,20 +36,20 @@ function model<T>(kind: abstract new (...args: never[]) => T, provider: Provider
 
 const sources: ModelSource[] = [
   {
-    name: 'Gemini API (AI SDK Google provider, loaded on use)',
+    name: 'Gemini API (Keel’s lean generateContent wire)',
     // Gemini sends each call's arguments whole, as an object: there is no malformed JSON to pass on.
     traits: { ...http, rawArguments: false, reasoning: true },
-    model: (s) => model(GeminiModel, { preset: 'google', baseURL: `${s.url}/v1beta` }, { model: 'gemini-2.5-pro', key: 'sk-test' }),
+    model: (s) => model(LeanLanguageModel, { preset: 'google', baseURL: `${s.url}/v1beta` }, { model: 'gemini-2.5-pro', key: 'sk-test' }),
   },
   {
-    name: 'Vertex AI Gemini with Application Default Credentials (AI SDK Vertex provider)',
+    name: 'Vertex AI Gemini with Application Default Credentials (Keel’s lean generateContent wire)',
     traits: { ...http, rawArguments: false, reasoning: true },
-    model: (s) => model(VertexModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-central1' }, { model: 'gemini-2.5-pro' }),
+    model: (s) => model(LeanLanguageModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-central1' }, { model: 'gemini-2.5-pro' }),
   },
   {
-    name: 'Vertex AI Claude (AI SDK Vertex Anthropic provider)',
+    name: 'Vertex AI Claude (Keel’s own Messages wire, rawPredict)',
     traits: { ...http, reasoning: true, signsReasoning: 'anthropic' },
-    model: (s) => model(VertexModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-east5' }, { model: 'claude-sonnet-4-5' }),
+    model: (s) => model(LeanLanguageModel, { preset: 'vertex', baseURL: s.url, project: 'keel-test', region: 'us-east5' }, { model: 'claude-sonnet-4-5' }),
   },
   {
     name: 'Amazon Bedrock Converse (Keel’s own wire, SigV4)',
@@ -91,6 +90,8 @@ describe('what each provider puts on the wire', () => {
     const gemini = await ask(sources[0]);
     expect(gemini.path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
     expect(gemini.headers['x-goog-api-key']).toBe('sk-test');
+    // The tools' JSON Schema goes as it is (parametersJsonSchema), not cut down to Google's OpenAPI subset.
+    expect(gemini.body.tools?.map((t) => t.function?.parameters)).toContainEqual({ type: 'object', properties: { file_path: { type: 'string' } } });
     const vertex = await ask(sources[1]);
     expect(vertex.path).toBe('/v1beta1/projects/keel-test/locations/us-central1/publishers/google/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
     expect(vertex.headers.authorization).toBe(`Bearer ${METADATA_TOKEN}`);

@@ -1,4 +1,4 @@
-// What Keel sends through the AI SDK's Gemini, Vertex, Bedrock and Azure providers over a whole
+// What Keel sends to Gemini (on its own wire), Vertex, Bedrock and Azure over a whole
 // conversation, over real HTTP to the scripted server in each API's own format: five messages
 // with tool calls, each request starting with the whole previous one (append-only, so the
 // providers' prompt caches hit), Bedrock's cache points where Anthropic's breakpoints go, Gemini's

@@ -3,6 +3,7 @@
 // the reference they must match. vscode.lm runs the same cases in the integration tier
 // (test/integration/suite/wireConformance.test.ts), where VS Code's API is real.
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -61,6 +62,17 @@ const sources: ModelSource[] = [
     name: 'AI SDK Anthropic Messages (reference)',
     traits: { ...http, reasoning: true, signsReasoning: 'anthropic' },
     model: (s) => createAnthropic({ baseURL: s.baseURL, apiKey: 'sk-test' }).messages('scripted-model'),
+  },
+  {
+    name: 'lean Gemini generateContent',
+    // Gemini sends each call's arguments whole, as an object: there is no malformed JSON to pass on.
+    traits: { ...http, rawArguments: false, reasoning: true },
+    model: (s) => registryModel({ preset: 'google', baseURL: `${s.url}/v1beta` }),
+  },
+  {
+    name: 'AI SDK Google Gemini (reference)',
+    traits: { ...http, rawArguments: false, reasoning: true },
+    model: (s) => createGoogleGenerativeAI({ baseURL: `${s.url}/v1beta`, apiKey: 'sk-test' }).languageModel('scripted-model'),
   },
   {
     name: 'AI SDK openai-compatible chat (reference)',

@@ -3,7 +3,7 @@ import { readConverseEvents, converseParser } from '../wire/converseParser';
 import { converseRequest } from '../wire/converseRequest';
 import { LeanLanguageModel } from '../wire/leanLanguageModel';
 import type { Wire } from '../wire/wire';
-import { importSdk } from './lazySdkModel';
+import { importSdk } from './sdkLoader';
 
 /** AWS credentials as requests are signed with them. */
 export interface AwsCredentials {

@@ -1,8 +1,7 @@
-import type { CallOptions, LanguageModelSpec } from '../wire/modelSpec';
-import { withCacheBreakpoints } from '../wire/cacheBreakpoints';
-import { anthropicUrls, ephemeral } from '../wire/messagesRequest';
-import { geminiUrls, withGeminiThoughts } from './geminiModel';
-import { importSdk, LazySdkModel, noRedirects } from './lazySdkModel';
+import { catalogueEntry } from '../modelCatalogue';
+import type { LanguageModelSpec } from '../wire/modelSpec';
+import { leanGeminiModel, leanMessagesModel } from '../wire/leanModels';
+import { adcHeaders } from './googleAuth';
 
 export interface VertexEndpoint {
   /** The regional endpoint's origin, e.g. `https://us-east5-aiplatform.googleapis.com`. */
@@ -14,7 +13,6 @@ export interface VertexEndpoint {
   headers?: Record<string, string>;
 }
 
-type VertexSdk = typeof import('./vertexSdk');
 
 /** Claude models on Vertex speak Anthropic's Messages API (rawPredict); the rest are Gemini. */
 export function isVertexAnthropic(modelId: string): boolean {
@@ -34,48 +32,28 @@ function expressRoot(root: string): string {
 }
 
 /**
- * A model on Google Vertex AI through the AI SDK's Vertex providers, loaded on the first call:
- * Gemini models (generateContent), and Anthropic's Claude models (rawPredict, with Keel's cache
- * breakpoints and signed thinking as on Anthropic's own API). Credentials are the person's
- * Application Default Credentials (`gcloud auth application-default login`, a service account
- * file in GOOGLE_APPLICATION_CREDENTIALS, or the metadata server), never a workspace's.
+ * A Gemini model on Vertex AI, on Keel's own generateContent wire: with an express-mode key at
+ * Vertex's global `/v1/publishers/google`, else at the project's location with a bearer token of
+ * the person's Application Default Credentials (`gcloud auth application-default login`, a
+ * service account file in GOOGLE_APPLICATION_CREDENTIALS, or the metadata server), never a
+ * workspace's.
  */
-export class VertexModel extends LazySdkModel {
-  readonly supportedUrls: Record<string, RegExp[]>;
-  private readonly anthropic: boolean;
+export function vertexGeminiModel(provider: string, modelId: string, endpoint: VertexEndpoint): LanguageModelSpec {
+  const { project, location, apiKey, headers } = endpoint;
+  const root = endpoint.baseURL.replace(/\/+$/, '');
+  if (apiKey) return leanGeminiModel(provider, modelId, { baseURL: `${expressRoot(root)}/v1/publishers/google`, apiKey, headers }, true);
+  const baseURL = `${root}/v1beta1/projects/${project}/locations/${location}/publishers/google`;
+  return leanGeminiModel(provider, modelId, { baseURL, headers, sign: adcHeaders }, true);
+}
 
-  constructor(
-    provider: string,
-    modelId: string,
-    private readonly endpoint: VertexEndpoint,
-  ) {
-    const anthropic = isVertexAnthropic(modelId);
-    super(`${provider}.vertex.${anthropic ? 'anthropic' : 'gemini'}`, modelId);
-    this.anthropic = anthropic;
-    this.supportedUrls = anthropic ? anthropicUrls : { '*': [...geminiUrls['*'], /^gs:\/\/.*$/] };
-  }
-
-  protected async create(): Promise<LanguageModelSpec> {
-    const { createGoogleVertex, createGoogleVertexAnthropic } = await importSdk<VertexSdk>('vertexSdk');
-    const { project, location, headers } = this.endpoint;
-    const root = this.endpoint.baseURL.replace(/\/+$/, '');
-    if (this.anthropic) {
-      const sdk = createGoogleVertexAnthropic({ project, location, headers, fetch: noRedirects, baseURL: `${root}/v1/projects/${project}/locations/${location}/publishers/anthropic/models` });
-      return sdk.languageModel(this.modelId) as LanguageModelSpec;
-    }
-    const sdk = createGoogleVertex({
-      project,
-      location,
-      headers,
-      fetch: noRedirects,
-      // An empty key keeps the SDK from reading GOOGLE_VERTEX_API_KEY itself, past Keel's pairing rule.
-      apiKey: this.endpoint.apiKey ?? '',
-      baseURL: this.endpoint.apiKey ? `${expressRoot(root)}/v1/publishers/google` : `${root}/v1beta1/projects/${project}/locations/${location}/publishers/google`,
-    });
-    return sdk.languageModel(this.modelId) as LanguageModelSpec;
-  }
-
-  protected override prepare(options: CallOptions): CallOptions {
-    return this.anthropic ? withCacheBreakpoints(options, 'anthropic', ephemeral) : withGeminiThoughts(options, this.modelId);
-  }
+/**
+ * A Claude model on Google Vertex AI, on Keel's own Messages wire (rawPredict at the project's
+ * location), with Keel's cache breakpoints and signed thinking as on Anthropic's own API and a
+ * bearer token of the person's Application Default Credentials, never a workspace's.
+ */
+export function vertexClaudeModel(provider: string, modelId: string, endpoint: VertexEndpoint): LanguageModelSpec {
+  const { project, location, headers } = endpoint;
+  const root = endpoint.baseURL.replace(/\/+$/, '');
+  const baseURL = `${root}/v1/projects/${project}/locations/${location}/publishers/anthropic/models`;
+  return leanMessagesModel(provider, modelId, { baseURL, headers, sign: adcHeaders }, catalogueEntry(modelId)?.maxOutputTokens, 'vertex');
 }

@@ -72,12 +72,11 @@ function toolResultContent(output: ToolResultOutput): { content: Block[]; isErro
       return { content: [{ text: output.reason ?? 'Tool call execution denied.' }], isError: true };
     case 'content': {
       const content: Block[] = [];
-      for (const item of output.value as Array<Record<string, unknown>>) {
-        const format = typeof item.mediaType === 'string' ? IMAGE_FORMATS[item.mediaType] : undefined;
-        if (item.type === 'text' && typeof item.text === 'string') content.push({ text: item.text });
-        else if ((item.type === 'image-data' || item.type === 'media') && typeof item.data === 'string' && format) {
-          content.push({ image: { format, source: { bytes: item.data } } });
-        } else content.push({ text: JSON.stringify(item) });
+      for (const item of output.value) {
+        const format = item.type === 'file' ? IMAGE_FORMATS[item.mediaType] : undefined;
+        if (item.type === 'text') content.push({ text: item.text });
+        else if (item.type === 'file' && item.data.type === 'data' && format) content.push({ image: { format, source: { bytes: base64Of(item.data.data) } } });
+        else content.push({ text: JSON.stringify(item) });
       }
       return { content, isError: false };
     }

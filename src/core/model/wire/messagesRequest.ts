@@ -64,10 +64,10 @@ function toolResultContent(output: ToolResultOutput): { content: string | Block[
       return { content: output.reason ?? 'Tool call execution denied.', isError: true };
     case 'content': {
       const blocks: Block[] = [];
-      for (const item of output.value as Array<Record<string, unknown>>) {
-        if (item.type === 'text' && typeof item.text === 'string') blocks.push({ type: 'text', text: item.text });
-        else if ((item.type === 'image-data' || item.type === 'media') && typeof item.data === 'string' && String(item.mediaType).startsWith('image/')) {
-          blocks.push({ type: 'image', source: { type: 'base64', media_type: item.mediaType, data: item.data } });
+      for (const item of output.value) {
+        if (item.type === 'text') blocks.push({ type: 'text', text: item.text });
+        else if (item.type === 'file' && item.data.type === 'data' && item.mediaType.startsWith('image/')) {
+          blocks.push({ type: 'image', source: { type: 'base64', media_type: item.mediaType, data: base64Of(item.data.data) } });
         } else blocks.push({ type: 'text', text: JSON.stringify(item) });
       }
       return { content: blocks, isError: false };
@@ -145,14 +145,23 @@ function toolChoice(options: CallOptions): Block | undefined {
  * required): thinking's budget is added to the answer's, within that limit, as the API counts
  * thinking inside max_tokens.
  */
-export function messagesRequest(modelId: string, options: CallOptions, modelMaxOutput: number | undefined): WireRequest {
+/**
+ * Where the request goes and what names the model: Anthropic's own API (`/messages`, the model
+ * in the body) or Vertex AI's rawPredict (the model in the path, Vertex's API version in the body).
+ */
+export type MessagesFlavor = 'anthropic' | 'vertex';
+
+/** The Messages API version Vertex AI's rawPredict takes, in the body. */
+const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+export function messagesRequest(modelId: string, options: CallOptions, modelMaxOutput: number | undefined, flavor: MessagesFlavor = 'anthropic'): WireRequest {
   const warnings: Warning[] = [];
   const { system, messages } = anthropicPrompt(options.prompt, warnings);
   const thinking = anthropicOf(options).thinking;
   const budget = thinking?.type === 'enabled' && typeof thinking.budgetTokens === 'number' ? thinking.budgetTokens : undefined;
   let maxTokens = (options.maxOutputTokens ?? modelMaxOutput ?? 8192) + (budget ?? 0);
   if (modelMaxOutput !== undefined && maxTokens > modelMaxOutput) maxTokens = modelMaxOutput;
-  const body: Record<string, unknown> = { model: modelId, max_tokens: maxTokens };
+  const body: Record<string, unknown> = flavor === 'vertex' ? { anthropic_version: VERTEX_ANTHROPIC_VERSION, max_tokens: maxTokens } : { model: modelId, max_tokens: maxTokens };
   if (system.length > 0) body.system = system;
   body.messages = messages;
   if (budget !== undefined) body.thinking = { type: 'enabled', budget_tokens: budget };
@@ -173,5 +182,5 @@ export function messagesRequest(modelId: string, options: CallOptions, modelMaxO
     if (choice) body.tool_choice = choice;
   }
   body.stream = true;
-  return { path: '/messages', body, warnings };
+  return { path: flavor === 'vertex' ? `/${encodeURIComponent(modelId)}:streamRawPredict` : '/messages', body, warnings };
 }

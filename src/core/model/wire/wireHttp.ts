@@ -1,7 +1,7 @@
-import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { APICallError } from 'ai';
+import { openRequest } from '../../net/network';
+import { ProxyError, TlsError } from '../../net/netErrors';
 
 export interface WireEndpoint {
   /** Base URL without a trailing slash, e.g. `https://api.openai.com/v1`. */
@@ -9,8 +9,9 @@ export interface WireEndpoint {
   apiKey?: string;
   headers?: Record<string, string>;
   /**
-   * Signs each request (AWS SigV4): given the URL, the headers and the body as they will be
-   * sent, returns the headers to add. Rejects when no credentials can be had.
+   * Authorizes each request anew (AWS SigV4, an OAuth token that expires): given the URL, the
+   * headers and the body as they will be sent, returns the headers to add. Rejects when no
+   * credentials can be had.
    */
   sign?(url: URL, headers: Record<string, string>, payload: string): Promise<Record<string, string>>;
 }
@@ -60,8 +61,8 @@ function errorText(body: string): string | undefined {
  * POSTs a streaming request and returns the response once its headers say it succeeded.
  * Node's own HTTP client, not fetch: fetch parses HTTP in WebAssembly and hands the body
  * through web streams, which costs a short-lived process (keel run) more CPU than the
- * whole answer. VS Code's proxy support covers node:http(s) too. Failures are the AI SDK's
- * `APICallError`, as its providers throw them, so retry and context-overflow handling treat
+ * whole answer. Proxies and extra CAs are the net subsystem's (src/core/net/network.ts).
+ * Failures are the AI SDK's `APICallError`, as its providers throw them, so retry and context-overflow handling treat
  * every wire alike: a status with the body's message, or no status when the connection failed.
  */
 export async function postStream(endpoint: WireEndpoint, path: string, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
@@ -92,14 +93,22 @@ function send(
   const url = target.href;
   return new Promise<IncomingMessage>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = request(target, { method: 'POST', headers, signal });
+    let opened: ReturnType<typeof openRequest>;
+    try {
+      opened = openRequest(target, { method: 'POST', headers, signal });
+    } catch (err) {
+      return reject(new APICallError({ message: `Cannot connect to API: ${(err as Error).message}`, url, requestBodyValues: body, cause: err, isRetryable: false }));
+    }
+    const { req, explain } = opened;
     req.setTimeout(IDLE_TIMEOUT_MS, () => {
       req.destroy(Object.assign(new Error(`the model endpoint sent nothing for ${IDLE_TIMEOUT_MS / 60_000} minutes`), { code: 'ETIMEDOUT' }));
     });
-    req.on('error', (err) => {
+    req.on('error', (raw) => {
       if (signal?.aborted) return reject(signal.reason);
-      reject(new APICallError({ message: `Cannot connect to API: ${err.message}`, url, requestBodyValues: body, cause: err, isRetryable: true }));
+      const err = explain(raw) as Error;
+      // An untrusted certificate or a proxy that said no stays so on a retry; a dropped connection may not.
+      const lasting = err instanceof TlsError || (err instanceof ProxyError && 'statusCode' in err);
+      reject(new APICallError({ message: `Cannot connect to API: ${err.message}`, url, requestBodyValues: body, cause: err, isRetryable: !lasting }));
     });
     req.on('response', (response) => {
       const status = response.statusCode ?? 0;

@@ -1,3 +1,5 @@
+import { netFetch } from '../../net/netFetch';
+
 /** Redirects followed before giving up. */
 export const maxRedirects = 5;
 
@@ -41,7 +43,7 @@ export async function httpGet(url: string, opts: { signal: AbortSignal; maxBytes
   const redirects: string[] = [];
   let current = assertWebUrl(url).href;
   for (;;) {
-    const res = await fetch(current, {
+    const res = await netFetch(current, {
       redirect: 'manual',
       signal: opts.signal,
       headers: {
