@@ -10,7 +10,7 @@ import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServe
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { createChatRig, settle, until } from './chatHarness';
-import type { ChatRig } from './chatHarness';
+import type { ChatRig, Page } from './chatHarness';
 
 let server: ScriptedServer;
 let rig: ChatRig | undefined;
@@ -25,6 +25,16 @@ afterEach(async () => {
 
 const taskCard = (messages: readonly UiMessage[]) =>
   messages.flatMap((m) => m.parts).find((p): p is ToolCallPart => p.type === 'toolCall' && p.name === 'task');
+
+/** A page of the rig that sent "review" and saw the run end. */
+async function sendReview(on: ChatRig): Promise<Page> {
+  const page = on.openPage();
+  await until(() => page.store.snapshot !== undefined, 'snapshot');
+  await page.bus.request('session.send', { text: 'review' });
+  await until(() => !on.controller.isRunning, 'run end');
+  await settle();
+  return page;
+}
 
 /** A rig whose workspace has a read-only `reviewer` agent (its prompt: REVIEWER). */
 function reviewerRig(): ChatRig {
@@ -44,11 +54,7 @@ it('shows the subagent\'s steps on the task card, live and resumed alike', async
       { ...reply.text('Reviewed.'), match: { lastToolResultIncludes: 'says hello' } },
     ],
   });
-  const page = rig.openPage();
-  await until(() => page.store.snapshot !== undefined, 'snapshot');
-  await page.bus.request('session.send', { text: 'review' });
-  await until(() => !rig!.controller.isRunning, 'run end');
-  await settle();
+  const page = await sendReview(rig);
   const live = taskCard(page.store.messages)!;
   expect(live.state).toBe('done');
   expect(live.subagent).toMatchObject({
@@ -82,11 +88,7 @@ it('shows the subagent\'s own tokens on its task card, live and resumed alike', 
       { ...reply.text('Reviewed.'), match: { lastToolResultIncludes: 'says hello' }, usage: { prompt_tokens: 6000, completion_tokens: 10 } },
     ],
   });
-  const page = rig.openPage();
-  await until(() => page.store.snapshot !== undefined, 'snapshot');
-  await page.bus.request('session.send', { text: 'review' });
-  await until(() => !rig!.controller.isRunning, 'run end');
-  await settle();
+  const page = await sendReview(rig);
   const live = taskCard(page.store.messages)!;
   // The subagent's two calls, nothing of the parent's; no price for this model, so no cost.
   expect(live.usage).toEqual({ inputTokens: 700, outputTokens: 50 });
