@@ -30,6 +30,9 @@ const args = [
   'client',
   '--command', `${node22} ${join(root, 'test/conformance/keelClient.ts')}`,
   '--expected-failures', join(root, 'test/conformance/baseline.yml'),
+  // Per scenario (default 30 s): the whole suite runs at once, and a sign-in scenario starts
+  // `keel run`, the model server and a browser round trip, which a busy machine makes slow.
+  '--timeout', '120000',
   ...selection,
 ];
 const run = spawnSync(node22, args, { cwd: outDir, stdio: 'inherit', env: { ...process.env, KEEL_CONFORMANCE_CLI: cli } });

@@ -15,6 +15,7 @@ import { statedLanguage } from './cliLocale';
 import { Project } from '../core/project';
 import type { RunArgs } from './cliArgs';
 import { readMcpConfigArgs } from './mcpConfigArg';
+import { cliMcpOAuth } from './mcpSignInCli';
 import { streamJsonPrinter, textPrinter } from './eventPrinter';
 import { recordedWorktree, worktreeContext, worktreeFor } from './worktreeRun';
 import { removeWorktree } from '../core/worktrees';
@@ -62,6 +63,7 @@ export async function runCommand(a: RunArgs, io: CliIo, signal: AbortSignal, ver
     ctx = await Context.create({
       mcpServers,
       clientVersion: version,
+      mcpOAuth: cliMcpOAuth(io.env, io.stderr),
       mcpElicit: cliElicitor(a.mcpElicitation ?? (terminal ? 'ask' : 'decline'), terminal, (line) => io.stderr(`keel: ${line}\n`)),
       // Without a terminal nobody could approve a request on the person's model: servers are told there is no sampling.
       ...(terminal ? { mcpApproveSampling: cliSamplingApproval(terminal, (line) => io.stderr(`keel: ${line}\n`)) } : {}),

@@ -83,13 +83,14 @@ function apply(draft: ConversationDraft, event: ConversationEvent): void {
       return;
     }
     case 'toolPatch': {
-      const { change: applied, files, moreFiles, progress, usage } = event.data;
+      const { change: applied, files, moreFiles, progress, usage, app } = event.data;
       changeCall(draft, event.data.toolCallId, (part) => ({
         ...part,
         ...(applied ? { change: applied } : {}),
         ...(usage ? { usage } : {}),
         ...(files ? { files } : {}),
         ...(moreFiles !== undefined ? { moreFiles } : {}),
+        ...(app ? { app } : {}),
         // Progress is what a running call says of itself: one that arrives after the result is stale.
         ...(progress && part.state === 'running' ? { progress } : {}),
       }));

@@ -16,6 +16,7 @@ import type { WorkspaceLayer } from './config/workspaceNarrowing';
 import type { PairedKey } from './model/keyOrigin';
 import { McpManager } from './mcp/mcpManager';
 import type { ParsedMcpConfig } from './mcp/mcpConfig';
+import type { McpOAuthHost } from './mcp/mcpOAuthProvider';
 import { ModelRegistry } from './model/modelRegistry';
 import type { ProviderFactory } from './model/modelRegistry';
 import { PluginManager } from './plugins/pluginManager';
@@ -52,6 +53,8 @@ export interface ContextOptions {
   clientVersion?: string;
   /** Answers MCP servers' questions (elicitation) when Keel builds the MCP manager itself. */
   mcpElicit?: Elicitor;
+  /** Signs in to HTTP MCP servers when Keel builds the manager itself (the CLI): a server that asks sends the person to sign in. */
+  mcpOAuth?: McpOAuthHost;
   /** Approves MCP servers' sampling requests (they then run on the configured model); absent: servers cannot sample. */
   mcpApproveSampling?: Parameters<typeof approvedSampler>[0];
   /** Asks the person before a hook the workspace ships runs; absent: workspace hooks never run. */
@@ -199,6 +202,7 @@ export class Context {
         version: opts.clientVersion,
         roots: workspace.folders.map((f) => f.path),
         ...(opts.mcpElicit ? { elicit: opts.mcpElicit } : {}),
+        ...(opts.mcpOAuth ? { oauth: opts.mcpOAuth, signInWhenAsked: true } : {}),
         ...(opts.mcpApproveSampling ? { sample: approvedSampler(opts.mcpApproveSampling, () => models.resolve('model')) } : {}),
       });
     mcp.setSandbox((cwd, visible) => sandbox.serverStart(cwd, (message) => opts.host.log('warn', message), visible), childEnvPolicy(config));

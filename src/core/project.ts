@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { appToolCall } from './appToolCall';
+import type { AppToolCall, AppToolCallOptions, AppToolCallResult } from './appToolCall';
 import { autoCompaction, runCompaction } from './compaction/autoCompaction';
 import { costOf } from './model/modelCatalogue';
 import type { CompactionOutcome } from './compaction/compactor';
@@ -77,6 +79,11 @@ export class Project {
       workspace: () => runtime.workspace,
       approvalMode: () => runtime.approvalMode,
     };
+  }
+
+  /** A tool call an MCP App in this conversation made: the model's approval path, outside any run. */
+  appToolCall(call: AppToolCall, opts: AppToolCallOptions): Promise<AppToolCallResult> {
+    return appToolCall(this.toolHost, call, opts);
   }
 
   /** The Context the next run starts with. */

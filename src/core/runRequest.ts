@@ -42,10 +42,15 @@ export async function offeredTools(ctx: Context, mode: RunMode): Promise<AnyTool
     }
     byName.set(t.name, t);
   }
-  let tools = [...byName.values()];
-  if (mode === 'plan') tools = tools.filter(allowedInPlanMode);
-  if (!ctx.workspaceTrusted) tools = tools.filter((t) => t.category === 'read' || t.category === 'network');
-  return tools;
+  return usableTools(ctx, mode, [...byName.values()]);
+}
+
+/** Of `tools`, those a run in `mode` may use: read-only ones in plan mode, no writes or commands without trust. */
+export function usableTools(ctx: Context, mode: RunMode, tools: AnyTool[]): AnyTool[] {
+  let out = tools;
+  if (mode === 'plan') out = out.filter(allowedInPlanMode);
+  if (!ctx.workspaceTrusted) out = out.filter((t) => t.category === 'read' || t.category === 'network');
+  return out;
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { subagentStepEventSchema } from './subagentSteps';
 import { MAX_FIRED_RULES, MAX_LIVE_OUTPUT_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
+import { toolAppSchema } from './mcpApp';
 import { mcpStatusSchema } from './mcpStatus';
 import { mcpRequestPartSchema } from './mcpRequests';
 import { messageUsageSchema } from './messageUsage';
@@ -76,6 +77,7 @@ export const hostEvents = {
     progress: toolProgressSchema.optional(),
     /** A `task` call's subagent usage so far (replaces the card's). */
     usage: messageUsageSchema.optional(),
+    app: toolAppSchema.optional(),
   }),
   /** An MCP server's request (a question, a sampling request) as a card in a message: added, or replaced by its requestId. */
   mcpRequest: z.strictObject({ messageId, part: mcpRequestPartSchema }),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from './limits';
+import { mcpAppMethods } from './mcpApp';
 import { mcpAnswerSchema } from './mcpRequests';
 import { planMethods } from './planState';
 import type { MethodSpec } from './side';
@@ -25,6 +26,7 @@ const uiCommandSchema = z.enum([
   'keel.setApiKey',
   'workbench.trust.manage',
   'keel.showMcpServers',
+  'keel.mcpSignIn',
   'keel.newChatInWorktree',
   'keel.reviewWorktreeChanges',
   'keel.keepWorktreeBranch',
@@ -187,4 +189,5 @@ export const hostMethods = {
    */
   'command.run': { params: z.strictObject({ command: uiCommandSchema, args: z.array(z.string().max(100)).max(1).optional() }), result: z.strictObject({ ran: z.boolean() }) },
   ...planMethods,
+  ...mcpAppMethods,
 } satisfies Record<string, MethodSpec>;

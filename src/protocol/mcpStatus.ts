@@ -6,7 +6,7 @@ export const MAX_VIEW_RESOURCES = 1000;
 /** One MCP server as the view's status list shows it. */
 export const mcpServerViewSchema = z.strictObject({
   name: z.string().min(1).max(200),
-  state: z.enum(['starting', 'ready', 'failed', 'disabled']),
+  state: z.enum(['starting', 'ready', 'failed', 'disabled', 'signin']),
   /** The state in words: "ready, 3 tools", "failed: …" (with the last stderr line). */
   text: z.string().max(2000),
 });

@@ -7,10 +7,31 @@ export interface VsCodeWebviewApi {
   postMessage(message: unknown): void;
 }
 
+/** A message event as far as the bus needs it: what came, and from which window. */
+export interface BusMessageEvent {
+  data: unknown;
+  source?: unknown;
+}
+
 /** `window` as far as the bus needs it. */
 export interface MessageEventTarget {
-  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
-  removeEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: 'message', listener: (event: BusMessageEvent) => void): void;
+  removeEventListener(type: 'message', listener: (event: BusMessageEvent) => void): void;
+}
+
+/**
+ * Whether a message came from a frame inside this page (an MCP App's, or one it made): those
+ * speak to their own card, never to the bus, so they cannot pose as the host.
+ */
+export function fromInnerFrame(source: unknown, self: unknown): boolean {
+  let w = source as { parent?: unknown } | null | undefined;
+  for (let depth = 0; w && depth < 20; depth++) {
+    const parent = w.parent as { parent?: unknown } | undefined;
+    if (!parent || parent === w) return false;
+    if (parent === self) return true;
+    w = parent;
+  }
+  return false;
 }
 
 /** Webview side: posts through the VS Code API and listens on `window`. */
@@ -20,7 +41,9 @@ export function createWebviewTransport(api: VsCodeWebviewApi, target: MessageEve
       api.postMessage(frame);
     },
     onMessage(listener) {
-      const onEvent = (event: { data: unknown }): void => listener(event.data);
+      const onEvent = (event: BusMessageEvent): void => {
+        if (!fromInnerFrame(event.source, target)) listener(event.data);
+      };
       target.addEventListener('message', onEvent);
       return () => target.removeEventListener('message', onEvent);
     },

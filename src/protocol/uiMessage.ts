@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { toolAppSchema } from './mcpApp';
 import { subagentViewSchema } from './subagentSteps';
 import { messageUsageSchema } from './messageUsage';
 import { mcpRequestPartSchema } from './mcpRequests';
@@ -158,6 +159,8 @@ export const toolCallPartSchema = z.strictObject({
   subagent: subagentViewSchema.optional(),
   /** A `task` call: what its subagent's model calls used so far (the run's usage counts them too). */
   usage: messageUsageSchema.optional(),
+  /** An MCP tool's app (`ui://` resource), shown on the card once the result is in (live calls only). */
+  app: toolAppSchema.optional(),
 });
 
 /** A result shown on its own, in a `tool` message, when its call is not in view. */

@@ -64,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi {
     testHooks: {
       openChatPage: () => openHeadlessChatPage(provider, 'keel.chat'),
       setMcpApprovalPrompt: async (prompt) => (await getRuntime()).mcp.setPrompt(prompt),
+      setSignInBrowser: async (open) => (await getRuntime()).mcp.setSignInBrowser(open),
       setWorktreePrompts: async (prompts) => {
         (await getRuntime()).worktreeChats.prompts = prompts;
       },

@@ -98,7 +98,7 @@ export class KeelRuntime {
     this.host = host;
     this.disposables.push(host, followNetworkSettings(log));
     const status = new ActivityStatus(`${CHAT_VIEW_ID}.focus`);
-    const mcp = new McpHub(context.workspaceState, log, String(context.extension.packageJSON.version ?? '0'));
+    const mcp = new McpHub(context.workspaceState, context.secrets, log, String(context.extension.packageJSON.version ?? '0'));
     this.mcp = mcp;
     mcp.setSamplingModel(async () => (await this.core.get()).ctx.models.resolve('model'));
     const planStatus = new PlanModeStatus('keel.togglePlanMode');

@@ -19,6 +19,12 @@ export interface KeelTestHooks {
    * (which a test cannot click). Everything around it (trust, fingerprints, asking again) is the product's.
    */
   setMcpApprovalPrompt(prompt: McpApprovalPrompt): Promise<void>;
+  /**
+   * Shows MCP sign-in pages to this function instead of the person's browser (the test plays
+   * the browser and follows the redirects). The click that starts a sign-in, the loopback
+   * listener, asExternalUri and SecretStorage stay the product's.
+   */
+  setSignInBrowser(open: (url: string) => Promise<void>): Promise<void>;
   /** Answers worktree cleanup's questions (Discard, uncommitted work) instead of the modal dialogs. */
   setWorktreePrompts(prompts: WorktreePrompts): Promise<void>;
   /** The lines written to the "Keel" log so far ("level: message"). */

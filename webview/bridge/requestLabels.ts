@@ -44,6 +44,8 @@ const LABELS: { [M in HostMethod]?: (params: ParamsIn<HostSide, M>) => string } 
   'plan.execute': () => l10n.t('Executing the plan'),
   'plan.refine': () => l10n.t('Refining the plan'),
   'plan.discard': () => l10n.t('Discarding the plan'),
+  'mcpApp.open': () => l10n.t('Opening the MCP app'),
+  'mcpApp.callTool': ({ name }) => l10n.t('The MCP app calling {0}', name),
 };
 
 export function requestLabel<M extends HostMethod>(method: M, params: ParamsIn<HostSide, M>): string {

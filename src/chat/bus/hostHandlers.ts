@@ -68,6 +68,8 @@ export function hostHandlers(controller: ChatController, services: EditorService
     'plan.execute': ({ planId }) => inView().plans.execute(planId),
     'plan.refine': ({ planId, feedback }) => inView().plans.refine(planId, feedback),
     'plan.discard': ({ planId }) => inView().plans.discard(planId),
+    'mcpApp.open': ({ toolCallId }) => inView().apps.open(toolCallId),
+    'mcpApp.callTool': ({ toolCallId, name, arguments: args }) => inView().apps.callTool(toolCallId, name, args),
   };
 }
 

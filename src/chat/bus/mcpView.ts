@@ -62,6 +62,7 @@ export function stateText(s: McpServerStatus): string {
     return [s.tools === 1 ? l10n.t('ready, 1 tool') : l10n.t('ready, {0} tools', s.tools), ...more.filter(Boolean)].join(l10n.t(', '));
   }
   if (s.state === 'failed') return l10n.t('failed: {0}', s.reason ?? l10n.t('unknown reason'));
+  if (s.state === 'signin') return l10n.t('needs you to sign in');
   if (s.state === 'disabled') return s.reason ? l10n.t('off: {0}', s.reason) : l10n.t('off');
   return l10n.t('starting…');
 }

@@ -10,6 +10,7 @@ import type { AgentMode } from '../../protocol/sessionState';
 import { ApprovalFlow } from '../approvals/approvalFlow';
 import type { ChangeApprovalHooks } from '../approvals/approvalFlow';
 import { ChangeReverts } from '../parts/changeReverts';
+import { McpAppRequests } from '../parts/mcpAppRequests';
 import { CompactionRun } from '../runs/compactionRun';
 import { ConfigSync } from '../settings/configSync';
 import { ConversationState } from './conversationState';
@@ -69,6 +70,8 @@ export class Conversation {
   readonly queue: RunQueue<QueuedRun>;
   readonly plans: PlanControl;
   readonly reverts: ChangeReverts;
+  /** The MCP Apps on its cards: their pages and their tool calls. */
+  readonly apps: McpAppRequests;
   readonly config: ConfigSync;
   /** Messages of this conversation the view was not sent (a long one opens with its end). */
   hiddenEarlier = 0;
@@ -135,6 +138,12 @@ export class Conversation {
         if (mode !== this.state.run.mode) this.state.setRun({ mode });
         return this.enqueue({ text }, mode, plan);
       },
+    });
+    this.apps = new McpAppRequests({
+      apps: this.state.apps,
+      project: () => this.slot.current,
+      mode: () => this.state.run.mode,
+      ask: (request, signal) => this.approvals.ask(request, signal),
     });
     this.reverts = new ChangeReverts({ project: () => this.slot.current, isRunning: () => this.queue.isRunning, state: this.state, log: opts.log });
   }

@@ -14,6 +14,7 @@ import type { EventSink } from './eventSink';
 import { firedRuleInfos, ruleAnchor, withRules } from '../parts/firedRules';
 import { MessageList } from './messageList';
 import { RunProjection } from './runProjection';
+import { McpAppBook } from '../parts/mcpAppBook';
 
 export interface ConversationStateOptions {
   now?: () => number;
@@ -38,6 +39,8 @@ export class ConversationState {
   private readonly newId: (kind: 'user' | 'assistant' | 'tool') => string;
   private readonly list: MessageList;
   private readonly projection: RunProjection;
+  /** The MCP Apps shown on this conversation's cards (live calls only). */
+  readonly apps = new McpAppBook();
 
   session: SessionInfo = { id: null, title: null };
   run: RunState = { running: false, mode: 'act', approvalMode: 'manual', model: null, queued: 0 };
@@ -55,7 +58,7 @@ export class ConversationState {
     this.sink = sink;
     this.newId = opts.newId ?? defaultId;
     this.list = new MessageList(sink);
-    this.projection = new RunProjection(this.list, sink, this.newId, opts.now ?? Date.now);
+    this.projection = new RunProjection(this.list, sink, this.newId, opts.now ?? Date.now, this.apps);
   }
 
   messages(): UiMessage[] {

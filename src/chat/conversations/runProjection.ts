@@ -6,6 +6,7 @@ import type { UiError } from '../../protocol/sessionState';
 import type { MessageUsage } from '../../protocol/messageUsage';
 import type { FiredRuleInfo, ToolCallPart, ToolCallState, UiMessage, UiPart } from '../../protocol/uiMessage';
 import { appliedChange } from '../parts/appliedChange';
+import type { McpAppBook } from '../parts/mcpAppBook';
 import { commandFilesOf, commandFilesPatch } from '../parts/commandFiles';
 import type { EventSink } from './eventSink';
 import { firedRuleInfos, withRules } from '../parts/firedRules';
@@ -53,6 +54,7 @@ export class RunProjection {
     private readonly sink: EventSink,
     private readonly newId: (kind: 'user' | 'assistant' | 'tool') => string,
     private readonly now: () => number,
+    private readonly apps?: McpAppBook,
   ) {}
 
   begin(model: string): void {
@@ -147,6 +149,9 @@ export class RunProjection {
         const { output, truncated } = capToolOutput(event.output);
         this.live.end(event.toolCallId);
         this.list.emit({ type: 'toolResult', data: { toolCallId: event.toolCallId, name: event.name, state, isError: event.isError, output, truncated } });
+        // An MCP App shows on the card of the call, with the text result beside it.
+        const app = event.app && state === 'done' ? this.apps?.add(event.toolCallId, event.app, this.list.toolCall(event.toolCallId)?.input) : undefined;
+        if (app) this.list.emit({ type: 'toolPatch', data: { toolCallId: event.toolCallId, app: { server: app.server, uri: app.uri } } });
         return;
       }
       case 'context_trimmed':

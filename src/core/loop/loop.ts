@@ -300,6 +300,7 @@ async function runCalls(opts: LoopOptions, calls: PendingCall[], cancelled: bool
       isError: result.isError === true,
       output: toDisplayText(result),
       ...(result.sandboxed === undefined ? {} : { sandboxed: result.sandboxed }),
+      ...(result.mcp?.appUri ? { app: result.mcp } : {}),
     });
   };
 

@@ -1,7 +1,7 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { TokenUsage } from '../model/tokenUsage';
 import type { ModelCall } from '../model/wire/modelStream';
-import type { ToolResult } from '../tools/tool';
+import type { McpCallResult, ToolResult } from '../tools/tool';
 import type { ToolPresentation } from '../tools/toolPresentation';
 
 /** What the model is offered for one tool: Loop knows nothing else about tools. */
@@ -27,7 +27,8 @@ export type LoopEvent =
   | { type: 'reasoning_delta'; text: string }
   /** `display` is the card the offered tool drew; absent for a tool that was not offered (the host then draws it by name). */
   | { type: 'tool_use'; toolCallId: string; name: string; input: unknown; display?: ToolPresentation }
-  | { type: 'tool_result'; toolCallId: string; name: string; isError: boolean; output: string; sandboxed?: boolean }
+  /** `app`: an MCP tool's result and the MCP App that shows it, for hosts that draw apps. */
+  | { type: 'tool_result'; toolCallId: string; name: string; isError: boolean; output: string; sandboxed?: boolean; app?: McpCallResult }
   /** A failed attempt that will be retried; text streamed during it is discarded. */
   | { type: 'retry'; attempt: number; maxAttempts: number; error: string; delayMs: number }
   /** One model call's tokens (cache reads and writes, reasoning, where the provider reports them). */

@@ -3,7 +3,19 @@ import { homedir } from 'node:os';
 /** One server as the person configured it, after variable expansion. */
 export type McpServerConfig =
   | { name: string; origin: McpOrigin; type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { name: string; origin: McpOrigin; type: 'http' | 'sse'; url: string; headers: Record<string, string> };
+  | { name: string; origin: McpOrigin; type: 'http' | 'sse'; url: string; headers: Record<string, string>; oauth?: McpOAuthConfig };
+
+/**
+ * How Keel signs in to an HTTP server, from the person's own config only: a client registered
+ * with the authorization server beforehand (`clientId`, `clientSecret`), the scopes to ask for
+ * when the server names none, and a Client ID Metadata Document URL the person hosts.
+ */
+export interface McpOAuthConfig {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+  clientMetadataUrl?: string;
+}
 
 /**
  * Where a server was configured. `workspace` servers (the workspace's `.vscode/mcp.json`) need
@@ -77,7 +89,7 @@ function parseEntry(name: string, entry: unknown, origin: McpOrigin, vars: Expan
     return server;
   }
   if (type === 'http' || type === 'sse') {
-    allowOnly(entry, ['type', 'url', 'headers', 'dev']);
+    allowOnly(entry, ['type', 'url', 'headers', 'oauth', 'dev']);
     const url = x('url', str(entry.url, 'url'));
     let parsed: URL;
     try {
@@ -88,10 +100,44 @@ function parseEntry(name: string, entry: unknown, origin: McpOrigin, vars: Expan
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new EntryError(`"url" must be http or https (got "${parsed.protocol}")`);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(strRecord(entry.headers, 'headers', false))) headers[k] = x(`headers.${k}`, v ?? '');
-    return { name, origin, type, url, headers };
+    const oauth = entry.oauth === undefined ? undefined : parseOAuth(entry.oauth, origin, x);
+    return { name, origin, type, url, headers, ...(oauth ? { oauth } : {}) };
   }
   if (type === undefined) throw new EntryError('needs "command" (a stdio server) or "url" (an http server)');
   throw new EntryError(`"type" must be "stdio", "http" or "sse" (got ${JSON.stringify(type)})`);
+}
+
+/**
+ * `oauth: { clientId?, clientSecret?, scopes?, clientMetadataUrl? }`. A workspace's config may
+ * not give one: a client secret or a chosen client is the person's to hand out, never the
+ * workspace's (a workspace server signs in with a client Keel registers, after approval).
+ */
+function parseOAuth(v: unknown, origin: McpOrigin, x: (field: string, value: string) => string): McpOAuthConfig {
+  if (origin === 'workspace') {
+    throw new EntryError('"oauth" is read only from your own config (keel.mcpServers in your user settings, or --mcp-config), never from a workspace\'s');
+  }
+  if (!isRecord(v)) throw new EntryError(`"oauth" must be an object (got ${kind(v)})`);
+  const extra = Object.keys(v).filter((k) => !['clientId', 'clientSecret', 'scopes', 'clientMetadataUrl'].includes(k));
+  if (extra.length) throw new EntryError(`unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => `"oauth.${k}"`).join(', ')}`);
+  const out: McpOAuthConfig = {};
+  if (v.clientId !== undefined) out.clientId = x('oauth.clientId', str(v.clientId, 'oauth.clientId'));
+  if (v.clientSecret !== undefined) {
+    if (out.clientId === undefined) throw new EntryError('"oauth.clientSecret" needs "oauth.clientId"');
+    out.clientSecret = x('oauth.clientSecret', str(v.clientSecret, 'oauth.clientSecret'));
+  }
+  if (v.scopes !== undefined) out.scopes = strArray(v.scopes, 'oauth.scopes');
+  if (v.clientMetadataUrl !== undefined) {
+    const url = str(v.clientMetadataUrl, 'oauth.clientMetadataUrl');
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.protocol !== 'https:' || parsed.pathname === '/') throw new EntryError(`"oauth.clientMetadataUrl" must be an https URL with a path (got "${url}")`);
+    out.clientMetadataUrl = url;
+  }
+  return out;
 }
 
 /**

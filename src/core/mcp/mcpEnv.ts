@@ -20,7 +20,7 @@ export function serverFingerprint(s: McpServerConfig): string {
   const what =
     s.type === 'stdio'
       ? { type: s.type, command: s.command, args: s.args, env: sorted(s.env), cwd: s.cwd ?? null }
-      : { type: s.type, url: s.url, headers: sorted(s.headers) };
+      : { type: s.type, url: s.url, headers: sorted(s.headers), ...(s.oauth ? { oauth: s.oauth } : {}) };
   return sha256(JSON.stringify(what));
 }
 

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { mcpAppUri, toolVisibility } from './mcpAppMeta';
 import { mcpPromptCommand } from './mcpNames';
 import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpToolInfo } from './mcpTypes';
 
@@ -37,6 +38,10 @@ export async function listOfferings(client: Client, server: string): Promise<Mcp
         const info: McpToolInfo = { name: t.name, inputSchema: t.inputSchema as Record<string, unknown>, readOnly: t.annotations?.readOnlyHint === true };
         if (t.title ?? t.annotations?.title) info.title = t.title ?? t.annotations?.title;
         if (t.description) info.description = t.description;
+        const appUri = mcpAppUri(t._meta);
+        if (appUri) info.appUri = appUri;
+        const visibility = toolVisibility(t._meta);
+        if (visibility) info.visibility = visibility;
         return info;
       })
     : [];

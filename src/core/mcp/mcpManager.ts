@@ -1,50 +1,23 @@
-import type { Elicitor } from './mcpElicitation';
-import type { Sampler } from './mcpSampling';
 import { errorMessage } from '../errors';
 import type { AnyTool } from '../tools/tool';
 import type { McpConfigProblem, McpServerConfig } from './mcpConfig';
+import type { McpManagerOptions } from './mcpManagerOptions';
 import { noExtraEnv } from '../env/childEnv';
 import type { ChildEnvPolicy } from '../env/childEnv';
 import { serverFingerprint } from './mcpEnv';
 import { mcpToolName } from './mcpNames';
-import type { ResultCaps } from './mcpResult';
 import { defaultImageCap, defaultTextCap } from './mcpResult';
-import type { McpServerOptions } from './mcpServer';
+import type { McpServerOptions } from './mcpServerOptions';
+import { appPage } from './mcpAppHtml';
+import type { AppPage } from './mcpAppHtml';
 import { McpServer } from './mcpServer';
+import { oauthKey } from './mcpOAuthProvider';
+import { accessMode } from './mcpHttp';
 import { mcpTool } from './mcpTool';
 import { mcpResourceTool, resourceText } from './mcpResourceTool';
-import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus, McpToolInfo } from './mcpTypes';
+import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus, McpToolCaller, McpToolInfo } from './mcpTypes';
 
-export interface McpManagerOptions {
-  workspaceRoot: string;
-  /** The host's environment: only PATH-like basics of it reach server processes. */
-  env: Record<string, string | undefined>;
-  log(level: 'info' | 'warn' | 'error', message: string): void;
-  /** MCP servers run only in a trusted workspace. */
-  trusted: boolean;
-  /** Per tool call; default 60 s. */
-  toolTimeoutMs?: number;
-  startTimeoutMs?: number;
-  backoffMs?: readonly number[];
-  resultCaps?: ResultCaps;
-  /** Asked before a workspace server starts (and again when what it runs changed); false leaves it off. */
-  approve?(server: McpServerConfig): Promise<boolean>;
-  /** Servers the person turned off. */
-  isDisabled?(name: string): boolean;
-  version?: string;
-  /** Answers servers' questions (elicitation); see McpServerOptions.elicit. */
-  elicit?: Elicitor;
-  /** Runs servers' sampling requests once approved; see McpServerOptions.sample. */
-  sample?: Sampler;
-  /** The folders offered to servers as roots; default the workspace root. `setRoots` changes them. */
-  roots?: readonly string[];
-  /** The OS sandbox for local servers (see McpServerOptions.sandboxStart); setSandbox replaces it. */
-  sandboxStart?: McpServerOptions['sandboxStart'];
-  /** Local servers wait for the first setSandbox (a host whose Context, which knows the setting, comes later). */
-  waitForSandbox?: boolean;
-}
-
-export const defaultToolTimeoutMs = 60_000;
+const defaultToolTimeoutMs = 60_000;
 
 interface Entry {
   server: McpServer;
@@ -65,7 +38,6 @@ export class McpManager {
   private disposing: Promise<void> | undefined;
   private timeoutMs: number;
   private roots: readonly string[];
-
   private sandboxStart: McpServerOptions['sandboxStart'];
   private envPolicy: ChildEnvPolicy = noExtraEnv;
   private sandboxSet: Promise<void>;
@@ -143,6 +115,8 @@ export class McpManager {
         roots: () => this.roots,
         ...(this.opts.elicit ? { elicit: this.opts.elicit } : {}),
         ...(this.opts.sample ? { sample: this.opts.sample } : {}),
+        ...(this.opts.apps ? { apps: true } : {}),
+        ...(this.opts.oauth ? { oauth: this.opts.oauth, signInWhenAsked: this.opts.signInWhenAsked === true } : {}),
         envPolicy: () => this.envPolicy,
         sandboxStart: async (cwd, visible) => {
           await this.sandboxSet;
@@ -203,6 +177,30 @@ export class McpManager {
     await this.startIfAllowed(entry.server);
   }
 
+  /** The person asked to sign in: the server starts again and may open the browser (a workspace server is approved first). */
+  async signIn(name: string): Promise<void> {
+    const entry = this.require(name);
+    if (entry.server.config.type === 'stdio') throw new Error(`MCP server "${name}" runs locally; only HTTP servers sign in`);
+    await entry.server.stop();
+    await this.startIfAllowed(entry.server, true, true);
+  }
+
+  /** Forgets a server's tokens and registered client, and starts it again (it then needs a new sign-in). */
+  async signOut(name: string): Promise<void> {
+    const entry = this.require(name);
+    const c = entry.server.config;
+    if (c.type === 'stdio' || !this.opts.oauth) return;
+    await entry.server.stop();
+    await this.opts.oauth.store.write(oauthKey(c), {});
+    await this.startIfAllowed(entry.server);
+  }
+
+  /** Whether Keel signs in to this server (see accessMode). */
+  signsIn(name: string): boolean {
+    const c = this.entries.get(name)?.server.config;
+    return c !== undefined && c.type !== 'stdio' && accessMode(c, this.opts.oauth) === 'oauth';
+  }
+
   /** Turns a server on or off for now; hosts remember the choice and pass it back through `isDisabled`. */
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     const entry = this.require(name);
@@ -221,7 +219,7 @@ export class McpManager {
 
   /** Resolves once the lists servers announced as changed have been read again. */
   async listsSettled(): Promise<void> {
-    await Promise.all([...this.entries.values()].map(({ server }) => server.relisted()));
+    await Promise.all([...this.entries.values()].map(({ server }) => server.relisting.settled()));
   }
 
   /**
@@ -230,10 +228,23 @@ export class McpManager {
    * ready server offers resources.
    */
   readyTools(): AnyTool[] {
+    const out = this.serverTools('model');
+    if (this.resourceServers().length) out.push(this.resourceTool);
+    return out;
+  }
+
+  /** The tools MCP Apps may call (`_meta.ui.visibility`), of the servers ready once those starting are done. */
+  async appTools(): Promise<AnyTool[]> {
+    await Promise.all([...this.entries.values()].map(({ server }) => server.settled()));
+    return this.serverTools('app');
+  }
+
+  private serverTools(caller: McpToolCaller): AnyTool[] {
     const out: AnyTool[] = [];
     const seen = new Set<string>();
     for (const { server } of this.entries.values()) {
       for (const info of server.tools()) {
+        if (info.visibility && !info.visibility.includes(caller)) continue;
         const name = mcpToolName(server.config.name, info.name);
         if (seen.has(name)) {
           this.opts.log('warn', `MCP tool "${info.name}" of "${server.config.name}" has the same name as another tool once cleaned up (${name}); it is left out.`);
@@ -252,7 +263,6 @@ export class McpManager {
         );
       }
     }
-    if (this.resourceServers().length) out.push(this.resourceTool);
     return out;
   }
 
@@ -296,6 +306,11 @@ export class McpManager {
     return this.require(server).server.readResource(uri, this.toolTimeoutMs);
   }
 
+  /** An MCP App's page (the `ui://` resource of a running server), with its policy in it. */
+  async appPage(server: string, uri: string): Promise<AppPage> {
+    return appPage(await this.readResource(server, uri), uri);
+  }
+
   /** A resource as text, for an @server:uri mention. */
   async resourceText(server: string, uri: string): Promise<string> {
     return resourceText(await this.readResource(server, uri), this.opts.resultCaps ?? { text: defaultTextCap, image: defaultImageCap });
@@ -319,7 +334,7 @@ export class McpManager {
     return entry;
   }
 
-  private async startIfAllowed(server: McpServer, explicit = false): Promise<void> {
+  private async startIfAllowed(server: McpServer, explicit = false, signIn = false): Promise<void> {
     if (this.disposed) return;
     const name = server.config.name;
     if (!this.trusted) return void (await server.stop('the workspace is not trusted'));
@@ -343,7 +358,7 @@ export class McpManager {
       await this.sandboxSet;
       if (this.entries.get(name)?.server !== server || this.disposed) return;
     }
-    await server.start();
+    await server.start({ signIn });
   }
 
   private changed(): void {

@@ -1,48 +1,24 @@
 import { answerElicitations, elicitationCapability, questionTimeoutMs } from './mcpElicitation';
 import { CallClock } from './mcpCallClock';
-import type { Elicitor } from './mcpElicitation';
+import { appsCapability } from './mcpAppMeta';
 import { answerSampling, samplingCapability } from './mcpSampling';
 import { listOfferings } from './mcpLists';
-import type { Sampler } from './mcpSampling';
+import type { McpOfferings } from './mcpLists';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { netFetch } from '../net/netFetch';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors';
-import type { SandboxedStart } from '../sandbox/sandboxTypes';
 import type { McpServerConfig } from './mcpConfig';
-import type { ChildEnvPolicy } from '../env/childEnv';
 import { stdioTransport } from './mcpStdio';
 import type { McpProgress, McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
 import { LineLog } from './lineLog';
-import { closeQuietly, unreachable, withTimeout } from './mcpConnection';
-import { McpSignInRequired, signInRequired } from './mcpSignIn';
+import { Pending, closeQuietly, heldTimeout, unreachable } from './mcpConnection';
+import { accessMode, openHttp } from './mcpHttp';
+import type { McpOAuthProvider, SignInMode } from './mcpOAuthProvider';
+import type { McpServerOptions } from './mcpServerOptions';
+import type { AccessMode } from './mcpSignIn';
+import { McpSignInRequired, accessProblem, isAccessError, withSignIn } from './mcpSignIn';
 import { askForLogs, handleServerRequests, keelClientCapabilities } from './mcpClientHandlers';
-
-export interface McpServerOptions {
-  config: McpServerConfig;
-  workspaceRoot: string;
-  env: Record<string, string | undefined>;
-  /** Connecting and listing must finish within this, or the start failed. */
-  startTimeoutMs: number;
-  /** Delays before each restart after a crash or a failed start; after the last one the server stays failed. */
-  backoffMs: readonly number[];
-  onChange(): void;
-  log(level: 'info' | 'warn' | 'error', message: string): void;
-  version: string;
-  /** The workspace folders (and added folders), offered to the server as its roots. */
-  roots(): readonly string[];
-  /** What a local server inherits of `env` besides the built-in allow-list (the person's `shellEnv.allow`). */
-  envPolicy?(): ChildEnvPolicy;
-  /** Prepares the OS sandbox a local server runs in; undefined: it runs without one; throws: it must not run. */
-  sandboxStart?(cwd: string, visible: readonly string[]): Promise<SandboxedStart | undefined>;
-  /** Answers the server's questions (elicitation); without it Keel declares none and servers do not ask. */
-  elicit?: Elicitor;
-  /** Runs the server's sampling requests once the person approves; without it Keel declares no sampling. */
-  sample?: Sampler;
-}
 
 /** A call that keeps reporting progress may run this many times the tool timeout in all. */
 const progressCapFactor = 10;
@@ -62,20 +38,21 @@ export class McpServer {
   private client: Client | undefined;
   private state: McpServerState = 'disabled';
   private reason: string | undefined;
-  private toolList: McpToolInfo[] = [];
-  private promptList: McpPromptInfo[] = [];
+  private lists: McpOfferings = { tools: [], prompts: [], resources: [], templates: [] };
   /** The timeouts of the calls running now. */
   private readonly clocks = new Set<CallClock>();
-  private resourceList: McpResourceInfo[] = [];
-  private templateList: McpResourceTemplateInfo[] = [];
   private failures = 0;
   private readyAt = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped on every start and stop: callbacks of an older connection are ignored. */
   private generation = 0;
   private starting: Promise<void> | undefined;
-  private relisting: Promise<void> | undefined;
+  /** The lists being read again after a list_changed (`settled()`: read, or failed). */
+  readonly relisting = new Pending();
   private transportKind: 'stdio' | 'http' | 'sse';
+  /** The connection's sign-in (HTTP servers Keel signs in to), and how the server is authenticated. */
+  private provider: McpOAuthProvider | undefined;
+  private access: AccessMode = 'none';
 
   constructor(private readonly opts: McpServerOptions) {
     this.config = opts.config;
@@ -88,9 +65,9 @@ export class McpServer {
       origin: this.config.origin,
       transport: this.transportKind,
       state: this.state,
-      tools: this.state === 'ready' ? this.toolList.length : 0,
-      prompts: this.state === 'ready' ? this.promptList.length : 0,
-      resources: this.state === 'ready' ? this.resourceList.length : 0,
+      tools: this.state === 'ready' ? this.lists.tools.length : 0,
+      prompts: this.state === 'ready' ? this.lists.prompts.length : 0,
+      resources: this.state === 'ready' ? this.lists.resources.length : 0,
     };
     if (this.reason) s.reason = this.reason;
     if (this.state === 'failed' && this.stderrTail.size()) s.stderr = this.stderrTail.lines();
@@ -107,19 +84,19 @@ export class McpServer {
   }
 
   tools(): McpToolInfo[] {
-    return this.ready ? this.toolList : [];
+    return this.ready ? this.lists.tools : [];
   }
 
   prompts(): McpPromptInfo[] {
-    return this.ready ? this.promptList : [];
+    return this.ready ? this.lists.prompts : [];
   }
 
   resources(): McpResourceInfo[] {
-    return this.ready ? this.resourceList : [];
+    return this.ready ? this.lists.resources : [];
   }
 
   resourceTemplates(): McpResourceTemplateInfo[] {
-    return this.ready ? this.templateList : [];
+    return this.ready ? this.lists.templates : [];
   }
 
   /** Whether the server said it has resources (it may list none and still read templated ones). */
@@ -127,21 +104,18 @@ export class McpServer {
     return this.ready && this.client?.getServerCapabilities()?.resources !== undefined;
   }
 
-  /** Resolves when the lists being read again after a list_changed have been read (or failed). */
-  relisted(): Promise<void> {
-    return this.relisting ?? Promise.resolve();
-  }
-
   /** Resolves when the current start attempt has ended (ready or failed). */
   settled(): Promise<void> {
     return this.starting ?? Promise.resolve();
   }
 
-  start(): Promise<void> {
+  /** `signIn`: the person asked to sign in, so a server that wants it may send them to the browser. */
+  start(how: { signIn?: boolean } = {}): Promise<void> {
     this.clearRestart();
     const generation = ++this.generation;
     this.setState('starting');
-    const attempt = this.connect(generation).finally(() => {
+    const signIn = how.signIn ? 'once' : this.opts.signInWhenAsked && this.config.origin !== 'workspace' ? 'always' : 'never';
+    const attempt = this.connect(generation, signIn).finally(() => {
       if (this.starting === attempt) this.starting = undefined;
     });
     this.starting = attempt;
@@ -181,19 +155,21 @@ export class McpServer {
     const clock = new CallClock(timeoutMs, timeoutMs * progressCapFactor, () => timedOut.abort(new McpError(ErrorCode.RequestTimeout, `did not answer within ${timeoutMs / 1000} s`)));
     this.clocks.add(clock);
     try {
-      return await client.callTool({ name, arguments: args }, undefined, {
-        signal: AbortSignal.any([signal, timedOut.signal]),
-        // The SDK's own timeout only as a last resort, past anything the clock allows.
-        timeout: timeoutMs * progressCapFactor + questionTimeoutMs,
-        onprogress: (p) => {
-          clock.progress();
-          onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) });
-        },
-      });
+      return await this.signedIn(() =>
+        client.callTool({ name, arguments: args }, undefined, {
+          signal: AbortSignal.any([signal, timedOut.signal]),
+          // The SDK's own timeout only as a last resort, past anything the clock allows.
+          timeout: timeoutMs * progressCapFactor + questionTimeoutMs,
+          onprogress: (p) => {
+            clock.progress();
+            onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) });
+          },
+        }),
+      );
     } catch (err) {
       // An HTTP server that went away shows only as failed requests: treat it as a crash.
       if (this.config.type !== 'stdio' && this.client === client && !signal.aborted && unreachable(err)) this.closedUnexpectedly();
-      throw err;
+      throw accessProblem(err, this.access) ?? err;
     } finally {
       clock.stop();
       this.clocks.delete(clock);
@@ -209,27 +185,37 @@ export class McpServer {
   async getPrompt(name: string, args: Record<string, string>, timeoutMs: number): Promise<unknown> {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
-    return client.getPrompt({ name, arguments: args }, { timeout: timeoutMs });
+    return this.signedIn(() => client.getPrompt({ name, arguments: args }, { timeout: timeoutMs }));
   }
 
   async readResource(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
     const client = this.client;
     if (!client || this.state !== 'ready') throw new Error(`MCP server "${this.config.name}" is not running (${this.describeState()})`);
-    return client.readResource({ uri }, signal ? { timeout: timeoutMs, signal } : { timeout: timeoutMs });
+    return this.signedIn(() => client.readResource({ uri }, signal ? { timeout: timeoutMs, signal } : { timeout: timeoutMs }));
+  }
+
+  /** A request that may need a sign-in (again, for more access); where that waits for the person's click, so does the server. */
+  private signedIn<T>(request: () => Promise<T>): Promise<T> {
+    return withSignIn(request, this.provider, () => this.holdCalls()).catch((err: unknown) => {
+      if (err instanceof McpSignInRequired && this.state === 'ready') void this.stop().then(() => this.state === 'disabled' && this.setState('signin', 'more access needed'));
+      throw err;
+    });
   }
 
   private describeState(): string {
     return this.reason ? `${this.state}: ${this.reason}` : this.state;
   }
 
-  private async connect(generation: number): Promise<void> {
+  private async connect(generation: number, signIn: SignInMode): Promise<void> {
     const current = () => generation === this.generation;
     const timeout = this.opts.startTimeoutMs;
     try {
-      const opening = this.open(current);
+      // The start's timeout stands still while the person signs in.
+      const clock = heldTimeout(timeout, `did not answer within ${timeout / 1000} s`);
+      const opening = this.open(current, signIn, clock.hold);
       let client: Client;
       try {
-        client = await withTimeout(opening, timeout, `did not answer within ${timeout / 1000} s`);
+        client = await clock.race(opening);
       } catch (err) {
         // A connection that comes up after the deadline is closed, so no process is left behind.
         opening.then(
@@ -244,10 +230,12 @@ export class McpServer {
       }
       this.client = client;
       await askForLogs(client, (line) => this.log.add(line));
-      await withTimeout(this.refreshLists(client), timeout, `did not list its tools within ${timeout / 1000} s`);
+      const listing = heldTimeout(timeout, `did not list its tools within ${timeout / 1000} s`);
+      await listing.race(withSignIn(() => this.refreshLists(client), this.provider, listing.hold));
       if (!current()) return;
+      this.provider?.started();
       this.readyAt = Date.now();
-      const summary = `ready: ${this.toolList.length} tools, ${this.promptList.length} prompts, ${this.resourceList.length} resources`;
+      const summary = `ready: ${this.lists.tools.length} tools, ${this.lists.prompts.length} prompts, ${this.lists.resources.length} resources`;
       this.log.add(`[keel] ${summary}`);
       this.opts.log('info', `MCP server "${this.config.name}" (${this.transportKind}) ${summary}`);
       this.setState('ready');
@@ -257,52 +245,48 @@ export class McpServer {
       this.client = undefined;
       this.generation++;
       if (client) await closeQuietly(client, (m) => this.log.add(`[keel] ${m}`));
-      this.failed(`could not start: ${errorMessage(err)}`, !(err instanceof McpSignInRequired));
+      const problem = accessProblem(err, this.access) ?? err;
+      if (!(problem instanceof McpSignInRequired)) return this.failed(`could not start: ${errorMessage(problem)}`, !isAccessError(problem));
+      this.log.add(`[keel] ${problem.message}`);
+      this.opts.log('info', `MCP server "${this.config.name}": ${problem.message}`);
+      this.setState('signin', 'sign-in needed');
     }
   }
 
-  /** Connects over the configured transport; an HTTP server that refuses streamable HTTP is tried over SSE. */
-  private async open(current: () => boolean): Promise<Client> {
+  /** Connects over the configured transport (see openHttp for HTTP servers). */
+  private async open(current: () => boolean, signIn: SignInMode, hold: () => () => void): Promise<Client> {
     const c = this.config;
     if (c.type === 'stdio') {
-      const { transport, sandboxed } = await stdioTransport(c, {
+      const { transport } = await stdioTransport(c, {
         workspaceRoot: this.opts.workspaceRoot,
         env: this.opts.env,
         ...(this.opts.envPolicy ? { envPolicy: this.opts.envPolicy() } : {}),
         ...(this.opts.sandboxStart ? { sandboxStart: (cwd, visible) => this.opts.sandboxStart!(cwd, visible) } : {}),
         note: (line) => this.log.add(line),
         stderrLine: (line) => this.stderrLine(line),
+        announce: (line) => this.opts.log('info', line),
       });
-      const how = sandboxed ? ' (in the OS sandbox)' : '';
-      this.log.add(`[keel] starting ${c.command} ${c.args.join(' ')}${how}`);
-      this.opts.log('info', `MCP server "${c.name}": starting ${c.command} ${c.args.join(' ')}${how}`);
       this.transportKind = 'stdio';
       return this.attach(transport, current);
     }
-    const url = new URL(c.url);
-    const requestInit = { headers: c.headers };
-    // Through the configured proxy, with its certificates (src/core/net).
-    const fetch = netFetch;
-    if (c.type === 'http') {
-      try {
-        this.log.add(`[keel] connecting to ${c.url} (streamable HTTP)`);
-        this.transportKind = 'http';
-        return await this.attach(new StreamableHTTPClientTransport(url, { requestInit, fetch }), current);
-      } catch (err) {
-        if (!current()) throw err;
-        const signIn = signInRequired(err);
-        if (signIn) throw signIn;
-        this.log.add(`[keel] streamable HTTP failed (${errorMessage(err)}); trying the older SSE transport`);
-      }
-    }
-    this.transportKind = 'sse';
-    this.log.add(`[keel] connecting to ${c.url} (SSE)`);
-    return this.attach(new SSEClientTransport(url, { requestInit, fetch }), current);
+    this.provider = undefined;
+    this.access = accessMode(c, this.opts.oauth);
+    const opened = await openHttp(c, {
+      ...(this.opts.oauth ? { oauth: this.opts.oauth } : {}),
+      signIn,
+      attach: (transport) => this.attach(transport, current),
+      note: (line) => this.log.add(line),
+      current,
+      hold,
+      transport: (kind) => (this.transportKind = kind),
+    });
+    if (current()) this.provider = opened.provider;
+    return opened.client;
   }
 
   private async attach(transport: Transport, current: () => boolean): Promise<Client> {
-    const { elicit, sample } = this.opts;
-    const capabilities = { ...keelClientCapabilities, ...(elicit ? elicitationCapability : {}), ...(sample ? samplingCapability : {}) };
+    const { elicit, sample, apps } = this.opts;
+    const capabilities = { ...keelClientCapabilities, ...(elicit ? elicitationCapability : {}), ...(sample ? samplingCapability : {}), ...(apps ? appsCapability : {}) };
     const client = new Client({ name: 'keel', version: this.opts.version }, { capabilities });
     handleServerRequests(client, { roots: () => this.opts.roots(), log: (line) => current() && this.log.add(line) });
     if (elicit) answerElicitations(client, this.config.name, elicit, () => this.holdCalls());
@@ -317,14 +301,11 @@ export class McpServer {
     // Any list that changed is read again (all of them: a change is rare, a list is small).
     const relist = (what: string) => () => {
       if (!current()) return;
-      const done = this.refreshLists(client).then(
+      const done = this.signedIn(() => this.refreshLists(client)).then(
         () => this.opts.onChange(),
         (err: unknown) => this.log.add(`[keel] could not refresh the ${what} list: ${errorMessage(err)}`),
       );
-      const all: Promise<void> = Promise.all([this.relisting, done]).then(() => {
-        if (this.relisting === all) this.relisting = undefined;
-      });
-      this.relisting = all;
+      this.relisting.add(done);
       return done;
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, relist('tool'));
@@ -340,11 +321,7 @@ export class McpServer {
   }
 
   private async refreshLists(client: Client): Promise<void> {
-    const lists = await listOfferings(client, this.config.name);
-    this.toolList = lists.tools;
-    this.promptList = lists.prompts;
-    this.resourceList = lists.resources;
-    this.templateList = lists.templates;
+    this.lists = await listOfferings(client, this.config.name);
   }
 
   private stderrLine(line: string): void {

@@ -16,6 +16,8 @@ export interface StdioStart {
   note(line: string): void;
   /** A line the server wrote to stderr. */
   stderrLine(line: string): void;
+  /** Says in Keel's own log that the server starts. */
+  announce(line: string): void;
 }
 
 /**
@@ -45,6 +47,9 @@ export async function stdioTransport(c: Extract<McpServerConfig, { type: 'stdio'
       );
     };
   }
+  const how = sandboxed ? ' (in the OS sandbox)' : '';
+  opts.note(`[keel] starting ${c.command} ${c.args.join(' ')}${how}`);
+  opts.announce(`MCP server "${c.name}": starting ${c.command} ${c.args.join(' ')}${how}`);
   let partial = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     const text = partial + chunk.toString('utf8');

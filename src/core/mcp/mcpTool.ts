@@ -5,6 +5,7 @@ import type { AnyTool, ToolProgress, ToolResult } from '../tools/tool';
 import { defineTool, errorResult } from '../tools/tool';
 import { keyArgument, keyValueDetails } from '../tools/toolPresentation';
 import { protectedArgumentPaths } from './mcpArgumentPaths';
+import { isRecord, mcpAppUri } from './mcpAppMeta';
 import type { ResultCaps } from './mcpResult';
 import { convertToolResult } from './mcpResult';
 import type { McpProgress, McpToolInfo } from './mcpTypes';
@@ -53,7 +54,14 @@ export function mcpTool(b: McpToolBinding): AnyTool {
       } catch (err) {
         return errorResult(describeCallError(err, b, ctx.signal));
       }
-      return convertToolResult(raw, b.caps);
+      const result = convertToolResult(raw, b.caps);
+      if (isRecord(raw)) {
+        const appUri = mcpAppUri(raw._meta) ?? info.appUri;
+        const answer = { server, tool: info.name, result: raw, ...(appUri ? { appUri } : {}) };
+        if (appUri) result.mcp = answer;
+        ctx.onMcpResult?.(answer);
+      }
+      return result;
     },
   });
 }

@@ -1,6 +1,10 @@
 import type { McpOrigin } from './mcpConfig';
 
-export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled';
+/** Who calls a tool: the model, or an MCP App of its server. */
+export type McpToolCaller = 'model' | 'app';
+
+/** `signin`: an HTTP server that waits for the person to sign in (VS Code shows "Sign in", not an error). */
+export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled' | 'signin';
 
 /** What the status list shows for one server. */
 export interface McpServerStatus {
@@ -24,6 +28,10 @@ export interface McpToolInfo {
   description?: string;
   inputSchema: Record<string, unknown>;
   readOnly: boolean;
+  /** The MCP App (`ui://` resource) its tool definition names, shown with its results where a host can. */
+  appUri?: string;
+  /** Who may call it (`_meta.ui.visibility`): absent, both the model and the server's apps. */
+  visibility?: McpToolCaller[];
 }
 
 export interface McpPromptInfo {

@@ -9,5 +9,5 @@ export { splitBom } from './text/lineEndings';
 export { MiddleTruncator } from './text/middleTruncator';
 export { TerminalText } from './text/terminalText';
 export type { TodoItem } from './todoStore';
-export type { AnyTool, ApprovalAnswer, ApprovalRequest, FileChange, ToolCategory, ToolContext, ToolDefinition, ToolPreview, ToolResult } from './tool';
+export type { AnyTool, ApprovalAnswer, ApprovalRequest, FileChange, McpCallResult, ToolCategory, ToolContext, ToolDefinition, ToolPreview, ToolResult } from './tool';
 export type { ToolPresentation } from './toolPresentation';

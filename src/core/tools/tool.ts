@@ -94,6 +94,18 @@ export interface ToolResult {
   isError?: boolean;
   /** For commands: whether it ran in the OS sandbox (reported in stream-json). */
   sandboxed?: boolean;
+  /** An MCP tool's result as its server sent it, when it names an MCP App to show it (never for the model). */
+  mcp?: McpCallResult;
+}
+
+/** What an MCP server answered to `tools/call`, and the MCP App (a `ui://` resource) that shows it, if any. */
+export interface McpCallResult {
+  server: string;
+  /** The server's own name of the tool. */
+  tool: string;
+  /** The `CallToolResult` (content, structuredContent, isError, _meta) as JSON. */
+  result: Record<string, unknown>;
+  appUri?: string;
 }
 
 export interface ToolContext {
@@ -127,6 +139,8 @@ export interface ToolContext {
   onOutput?(text: string): void;
   /** The latest progress a long call reported (an MCP server's progress), for the card and the CLI. */
   onProgress?(progress: ToolProgress): void;
+  /** Told an MCP tool's own answer, where the caller needs it whole (an MCP App's call). */
+  onMcpResult?(result: McpCallResult): void;
 }
 
 /** How far a running call says it is: a percent when the total is known, and/or a message. */

@@ -8,6 +8,8 @@ export type McpRequestCards = Pick<McpCards, 'elicit' | 'approveSampling'>;
 import { McpManager, approvedSampler, describeServer, lastUserText, parseMcpConfig, readMcpFile, serverFingerprint } from '../../core/mcp';
 import { vscodeElicitor } from './mcpQuestions';
 import { askToSample } from './mcpSamplingPrompt';
+import { McpSecretStore } from './mcpSecretStore';
+import { openSignInPage, reachableRedirect } from './mcpSignInPage';
 import type { LogFn } from '../../protocol/log';
 import type { LanguageModel } from 'ai';
 
@@ -29,6 +31,8 @@ export class McpHub implements vscode.Disposable {
   private prompt: McpApprovalPrompt = modalPrompt;
   /** The person's model, for servers' sampling requests (set once the core can resolve it). */
   private samplingModel: (() => Promise<{ id: string; model: LanguageModel }>) | undefined;
+  /** The extension's own tests: where sign-in pages go instead of the person's browser. */
+  private browser: ((url: string) => Promise<void>) | undefined;
   /** One question per server at a time, however many starts ask. */
   private readonly asking = new Map<string, Promise<boolean>>();
 
@@ -37,6 +41,7 @@ export class McpHub implements vscode.Disposable {
 
   constructor(
     private readonly state: vscode.Memento,
+    secrets: vscode.SecretStorage,
     private readonly log: LogFn,
     version: string,
   ) {
@@ -52,6 +57,7 @@ export class McpHub implements vscode.Disposable {
       approve: (server) => this.approve(server),
       isDisabled: (name) => this.disabled().includes(name),
       elicit: (server, question, signal) => this.cards?.elicit(server, question, signal)?.then((answer) => this.afterCard(question, answer)) ?? native(server, question, signal),
+      apps: true,
       sample: approvedSampler(
         (server, request, modelId, params, signal) =>
           this.cards?.approveSampling(server, modelId, params, signal) ?? askToSample(server, request, modelId, lastUserText(params)),
@@ -60,6 +66,12 @@ export class McpHub implements vscode.Disposable {
           return this.samplingModel();
         },
       ),
+      // Sign-in only when the person clicks "Sign in" (signIn below); stored tokens are used and refreshed.
+      oauth: {
+        store: new McpSecretStore(secrets),
+        present: (server, url) => (this.browser ? this.browser(url.href) : openSignInPage(server, url, log)),
+        externalRedirect: (loopback) => reachableRedirect(loopback, log),
+      },
       version,
     });
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
@@ -85,6 +97,11 @@ export class McpHub implements vscode.Disposable {
     this.samplingModel = resolve;
   }
 
+  /** For the extension's own tests: opens sign-in pages instead of the person's browser. */
+  setSignInBrowser(open: (url: string) => Promise<void>): void {
+    this.browser = open;
+  }
+
   /** Servers' questions and sampling requests are asked in the chat from now on, whenever a chat view is open. */
   setCards(cards: McpRequestCards): void {
     this.cards = cards;
@@ -101,6 +118,12 @@ export class McpHub implements vscode.Disposable {
   /** For the extension's own tests: answers approvals instead of the modal. */
   setPrompt(prompt: McpApprovalPrompt): void {
     this.prompt = prompt;
+  }
+
+  /** The person clicked "Sign in": the server starts again and opens the browser if it needs to (a workspace server is approved first). */
+  signIn(name: string): Promise<void> {
+    this.log('info', `mcp: signing in to "${name}" (the person asked)`);
+    return this.manager.signIn(name);
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {

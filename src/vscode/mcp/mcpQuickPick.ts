@@ -11,6 +11,7 @@ const icons: Record<McpServerStatus['state'], string> = {
   failed: '$(error)',
   disabled: '$(circle-slash)',
   starting: '$(loading~spin)',
+  signin: '$(sign-in)',
 };
 
 /** "Keel: MCP Servers": each server's state, then restart, disable/enable or its log. */
@@ -37,9 +38,13 @@ export async function showMcpServers(hub: McpHub): Promise<void> {
   const s = pick.server;
   const known = hub.manager.config(s.name) !== undefined;
   const actions: { label: string; run: () => Promise<unknown> }[] = [];
+  if (known && hub.manager.signsIn(s.name)) {
+    if (s.state === 'signin') actions.push({ label: `$(sign-in) ${vscode.l10n.t('Sign in')}`, run: () => hub.signIn(s.name) });
+    else actions.push({ label: `$(sign-out) ${vscode.l10n.t('Sign out')}`, run: () => hub.manager.signOut(s.name) });
+  }
   if (known) {
     const off = hub.isDisabled(s.name) || s.state === 'disabled';
-    if (!off) actions.push({ label: `$(debug-restart) ${vscode.l10n.t('Restart')}`, run: () => hub.manager.restart(s.name) });
+    if (!off && s.state !== 'signin') actions.push({ label: `$(debug-restart) ${vscode.l10n.t('Restart')}`, run: () => hub.manager.restart(s.name) });
     actions.push(
       off
         ? { label: `$(play) ${vscode.l10n.t('Enable')}`, run: () => hub.setEnabled(s.name, true) }
@@ -53,6 +58,21 @@ export async function showMcpServers(hub: McpHub): Promise<void> {
   }
   const action = await vscode.window.showQuickPick(actions, { title: vscode.l10n.t('MCP server "{0}": {1}', s.name, stateText(s)) });
   await action?.run();
+}
+
+/**
+ * "Keel: Sign In to an MCP Server" (and the chat's "Sign in" button, which names the server):
+ * the person's click is what lets the server open the browser.
+ */
+export async function signInToMcpServer(hub: McpHub, name?: string): Promise<void> {
+  if (name !== undefined) return hub.signIn(name);
+  const waiting = hub.manager.status().filter((s) => s.state === 'signin');
+  if (waiting.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server is waiting for you to sign in.'));
+    return;
+  }
+  const pick = waiting.length === 1 ? waiting[0] : await vscode.window.showQuickPick(waiting.map((s) => ({ label: s.name, description: s.origin, server: s })), { title: vscode.l10n.t('Sign in to which MCP server?') }).then((p) => p?.server);
+  if (pick) await hub.signIn(pick.name);
 }
 
 async function showServerLog(hub: McpHub, name: string): Promise<void> {

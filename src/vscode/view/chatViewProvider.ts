@@ -81,6 +81,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     return chatPageHtml({
       cspSource: webview.cspSource,
       nonce,
+      appNonce: newNonce(),
       script: webview.asWebviewUri(script).toString(),
       styles: styles.map((uri) => webview.asWebviewUri(uri).toString()),
       locale: webviewLocale(this.extensionUri, (message) => this.log.error(message)),

@@ -10,6 +10,8 @@ export interface ChatPageAssets {
   cspSource: string;
   /** A fresh random value per render. */
   nonce: string;
+  /** Another, for the scripts and styles of MCP Apps' frames (which inherit this page's policy); never the page's own. */
+  appNonce?: string;
   /** Webview URIs (`asWebviewUri`) as strings. */
   script: string;
   styles: readonly string[];
@@ -33,11 +35,12 @@ export function newNonce(): string {
  * place of the early view when the host's snapshot is in.
  */
 export function chatPageHtml(assets: ChatPageAssets): string {
-  const { cspSource, nonce } = assets;
+  const { cspSource, nonce, appNonce } = assets;
+  const apps = appNonce ? ` 'nonce-${appNonce}'` : '';
   const csp = [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'${apps}`,
+    `style-src ${cspSource} 'nonce-${nonce}'${apps}`,
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:`,
     "connect-src 'none'",
@@ -50,7 +53,8 @@ export function chatPageHtml(assets: ChatPageAssets): string {
 <head>
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+${appNonce ? `  <meta property="keel-app-nonce" content="${appNonce}">
+` : ''}  <meta name="viewport" content="width=device-width, initial-scale=1.0">
 ${styles}
   <title>Keel</title>
 </head>

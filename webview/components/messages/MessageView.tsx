@@ -113,6 +113,7 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
           progress={part.progress}
           subagent={part.subagent}
           usage={part.usage}
+          app={part.app}
         />
       );
     case 'toolResult':

@@ -7,6 +7,8 @@ import type { AppliedChange, CommandFile, ToolCallState, ToolOutput, ToolProgres
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
 import { usageBrief, usageDetail } from '../footer/usageTotal';
+import type { ToolApp } from '../../../src/protocol/mcpApp';
+import { AppFrame } from './AppFrame';
 import { CommandFiles } from './CommandFiles';
 import { RevertAction } from './RevertAction';
 import { SubagentSteps } from './SubagentSteps';
@@ -35,10 +37,12 @@ export interface ToolCardProps {
   subagent?: SubagentView | undefined;
   /** A task call: what its subagent used so far. */
   usage?: MessageUsage | undefined;
+  /** An MCP tool's app, shown under the header once the call is done. */
+  app?: ToolApp | undefined;
 }
 
 /** A tool call as one compact line; expanding it shows the input and the (capped) output. */
-export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles, progress, subagent, usage }: ToolCardProps) {
+export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles, progress, subagent, usage, app }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const display = toolStateDisplay(state);
@@ -71,6 +75,7 @@ export function ToolCard({ name, display: look, input, state, result, change, li
       {files && files.length > 0 && toolCallId ? <CommandFiles toolCallId={toolCallId} files={files} moreFiles={moreFiles} /> : null}
       {!result && progress && state === 'running' ? <ProgressLine progress={progress} /> : null}
       {!result && liveOutput && state === 'running' ? <LiveOutput output={liveOutput} /> : null}
+      {app && toolCallId && result && state === 'done' ? <AppFrame toolCallId={toolCallId} app={app} /> : null}
       {open ? (
         <div className="tool-card-body" id={bodyId}>
           {subagent ? <SubagentSteps subagent={subagent} /> : null}

@@ -10,6 +10,7 @@ const STATE_ICON: Record<McpStatusView['servers'][number]['state'], string> = {
   ready: 'pass-filled',
   failed: 'error',
   disabled: 'circle-slash',
+  signin: 'sign-in',
 };
 
 /** The MCP servers and their states, folded to one line; the full actions are in "Keel: MCP Servers". */
@@ -19,8 +20,10 @@ export function McpStatusList() {
   if (servers.length === 0) return null;
   const failed = servers.filter((s) => s.state === 'failed').length;
   const ready = servers.filter((s) => s.state === 'ready').length;
+  // Open when something needs the person: a failure to read, a "Sign in" to click.
+  const attention = failed > 0 || servers.some((s) => s.state === 'signin');
   return (
-    <details className="todo-panel mcp-status" data-testid="mcp-status" open={failed > 0 ? true : undefined}>
+    <details className="todo-panel mcp-status" data-testid="mcp-status" open={attention ? true : undefined}>
       <summary>
         {failed ? l10n.t('MCP {0}/{1} ready, {2} failed', ready, servers.length, failed) : l10n.t('MCP {0}/{1} ready', ready, servers.length)}
       </summary>
@@ -31,6 +34,11 @@ export function McpStatusList() {
             <span>
               <b>{s.name}</b> {s.text}
             </span>
+            {s.state === 'signin' ? (
+              <button type="button" className="mcp-sign-in" data-testid="mcp-sign-in" onClick={() => void bridge.call('command.run', { command: 'keel.mcpSignIn', args: [s.name] })}>
+                {l10n.t('Sign in')}
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
