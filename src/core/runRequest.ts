@@ -7,6 +7,7 @@ import { errorMessage, KeelError } from './errors';
 import type { ChangeJournal } from './journal/changeJournal';
 import type { ConversationContext } from './llmsContext/conversationContext';
 import { contextUpdate, shownContext, type ContextUpdate } from './llmsContext/sentContext';
+import { changedResourceSections } from './llmsContext/resourceSections';
 import type { LoopToolSpec } from './loop/loopTypes';
 import { toDisplayText } from './loop/toolOutput';
 import { narrowTools } from './setup/commandFiles';
@@ -106,9 +107,11 @@ export async function requestPrompt(
   const gathered = await context.gather(mode, currentPath);
   let update: ContextUpdate;
   if ('gathered' in gathered) {
-    const { sections, rules } = gathered.gathered;
+    const live = await changedResourceSections(ctx.mcp, history);
+    const all = live.length > 0 ? { ...gathered.gathered, sections: [...gathered.gathered.sections, ...live] } : gathered.gathered;
+    const { sections, rules } = all;
     emit({ type: 'context', sections: sections.map(({ id, title, tokens, budget, cut }) => ({ id, title, tokens, budget, cut })), rules });
-    update = contextUpdate(gathered.gathered, shownContext(history));
+    update = contextUpdate(all, shownContext(history));
   } else {
     update = { text: gathered.note, shown: {} };
   }
@@ -162,7 +165,10 @@ export async function userTurn(
       },
       readResource: async (server, uri) => {
         try {
-          return { ok: true, body: await ctx.mcp.resourceText(server, uri), hint: `read it with mcp_read_resource (server "${server}") for the rest` };
+          const body = await ctx.mcp.resourceText(server, uri);
+          // Subscribed where the server offers it: a change reaches the model with a later message.
+          ctx.mcp.watchResource(server, uri).catch((err: unknown) => ctx.host.log('warn', `Watching ${uri} of MCP server "${server}" failed: ${errorMessage(err)}`));
+          return { ok: true, body, hint: `read it with mcp_read_resource (server "${server}") for the rest` };
         } catch (err) {
           return { ok: false, reason: errorMessage(err) };
         }

@@ -15,6 +15,7 @@ import { oauthKey } from './mcpOAuthProvider';
 import { accessMode } from './mcpHttp';
 import { mcpTool } from './mcpTool';
 import { mcpResourceTool, resourceText } from './mcpResourceTool';
+import { changedResourceTexts } from './mcpSubscriptions';
 import type { McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerStatus, McpToolCaller, McpToolInfo } from './mcpTypes';
 
 const defaultToolTimeoutMs = 60_000;
@@ -314,6 +315,19 @@ export class McpManager {
   /** A resource as text, for an @server:uri mention. */
   async resourceText(server: string, uri: string): Promise<string> {
     return resourceText(await this.readResource(server, uri), this.opts.resultCaps ?? { text: defaultTextCap, image: defaultImageCap });
+  }
+
+  /** A resource a message mentioned: Keel subscribes where the server offers it (failures are logged, never thrown). */
+  async watchResource(server: string, uri: string): Promise<void> {
+    await this.entries.get(server)?.server.watchResource(uri);
+  }
+
+  /**
+   * Of these mentioned resources, those that changed since they were read, with their text now
+   * (read again only after a new change). One that cannot be read says why instead.
+   */
+  async changedResources(mentioned: readonly { server: string; uri: string }[]): Promise<{ server: string; uri: string; text: string }[]> {
+    return changedResourceTexts(mentioned, (name) => this.entries.get(name)?.server.subscriptions, (server, uri) => this.resourceText(server, uri));
   }
 
   /** Stops every server; later calls wait for the same shutdown. */

@@ -12,6 +12,7 @@ import type { McpServerConfig } from './mcpConfig';
 import { stdioTransport } from './mcpStdio';
 import type { McpProgress, McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo, McpServerState, McpServerStatus, McpToolInfo } from './mcpTypes';
 import { LineLog } from './lineLog';
+import { ResourceSubscriptions } from './mcpSubscriptions';
 import { Pending, closeQuietly, heldTimeout, unreachable } from './mcpConnection';
 import { accessMode, openHttp } from './mcpHttp';
 import type { McpOAuthProvider, SignInMode } from './mcpOAuthProvider';
@@ -41,6 +42,8 @@ export class McpServer {
   private lists: McpOfferings = { tools: [], prompts: [], resources: [], templates: [] };
   /** The timeouts of the calls running now. */
   private readonly clocks = new Set<CallClock>();
+  /** Mentioned resources Keel subscribed to, and which changed since. */
+  readonly subscriptions = new ResourceSubscriptions((line) => this.log.add(line), () => this.opts.onChange());
   private failures = 0;
   private readyAt = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
@@ -194,6 +197,12 @@ export class McpServer {
     return this.signedIn(() => client.readResource({ uri }, signal ? { timeout: timeoutMs, signal } : { timeout: timeoutMs }));
   }
 
+  /** Keeps Keel told when the resource changes (where the server offers subscriptions). */
+  async watchResource(uri: string): Promise<void> {
+    const client = this.client;
+    if (client && this.state === 'ready') await this.subscriptions.watch(client, uri);
+  }
+
   /** A request that may need a sign-in (again, for more access); where that waits for the person's click, so does the server. */
   private signedIn<T>(request: () => Promise<T>): Promise<T> {
     return withSignIn(request, this.provider, () => this.holdCalls()).catch((err: unknown) => {
@@ -311,12 +320,14 @@ export class McpServer {
     client.setNotificationHandler(ToolListChangedNotificationSchema, relist('tool'));
     client.setNotificationHandler(PromptListChangedNotificationSchema, relist('prompt'));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, relist('resource'));
+    this.subscriptions.attach(client, current);
     try {
       await client.connect(transport);
     } catch (err) {
       await closeQuietly(client, (m) => this.log.add(`[keel] ${m}`));
       throw err;
     }
+    void this.subscriptions.resubscribe(client);
     return client;
   }
 

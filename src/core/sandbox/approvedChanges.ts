@@ -20,3 +20,12 @@ export function approvedSince(path: string, since: number): boolean {
   for (const [p, at] of approved) if (at >= since && (p === path || p.startsWith(`${path}/`))) return true;
   return false;
 }
+
+/**
+ * Whether the person approved a change to `path` itself, or to a folder holding it, since `since`.
+ * Narrower than `approvedSince`: approving an edit inside `pkg/.vscode` does not approve moving `pkg`.
+ */
+export function approvedCovering(path: string, since: number): boolean {
+  for (const [p, at] of approved) if (at >= since && (p === path || path.startsWith(`${p}/`))) return true;
+  return false;
+}

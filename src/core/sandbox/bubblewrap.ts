@@ -4,10 +4,12 @@ import { isExecutable } from '../tools/process/isExecutable';
 import { bwrapArgs } from './bwrapArgs';
 import { removeAppeared } from './mustNotAppear';
 import { holdPlaceholders } from './placeholders';
+import { noteSandboxGoing } from './runningSandboxes';
 import { guardProtected } from './protectedGuard';
+import type { ProtectedGuard } from './protectedGuard';
 import { seccompFilterFile, seccompLaunch } from './seccompLaunch';
 import type { SeccompLaunch } from './seccompLaunch';
-import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxWeakness, SandboxedStart } from './sandboxTypes';
+import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxWeakness, SandboxedStart, WrapOptions } from './sandboxTypes';
 
 /** `bwrap` on PATH, then where Debian puts it. */
 export async function findBwrap(pathVar: string | undefined): Promise<string | undefined> {
@@ -58,15 +60,24 @@ export function bubblewrapBackend(bwrap: string, seccomp: SeccompLaunch | undefi
   return {
     kind: 'bubblewrap',
     weaknesses,
-    async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart> {
+    async wrap(layout: SandboxLayout, opts: WrapOptions): Promise<SandboxedStart> {
       const release = await holdPlaceholders(layout.missing);
       const program = seccomp ? [...seccomp.launcher, bwrap, ...seccomp.bwrapArgs] : [bwrap];
-      const guard = guardProtected(layout);
+      let guard: ProtectedGuard;
+      try {
+        // After the placeholders: the folders made for them (`.cursor` around `.cursor/rules`) are watched too.
+        guard = guardProtected(layout, { watchParents: opts.longLived !== true });
+      } catch (err) {
+        await release();
+        throw err;
+      }
+      const ended = noteSandboxGoing();
       return {
-        prefix: [...program, ...bwrapArgs(layout, opts), '--'],
+        prefix: [...program, ...bwrapArgs({ ...layout, heldParents: guard.mustHold }, opts), '--'],
         layout,
         report: guard.report,
         async release() {
+          ended();
           await release();
           await guard.check();
           return removeAppeared(layout.mustNotAppear);

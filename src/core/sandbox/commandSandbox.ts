@@ -43,6 +43,11 @@ export interface StartOptions {
    * manual mode): only the sandbox's private /tmp is. No placeholders are needed then.
    */
   readOnlyWorkspace?: boolean;
+  /**
+   * A background command or a server: the folders holding protected paths are held in place
+   * for the whole run rather than put back after it (see `WrapOptions.longLived`).
+   */
+  longLived?: boolean;
 }
 
 /**
@@ -127,7 +132,7 @@ export class CommandSandbox {
         opts.holdMissing === false
         ? { ...layout, missing: [], heldParents: heldParents(layout.writable, layout.readOnly), scannedDirs: [] }
         : layout;
-    return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network, visible: opts.visible });
+    return found.backend.wrap(used, { cwd: opts.cwd, network: opts.network, visible: opts.visible, longLived: opts.longLived });
   }
 
   /**
@@ -147,7 +152,7 @@ export class CommandSandbox {
       const path = join(this.opts.home, dir);
       if (await isFolder(path)) caches.push(path);
     }
-    return this.start({ cwd, network: true, extraWritable: caches, holdMissing: false, visible });
+    return this.start({ cwd, network: true, extraWritable: caches, holdMissing: false, visible, longLived: true });
   }
 }
 

@@ -1,8 +1,8 @@
 import type { Stats } from 'node:fs';
-import { lstatSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { rename, symlink } from 'node:fs/promises';
 import { approvedSince } from './approvedChanges';
-import { isGone } from '../goneErrors';
+import { lstatOrGone } from './pathPresence';
 
 /** A protected path that is a symbolic link, as it was before a run. */
 export interface HeldLink {
@@ -50,13 +50,4 @@ export async function restoreLinks(before: readonly HeldLink[], runStart: number
 
 function sameLink(held: HeldLink, now: Stats): boolean {
   return now.isSymbolicLink() && now.dev === held.dev && now.ino === held.ino;
-}
-
-function lstatOrGone(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch (err) {
-    if (isGone(err)) return undefined;
-    throw err;
-  }
 }

@@ -2,5 +2,6 @@
 // from here, never from the files inside (the layer check forbids deep imports).
 
 export { describeShortfall } from './missingProtections';
+export { sandboxedProcessesGoing } from './runningSandboxes';
 export { sandboxModes } from './sandboxTypes';
 export type { SandboxMode } from './sandboxTypes';

@@ -1,4 +1,5 @@
-import type { Dirent } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { errorCode } from '../errorCode';
 import { isGone } from '../goneErrors';
@@ -28,6 +29,16 @@ export async function readFolder(dir: string): Promise<Dirent[] | 'gone' | 'deni
     const code = errorCode(err);
     if (code === 'EACCES' || code === 'EPERM') return 'denied';
     if (isGone(err)) return 'gone';
+    throw err;
+  }
+}
+
+/** What is at `path` (a link itself, not its target), or undefined when nothing is; synchronous (an lstat is microseconds). */
+export function lstatOrGone(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (err) {
+    if (isGone(err)) return undefined;
     throw err;
   }
 }

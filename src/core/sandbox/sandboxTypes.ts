@@ -72,8 +72,22 @@ export interface SandboxBackend {
   /** What it cannot hold here (empty: every protection applies). */
   weaknesses: readonly SandboxWeakness[];
   /** Prepares a run in `cwd` under the layout. */
-  /** `visible`: paths the program runs from that must stay readable (an MCP server's script). */
-  wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean; visible?: readonly string[] }): Promise<SandboxedStart>;
+  wrap(layout: SandboxLayout, opts: WrapOptions): Promise<SandboxedStart>;
+}
+
+export interface WrapOptions {
+  cwd: string;
+  network: boolean;
+  /** Paths the program runs from that must stay readable (an MCP server's script). */
+  visible?: readonly string[];
+  /**
+   * A background command or a server: the folders holding protected paths are held in place for
+   * the whole run. A short run's are watched and put back after it instead (bubblewrap: each
+   * hold is a mount, and mounts are most of the sandbox's cost). Held for hours, the folders'
+   * places would otherwise show the run's changes to the person's own tools meanwhile, and a
+   * rename the person made meanwhile would be taken for the run's and undone.
+   */
+  longLived?: boolean;
 }
 
 export type SandboxDetection = { available: true; backend: SandboxBackend } | { available: false; reason: string };

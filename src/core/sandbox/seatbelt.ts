@@ -3,8 +3,9 @@ import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { removeAppeared } from './mustNotAppear';
 import { guardProtected } from './protectedGuard';
+import { noteSandboxGoing } from './runningSandboxes';
 import { seatbeltProfile } from './seatbeltProfile';
-import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart } from './sandboxTypes';
+import type { SandboxBackend, SandboxDetection, SandboxLayout, SandboxedStart, WrapOptions } from './sandboxTypes';
 
 export const sandboxExecPath = '/usr/bin/sandbox-exec';
 
@@ -33,14 +34,16 @@ export function seatbeltBackend(): SandboxBackend {
         reason: "a command the person gave the network can also connect to Unix sockets of programs on this Mac (such as Docker's): Keel's Seatbelt profile does not filter them",
       },
     ],
-    async wrap(layout: SandboxLayout, opts: { cwd: string; network: boolean }): Promise<SandboxedStart> {
+    async wrap(layout: SandboxLayout, opts: WrapOptions): Promise<SandboxedStart> {
       const profile = seatbeltProfile(layout, { network: opts.network, tmpDirs });
       const guard = guardProtected(layout);
+      const ended = noteSandboxGoing();
       return {
         prefix: [sandboxExecPath, '-p', profile],
         layout,
         report: guard.report,
         async release() {
+          ended();
           await guard.check();
           return removeAppeared(layout.mustNotAppear);
         },

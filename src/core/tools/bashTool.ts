@@ -109,7 +109,7 @@ async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult> 
   // Allowed by a rule alone (manual mode): an allow rule allows reading.
   const readOnlyWorkspace = ctx.approval?.readOnlyWorkspace === true;
   const started =
-    sandbox.plan.kind === 'sandboxed' && ctx.sandbox ? await ctx.sandbox.start({ cwd, network: sandbox.network, readOnlyWorkspace }) : undefined;
+    sandbox.plan.kind === 'sandboxed' && ctx.sandbox ? await ctx.sandbox.start({ cwd, network: sandbox.network, readOnlyWorkspace, longLived: input.run_in_background === true }) : undefined;
   const sandboxed = started !== undefined;
   if (input.run_in_background) {
     const release = started ? releaseOnce(started, ctx) : undefined;

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { WriteReport } from '../../core/host';
-import { expectNoRedirect, writeFileNoFollow } from '../../core/workspace';
+import { sandboxedProcessesGoing } from '../../core/sandbox';
+import { expectNoRedirect, readFileNoFollow, writeFileNoFollow } from '../../core/workspace';
 import { DiagnosticsWatch } from './diagnosticsWatch';
 import { saveWithRetries } from './documentSave';
 
@@ -11,7 +11,13 @@ import { saveWithRetries } from './documentSave';
  * from the disk is never overwritten. Where an edit of the document could not give exactly
  * `content`'s bytes (VS Code has not yet reloaded a change made on disk, or the content's
  * line endings differ from the document's, which an edit would convert), the bytes are
- * written through VS Code's file service instead and open editors reload them.
+ * written directly instead and open editors reload them.
+ *
+ * While a sandboxed process of Keel's is going, it may swap a folder on the way for a link at
+ * any moment, and VS Code's edit and save go by name: they would follow it out of the
+ * workspace or into `.vscode/`. Keel then always writes directly: through a descriptor of the
+ * checked folder, refusing (RedirectedPathError, nothing written) when what it opened is not
+ * what it checked. The editor's save actions do not run for such a write.
  * Returns the errors the change introduced, if any.
  */
 export async function writeThroughEditor(
@@ -23,17 +29,29 @@ export async function writeThroughEditor(
   const uri = vscode.Uri.file(absPath);
   // A command may swap a folder on the way for a link: the edit and save below go by name.
   await expectNoRedirect(absPath);
+  const racing = sandboxedProcessesGoing();
   const edit = new vscode.WorkspaceEdit();
   if (content === null) {
+    if (racing) {
+      await writeFileNoFollow(absPath, null);
+      return {};
+    }
     edit.deleteFile(uri, { ignoreIfNotExists: true, recursive: false });
     await apply(edit, absPath);
     return {};
   }
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open?.isDirty) await refuseUnsavedChanges(open, absPath, displayPath);
+  if (open?.isDirty && racing) {
+    throw new Error(
+      `${displayPath} is open in an editor with unsaved changes. While a sandboxed command is running, Keel writes files itself rather than through the editor's save, and would write under them; nothing was written. Ask the person to save or revert it, then retry.`,
+    );
+  }
   const disk = await readDisk(absPath);
-  let direct = false;
-  if (disk !== null) {
+  let direct = racing;
+  if (racing) {
+    log(`${displayPath}: written directly (a sandboxed command is running, and the editor's save would follow a folder it swapped for a link); the editor's save actions did not run`);
+  } else if (disk !== null) {
     const document = open ?? (await vscode.workspace.openTextDocument(uri));
     const exact = editGivesBytes(document, content);
     if (document.isDirty && !exact) {
@@ -62,9 +80,16 @@ export async function writeThroughEditor(
       }
       await expectNoRedirect(absPath);
     }
-    const diagnostics = await watch.newErrors(await vscode.workspace.openTextDocument(uri), displayPath, log);
+    // Opened by name: while a command swaps a folder on the way, that may fail, and the write stands.
+    const document = await vscode.workspace.openTextDocument(uri).then(
+      (d) => d,
+      (err: unknown) => log(`${displayPath}: written, but its diagnostics were not read: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    const diagnostics = document ? await watch.newErrors(document, displayPath, log) : undefined;
     const report: WriteReport = {};
     if (diagnostics) report.diagnostics = diagnostics;
+    // A direct write is exactly `content`.
+    if (direct) return report;
     // Save participants (format on save, trim whitespace) may have changed what was accepted.
     const landed = await readDisk(absPath);
     if (landed !== null && landed !== content) {
@@ -77,9 +102,13 @@ export async function writeThroughEditor(
   }
 }
 
+/**
+ * The file's text on disk, read without following a link on the way (what is read may go to the
+ * model: a folder swapped for a link must not make it another file's), or null when there is none.
+ */
 async function readDisk(absPath: string): Promise<string | null> {
   try {
-    return await readFile(absPath, 'utf8');
+    return (await readFileNoFollow(absPath)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
@@ -117,13 +146,7 @@ async function apply(edit: vscode.WorkspaceEdit, absPath: string): Promise<void>
 }
 
 async function refuseUnsavedChanges(document: vscode.TextDocument, absPath: string, displayPath: string): Promise<void> {
-  let disk: string;
-  try {
-    disk = await readFile(absPath, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    disk = '';
-  }
+  const disk = (await readDisk(absPath)) ?? '';
   if (!holdsText(document, disk)) {
     throw new Error(`${displayPath} has unsaved changes in an editor; nothing was written. Ask the person to save or revert it, then read it again.`);
   }
