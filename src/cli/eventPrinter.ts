@@ -64,6 +64,8 @@ export function streamJsonPrinter(out: Write): Printer {
           return;
         case 'subagent':
           return line({ type: 'subagent', parent: e.parentToolCallId, agent: e.agent, step: e.step });
+        case 'subagent_usage':
+          return line({ type: 'subagent_usage', parent: e.parentToolCallId, usage: e.usage });
         case 'compaction':
           if (e.phase === 'start') return line({ type: 'compaction', phase: 'start', reason: e.reason });
           if (e.phase === 'failed') return line({ type: 'compaction', phase: 'failed', reason: e.reason, error: e.error });

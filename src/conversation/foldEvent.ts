@@ -83,10 +83,11 @@ function apply(draft: ConversationDraft, event: ConversationEvent): void {
       return;
     }
     case 'toolPatch': {
-      const { change: applied, files, moreFiles, progress, app } = event.data;
+      const { change: applied, files, moreFiles, progress, usage, app } = event.data;
       changeCall(draft, event.data.toolCallId, (part) => ({
         ...part,
         ...(applied ? { change: applied } : {}),
+        ...(usage ? { usage } : {}),
         ...(files ? { files } : {}),
         ...(moreFiles !== undefined ? { moreFiles } : {}),
         ...(app ? { app } : {}),

@@ -56,8 +56,13 @@ export type ProjectEvent =
   | { type: 'tool_progress'; toolCallId: string; progress: ToolProgress }
   /** A step of a subagent the `task` call `parentToolCallId` started (its calls carry ids of their own). */
   | { type: 'subagent'; parentToolCallId: string; agent: string; step: SubagentStep }
+  /** What the subagent the `task` call `parentToolCallId` started has used so far (also counted into the run's usage). */
+  | { type: 'subagent_usage'; parentToolCallId: string; usage: SubagentUsage }
   /** The older part of the conversation is being summarized / was / could not be (see compaction/). */
   | CompactionEvent;
+
+/** A subagent's model calls so far: tokens, and the cost while every call's model had a price. */
+export type SubagentUsage = TokenUsage & { costUsd?: number };
 
 /** What a subagent did, as its parent's card lists it. */
 export type SubagentStep =

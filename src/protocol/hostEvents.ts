@@ -68,13 +68,15 @@ export const hostEvents = {
   }),
   /** Replace one part of a message, by position (a mention chip gets its note). */
   partPatch: z.strictObject({ messageId, index: z.number().int().nonnegative(), part: uiPartSchema }),
-  /** A tool card's file change or the files its command changed (the lists given replace the card's). */
+  /** A tool card's file change, the files its command changed (the lists given replace the card's), or its subagent's usage. */
   toolPatch: z.strictObject({
     toolCallId,
     change: appliedChangeSchema.optional(),
     files: z.array(commandFileSchema).max(MAX_COMMAND_FILES).optional(),
     moreFiles: z.number().int().positive().optional(),
     progress: toolProgressSchema.optional(),
+    /** A `task` call's subagent usage so far (replaces the card's). */
+    usage: messageUsageSchema.optional(),
     app: toolAppSchema.optional(),
   }),
   /** An MCP server's request (a question, a sampling request) as a card in a message: added, or replaced by its requestId. */

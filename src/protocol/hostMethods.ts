@@ -116,6 +116,8 @@ export const hostMethods = {
     params: empty,
     result: z.strictObject({ models: z.array(modelInfoSchema), current: z.string().nullable() }),
   },
+  /** The conversation works as this agent ('' for Keel's own) from its next message on, as "Use Agent…" does; an unknown name is refused. */
+  'agent.use': { params: z.strictObject({ name: z.string().max(200) }), result: z.strictObject({ agent: z.string().nullable() }) },
   /** Workspace files and folders matching a fuzzy query, for @-mentions. */
   'files.search': {
     params: z.strictObject({ query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }),

@@ -11,6 +11,18 @@ export const agentModeSchema = z.enum(['act', 'plan']);
 /** manual: ask for write/command/network; autoEdit: writes go through; yolo: never ask. */
 export const approvalModeSchema = z.enum(['manual', 'autoEdit', 'yolo']);
 
+/** How much the model reasons: `default` sends nothing (the provider's own); the rest as the model's API takes them. */
+export const reasoningChoiceSchema = z.enum(['default', 'off', 'minimal', 'low', 'medium', 'high']);
+
+/** The model's reasoning choices, for the composer's picker: present only where the model takes one. */
+export const modelReasoningSchema = z.strictObject({
+  /** `provider/model`: the choice is the person's for this model. */
+  model: z.string().min(1),
+  /** What the model takes, besides `default`. */
+  levels: z.array(reasoningChoiceSchema.exclude(['default'])).min(1),
+  value: reasoningChoiceSchema,
+});
+
 /** What the header and the composer need to know about the agent right now. */
 export const runStateSchema = z.strictObject({
   running: z.boolean(),
@@ -20,6 +32,10 @@ export const runStateSchema = z.strictObject({
   model: z.string().nullable(),
   /** User messages waiting for the current run to finish. */
   queued: z.number().int().nonnegative(),
+  /** The model's reasoning choice; absent when it has none to choose. */
+  reasoning: modelReasoningSchema.optional(),
+  /** The custom agent the conversation works as (see "Use Agent…"); absent for Keel's own. */
+  agent: z.string().min(1).optional(),
 });
 
 export const usageSchema = z.strictObject({
@@ -47,6 +63,12 @@ export const endpointSummarySchema = z.strictObject({
   needsKey: z.boolean(),
 });
 
+/** A custom agent (`.keel/agents`, `.claude/agents`…), as the composer's agent picker lists it. */
+export const agentEntrySchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000),
+});
+
 export const configSummarySchema = z.strictObject({
   modelConfigured: z.boolean(),
   workspaceTrusted: z.boolean(),
@@ -59,6 +81,8 @@ export const configSummarySchema = z.strictObject({
    * setting off, macOS Seatbelt untested, no seccomp filter), in words; absent when all hold.
    */
   sandbox: z.string().max(4000).optional(),
+  /** The custom agents there are, for the composer's agent picker; absent when there are none. */
+  agents: z.array(agentEntrySchema).max(1000).optional(),
 });
 
 /** The conversation in view; id null before the first message of a new session. */
@@ -177,6 +201,9 @@ export const uiErrorSchema = z.strictObject({
 export type AgentMode = z.infer<typeof agentModeSchema>;
 export type ApprovalMode = z.infer<typeof approvalModeSchema>;
 export type RunState = z.infer<typeof runStateSchema>;
+export type ReasoningChoiceValue = z.infer<typeof reasoningChoiceSchema>;
+export type ModelReasoningInfo = z.infer<typeof modelReasoningSchema>;
+export type AgentEntry = z.infer<typeof agentEntrySchema>;
 export type Usage = z.infer<typeof usageSchema>;
 export type TodoItem = z.infer<typeof todoItemSchema>;
 export type ConfigSummary = z.infer<typeof configSummarySchema>;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { approvalModeSchema } from './sessionState';
+import { approvalModeSchema, reasoningChoiceSchema } from './sessionState';
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
@@ -23,6 +23,8 @@ export const configSetParamsSchema = z.discriminatedUnion('key', [
   z.strictObject({ key: z.literal('planModel'), value: z.string().min(1).nullable() }),
   z.strictObject({ key: z.literal('baseUrl'), value: httpUrl.nullable() }),
   z.strictObject({ key: z.literal('approvalMode'), value: approvalModeSchema }),
+  /** The person's reasoning choice for one model (`provider/model`), kept in their user settings. */
+  z.strictObject({ key: z.literal('reasoning'), model: z.string().min(1).max(500), value: reasoningChoiceSchema }),
   /** Stored in SecretStorage, never in settings files or logs. */
   z.strictObject({ key: z.literal('apiKey'), value: z.string().min(1).nullable() }),
 ]);

@@ -157,6 +157,8 @@ export const toolCallPartSchema = z.strictObject({
   progress: toolProgressSchema.optional(),
   /** A `task` call: the subagent it started and its steps. */
   subagent: subagentViewSchema.optional(),
+  /** A `task` call: what its subagent's model calls used so far (the run's usage counts them too). */
+  usage: messageUsageSchema.optional(),
   /** An MCP tool's app (`ui://` resource), shown on the card once the result is in (live calls only). */
   app: toolAppSchema.optional(),
 });

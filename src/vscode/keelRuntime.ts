@@ -305,17 +305,13 @@ export class KeelRuntime {
   }
 
   /** The custom agents there are, and the one the conversation in view works as, for "Keel: Use Agent…". */
-  async agents(): Promise<{ agents: { name: string; description: string; display: string }[]; current: string | undefined }> {
-    const conversation = this.controller.inView;
-    const { ctx } = await conversation.core.get();
-    return { agents: await ctx.llmsContext.agents(), current: conversation.slot.current?.agent };
+  agents(): Promise<{ agents: { name: string; description: string; display: string }[]; current: string | undefined }> {
+    return this.controller.inView.agents();
   }
 
-  /** The conversation in view works as this agent ('' for none) from its next message on. */
+  /** The conversation in view works as this agent ('' for none) from its next message on (the composer's picker goes the same way). */
   async useAgent(name: string): Promise<void> {
-    const conversation = this.controller.inView;
-    const { ctx } = await conversation.core.get();
-    await conversation.slot.for(ctx).useAgent(name);
+    await this.controller.inView.useAgent(name);
   }
 
   /** What "Review Changes with Keel" reviews in the repository at `root`. */

@@ -39,6 +39,7 @@ export function hostHandlers(controller: ChatController, services: EditorService
     'config.get': () => services.configGet(),
     'config.set': (params) => services.configSet(params),
     'models.list': async () => listModels((await inView().core.get()).ctx),
+    'agent.use': async ({ name }) => ({ agent: (await inView().useAgent(name)) ?? null }),
     'setup.slashCommands': async () => ({ commands: await slashCommands((await inView().core.get()).ctx) }),
     'workspaceProject.select': ({ name }) => inView().selectWorkspaceProject(name),
     'files.search': async ({ query, limit }, { signal }) => ({ results: await services.searchFiles(query, limit ?? 50, signal) }),

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { Context } from '../../core/context';
-import { errorMessage } from '../../core/errors';
+import { errorMessage, KeelError } from '../../core/errors';
 import type { ApprovalMode } from '../../core/projectTypes';
 import { BusError } from '../../protocol/busError';
 import type { RequestResult } from '../../protocol/catalogue';
@@ -257,6 +257,31 @@ export class Conversation {
       throw new BusError('invalid_params', errorMessage(err));
     }
     return this.config.projects(ctx);
+  }
+
+  /** The custom agents there are, and the one this conversation works as ("Use Agent…" and the composer's picker). */
+  async agents(): Promise<{ agents: { name: string; description: string; display: string }[]; current: string | undefined }> {
+    const { ctx } = await this.core.get();
+    return { agents: await ctx.llmsContext.agents(), current: this.slot.current?.agent };
+  }
+
+  /**
+   * The conversation works as this agent ('' for Keel's own) from its next message on, kept in
+   * its log (a resumed conversation keeps it). The one path for the palette and the composer.
+   */
+  async useAgent(name: string): Promise<string | undefined> {
+    const readOnly = this.slot.current?.session.readOnly ? this.state.session.readOnly : undefined;
+    if (readOnly !== undefined) throw new BusError('session_read_only', readOnlyMessage(readOnly));
+    const { ctx } = await this.core.get();
+    const project = this.slot.for(ctx);
+    try {
+      await project.useAgent(name);
+    } catch (err) {
+      if (err instanceof KeelError) throw new BusError('invalid_params', err.message);
+      throw err;
+    }
+    this.state.setRun({ agent: project.agent });
+    return project.agent;
   }
 
   setMode(mode: AgentMode): void {

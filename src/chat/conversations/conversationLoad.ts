@@ -27,5 +27,5 @@ export function showActiveBranch(conversation: Conversation, window = RESUME_WIN
   state.attachChanges(project.journal?.entries() ?? []);
   state.attachCommandFiles(commandFilesByCall(project.session.fileHistory(), (id) => project.session.isReverted(id)));
   state.attachRules(project.session.rulesFired());
-  state.setRun({ approvalMode: project.approvalMode });
+  state.setRun({ approvalMode: project.approvalMode, agent: project.agent });
 }

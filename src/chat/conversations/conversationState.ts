@@ -121,6 +121,8 @@ export class ConversationState {
   }
 
   setRun(patch: Partial<RunState>): void {
+    // The reasoning choices are rebuilt on every refresh: the same ones are no change.
+    if (patch.reasoning && JSON.stringify(patch.reasoning) === JSON.stringify(this.run.reasoning)) patch = { ...patch, reasoning: this.run.reasoning };
     const next = { ...this.run, ...patch };
     if (sameRecord(next, this.run)) return;
     this.run = next;

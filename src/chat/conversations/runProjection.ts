@@ -112,6 +112,9 @@ export class RunProjection {
         if (step && this.list.toolCall(event.parentToolCallId)) this.list.emit({ type: 'subagentStep', data: { toolCallId: event.parentToolCallId, agent: event.agent, step } });
         return;
       }
+      case 'subagent_usage':
+        if (this.list.toolCall(event.parentToolCallId)) this.list.emit({ type: 'toolPatch', data: { toolCallId: event.parentToolCallId, usage: event.usage } });
+        return;
       case 'file_change': {
         if (this.list.toolCall(event.change.toolCallId)) {
           this.list.emit({ type: 'toolPatch', data: { toolCallId: event.change.toolCallId, change: appliedChange(event.change) } });

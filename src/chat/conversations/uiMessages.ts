@@ -8,6 +8,7 @@ import type { LoggedSubagent, SessionEntry } from '../../core/session';
 import { presentByName } from '../../core/tools';
 import type { ToolPresentation } from '../../core/tools';
 import { capToolOutput } from '../../protocol/limits';
+import { messageUsageSchema } from '../../protocol/messageUsage';
 import { toolDisplaySchema } from '../../protocol/toolDisplay';
 import { mentionSchema } from '../../protocol/uiMessage';
 import type {
@@ -295,4 +296,6 @@ function emitSubagentSteps(toolCallId: string, logged: LoggedSubagent | undefine
     const step = subagentStepView(raw, looks);
     if (step) emit({ type: 'subagentStep', data: { toolCallId, agent: logged.agent, step } });
   }
+  const usage = messageUsageSchema.safeParse(logged.usage);
+  if (usage.success) emit({ type: 'toolPatch', data: { toolCallId, usage: usage.data } });
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Context } from '../../core/context';
 import { CUSTOM_PROVIDER } from '../../core/config';
 import { KeelError, errorMessage } from '../../core/errors';
@@ -28,6 +29,13 @@ export async function configSummaryOf(built: BuiltCore): Promise<ConfigSummary> 
     problem: problems.length > 0 ? problems.join('\n') : null,
     endpoint: chosenEndpoint(built.ctx.config, built.provider),
   };
+  try {
+    const agents = await built.ctx.llmsContext.agents();
+    // Within the schema's limits: a long description is cut, not a summary the view refuses.
+    if (agents.length > 0) summary.agents = agents.slice(0, 1000).map((a) => ({ name: a.name, description: a.description.slice(0, 2000) }));
+  } catch (err) {
+    summary.problem = [summary.problem, l10n.t('The custom agents could not be read: {0}', errorMessage(err))].filter(Boolean).join('\n');
+  }
   // Commands are off in an untrusted workspace: no sandbox to speak of then.
   const sandbox = built.ctx.workspaceTrusted ? describeShortfall(await built.ctx.sandbox.shortfall()) : undefined;
   if (sandbox) summary.sandbox = sandbox;

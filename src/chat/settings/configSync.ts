@@ -9,6 +9,13 @@ import { configSummaryOf } from '../runtime/coreQueries';
 import { workspaceProjectsFor } from './workspaceProjectChoice';
 import type { ProjectSlot } from '../runtime/projectSlot';
 import { uiErrorOf } from '../runs/runContext';
+import type { ModelReasoning } from '../../core/model';
+import type { ModelReasoningInfo } from '../../protocol/sessionState';
+
+/** The model's reasoning as the composer's picker shows it. */
+export function reasoningInfo(reasoning: ModelReasoning | undefined): ModelReasoningInfo | undefined {
+  return reasoning && { model: reasoning.id, levels: [...reasoning.support.levels], value: reasoning.choice };
+}
 
 export interface ConfigSyncDeps {
   core: CoreAccess;
@@ -60,9 +67,11 @@ export class ConfigSync {
     }
     await this.projects(built.ctx);
     if (!this.deps.isRunning()) {
+      const purpose = state.run.mode === 'plan' ? 'planModel' : 'model';
       state.setRun({
-        model: built.ctx.models.configuredId(state.run.mode === 'plan' ? 'planModel' : 'model') ?? null,
+        model: built.ctx.models.configuredId(purpose) ?? null,
         approvalMode: this.deps.slot.current?.approvalMode ?? built.ctx.config.approvalMode,
+        reasoning: reasoningInfo(built.ctx.models.reasoning(purpose)),
       });
     }
   }

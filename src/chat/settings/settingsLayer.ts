@@ -10,6 +10,8 @@ import { providerPresets } from '../../core/model';
 import { sandboxModes } from '../../core/sandbox';
 import type { SandboxMode } from '../../core/sandbox';
 import { readCommandSettings } from './commandSettings';
+import type { ReasoningChoice } from '../../core/model';
+import { readReasoningSettings } from './reasoningSettings';
 import type { SettingsSection } from './settingsSection';
 import { personalOnlySettings, scanWorkspaceSettings, workspaceSettingsFile } from './workspaceSettingsScan';
 import type { WorkspaceSettingValue, WorkspaceSettingsFiles } from './workspaceSettingsScan';
@@ -39,6 +41,8 @@ export interface KeelSettings {
   /** keel.snapshots.maxFileMB / capMB: snapshots around commands. */
   snapshotMaxFileMB?: number;
   snapshotCapMB?: number;
+  /** keel.reasoning (user settings only): the reasoning chosen by model; left out when empty. */
+  reasoning?: Record<string, ReasoningChoice>;
 }
 
 export interface SettingsRead {
@@ -145,6 +149,8 @@ export function readKeelSettings(section: SettingsSection, where?: WorkspaceSett
   if (commands.deny.length > 0) settings.commandsDeny = commands.deny;
   const envAllow = readEnvAllow(section, problems);
   if (envAllow.length > 0) settings.shellEnvAllow = envAllow;
+  const reasoning = readReasoningSettings(section, problems);
+  if (Object.keys(reasoning).length > 0) settings.reasoning = reasoning;
   return { settings, fromWorkspace, userModels, narrowing, problems };
 }
 
@@ -269,6 +275,7 @@ export function settingsLayer(
     if (settings.snapshotCapMB !== undefined) layer.snapshots.capMB = settings.snapshotCapMB;
   }
   if (settings.shellEnvAllow) layer.shellEnv = { allow: settings.shellEnvAllow };
+  if (settings.reasoning) layer.reasoning = settings.reasoning;
   if (settings.commandsAllow || settings.commandsDeny) {
     layer.commands = {};
     if (settings.commandsAllow) layer.commands.allow = settings.commandsAllow;

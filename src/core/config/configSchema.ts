@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { presetNames } from '../model/presetNames';
+import { reasoningChoices } from '../model/reasoning';
+import type { ReasoningChoice } from '../model/reasoning';
 import { sandboxModes } from '../sandbox/sandboxTypes';
 import type { SandboxMode } from '../sandbox/sandboxTypes';
 import { allowEntryProblem } from '../env/childEnv';
@@ -16,6 +18,11 @@ export type ApprovalMode = (typeof approvalModes)[number];
  */
 export const providerApis = ['chat', 'responses', 'anthropic', 'gemini', 'vertex', 'bedrock', 'azure'] as const;
 export type ProviderApi = (typeof providerApis)[number];
+
+const reasoningSupportSchema = z.strictObject({
+  style: z.enum(['effort', 'budget', 'level']),
+  levels: z.array(z.enum(reasoningChoices).exclude(['default'])).min(1),
+});
 
 export const providerSchema = z.strictObject({
   /** Defaults for a known endpoint (base URL, key variable, API); a provider named after a preset gets it anyway. */
@@ -37,7 +44,15 @@ export const providerSchema = z.strictObject({
   /** Context window in tokens for every model of this provider, unless `models` says otherwise. */
   contextWindow: z.number().int().positive().optional(),
   models: z
-    .record(z.string(), z.strictObject({ contextWindow: z.number().int().positive().optional(), images: z.boolean().optional() }))
+    .record(
+      z.string(),
+      z.strictObject({
+        contextWindow: z.number().int().positive().optional(),
+        images: z.boolean().optional(),
+        /** How the model's reasoning is asked for and the levels it takes (over the catalogue's); false: it has none to choose. */
+        reasoning: z.union([z.literal(false), reasoningSupportSchema]).optional(),
+      }),
+    )
     .optional(),
 });
 export type ProviderConfig = z.infer<typeof providerSchema>;
@@ -103,6 +118,12 @@ export const configLayerSchema = z.strictObject({
    * over Keel's catalogue. Only the person's own layers set them: a workspace's are ignored.
    */
   prices: z.record(z.string().min(1), priceSchema).optional(),
+  /**
+   * Reasoning effort or thinking budget by model (`provider/model` or the bare model id), sent
+   * with each request where the model takes it (`default`: nothing is sent). The person's own
+   * layers only: a workspace's is ignored.
+   */
+  reasoning: z.record(z.string().min(1), z.enum(reasoningChoices)).optional(),
 });
 export type ConfigLayer = z.infer<typeof configLayerSchema>;
 
@@ -130,6 +151,8 @@ export interface KeelConfig {
   shellEnv: { allow: string[] };
   /** Prices the person set, by model (see configLayerSchema.prices). */
   prices: Record<string, ModelPrice>;
+  /** Reasoning the person chose, by model (see configLayerSchema.reasoning). */
+  reasoning: Record<string, ReasoningChoice>;
 }
 
 export const defaultConfig: KeelConfig = {
@@ -146,4 +169,5 @@ export const defaultConfig: KeelConfig = {
   sandboxNetwork: [],
   shellEnv: { allow: [] },
   prices: {},
+  reasoning: {},
 };

@@ -88,6 +88,7 @@ export function mergeLayers(base: KeelConfig, layer: ConfigLayer): KeelConfig {
     sandboxNetwork: union(base.sandboxNetwork, layer.sandboxNetwork),
     shellEnv: { allow: union(base.shellEnv.allow, layer.shellEnv?.allow) },
     prices: { ...base.prices, ...layer.prices },
+    reasoning: { ...base.reasoning, ...layer.reasoning },
   };
   if (layer.model !== undefined) out.model = layer.model;
   if (layer.planModel !== undefined) out.planModel = layer.planModel;

@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { TokenUsage } from '../model/tokenUsage';
+import type { ModelCall } from '../model/wire/modelStream';
 import type { McpCallResult, ToolResult } from '../tools/tool';
 import type { ToolPresentation } from '../tools/toolPresentation';
 
@@ -57,6 +58,8 @@ export interface LoopOptions {
    * `prompt_cache_key`) route its requests to the same cache with it.
    */
   cacheKey?: string;
+  /** Provider options sent with every model call of the run (the reasoning the person chose). */
+  providerOptions?: ModelCall['providerOptions'];
   executeTool(call: LoopToolCall, signal: AbortSignal): Promise<ToolResult>;
   maxTurns: number;
   signal: AbortSignal;

@@ -8,3 +8,6 @@ export { isPresetName, presetNames } from './presetNames';
 export type { PresetName } from './presetNames';
 export { effectiveProvider, providerPresets } from './providerPresets';
 export type { CallOptions, FunctionTool, GenerateResult, LanguageModelSpec, Prompt, PromptMessage, StreamPart, StreamResult } from './wire/modelSpec';
+export { reasoningChoices } from './reasoning';
+export type { ReasoningChoice, ReasoningLevel, ReasoningSupport } from './reasoning';
+export type { ModelReasoning } from './modelRegistry';

@@ -2,7 +2,9 @@ import * as l10n from '@vscode/l10n';
 import type { LanguageModel } from 'ai';
 import { KeelError } from '../errors';
 import type { KeelConfig, ModelPrice, ProviderConfig } from '../config/configSchema';
-import { modelPrice } from './modelCatalogue';
+import { catalogueEntry, modelPrice } from './modelCatalogue';
+import { chosenReasoning } from './reasoning';
+import type { ReasoningChoice, ReasoningSupport } from './reasoning';
 import { parseModelRef } from './modelRef';
 import { knownContextWindow } from './contextWindows';
 import { fetchEndpointModels } from './endpointModels';
@@ -28,6 +30,16 @@ export interface ResolvedModel {
   supportsImages: boolean;
   /** Its price (the person's `prices`, else the catalogue's); absent when unknown. */
   price?: ModelPrice;
+  /** How its reasoning is chosen (the provider's `models` config, else the catalogue); absent when it has none to choose. */
+  reasoning?: ReasoningSupport;
+}
+
+/** A model's reasoning as the composer offers it: the levels it takes and the person's choice. */
+export interface ModelReasoning {
+  /** `provider/model`: the key the choice is stored under. */
+  id: string;
+  support: ReasoningSupport;
+  choice: ReasoningChoice;
 }
 
 /** A model a source offers, for the model picker. */
@@ -107,10 +119,39 @@ export class ModelRegistry {
     return undefined;
   }
 
+  /**
+   * The reasoning choice of the model a purpose uses (or `explicit`), without building it;
+   * undefined when the model has none to choose or does not resolve.
+   */
+  reasoning(purpose: ModelPurpose = 'model', explicit?: string): ModelReasoning | undefined {
+    const ref = explicit ?? this.configuredId(purpose);
+    if (!ref) return undefined;
+    let parsed: { provider: string; modelId: string };
+    try {
+      parsed = this.parse(ref);
+    } catch (err) {
+      // An alias loop or an empty id: resolve() says so when a run needs the model.
+      if (err instanceof KeelError) return undefined;
+      throw err;
+    }
+    const support = this.reasoningSupport(parsed.provider, parsed.modelId);
+    if (!support) return undefined;
+    const id = `${parsed.provider}/${parsed.modelId}`;
+    return { id, support, choice: chosenReasoning(id, this.opts.config.reasoning) };
+  }
+
+  private reasoningSupport(provider: string, modelId: string): ReasoningSupport | undefined {
+    if (this.opts.factories?.some((f) => f.name === provider)) return undefined;
+    const own = this.provider(provider)?.models?.[modelId]?.reasoning;
+    if (own === false) return undefined;
+    return own ?? catalogueEntry(modelId)?.reasoning;
+  }
+
   resolve(purpose: ModelPurpose = 'model', explicit?: string): ResolvedModel {
     const resolved = this.resolveModel(purpose, explicit);
     const price = modelPrice(resolved.id, this.opts.config.prices);
-    return price ? { ...resolved, price } : resolved;
+    const reasoning = this.reasoningSupport(resolved.provider, resolved.modelId);
+    return { ...resolved, ...(price ? { price } : {}), ...(reasoning ? { reasoning } : {}) };
   }
 
   private resolveModel(purpose: ModelPurpose, explicit: string | undefined): ResolvedModel {

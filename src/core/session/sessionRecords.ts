@@ -46,7 +46,17 @@ export const messageMetaSchema = z.object({
    */
   displays: z.record(z.string(), z.unknown()).optional(),
   /** A tool message's `task` results: the subagent each ran and its steps (core's SubagentStep), by the task call's id. */
-  subagents: z.record(z.string(), z.object({ agent: z.string(), steps: z.array(z.record(z.string(), z.unknown())) })).optional(),
+  subagents: z
+    .record(
+      z.string(),
+      z.object({
+        agent: z.string(),
+        steps: z.array(z.record(z.string(), z.unknown())),
+        /** What the subagent's model calls used (core's SubagentUsage; the view checks it). */
+        usage: z.record(z.string(), z.number()).optional(),
+      }),
+    )
+    .optional(),
   /** A tool message's results for calls the person declined (they never ran). */
   declined: z.array(z.string()).optional(),
   /** A user message's @-mentions; their expansion is a text part of the message itself. */

@@ -5,6 +5,7 @@ import { runLoop } from '../loop/loop';
 import type { LoopEvent, LoopToolCall, LoopStatus } from '../loop/loopTypes';
 import type { SubagentStep } from '../projectTypes';
 import type { ResolvedModel } from '../model/modelRegistry';
+import { runReasoningOptions } from '../model/reasoning';
 import type { TokenUsage } from '../model/tokenUsage';
 import { toolSpecs } from '../runRequest';
 import { subagentTools } from '../setup/agentFiles';
@@ -24,8 +25,8 @@ export interface SubagentParent {
   maxTurns: number;
   /** One of the subagent's steps, tagged with the parent's task call. */
   onStep(parentToolCallId: string, agent: string, step: SubagentStep): void;
-  /** A model call the subagent made, to count into the parent's totals. */
-  onUsage(usage: TokenUsage, model: ResolvedModel): void;
+  /** A model call the subagent the `task` call `parentToolCallId` started made, to count into the parent's totals and onto its card. */
+  onUsage(usage: TokenUsage, model: ResolvedModel, parentToolCallId: string): void;
 }
 
 export interface SubagentTask {
@@ -66,6 +67,7 @@ export async function runSubagent(parent: SubagentParent, task: SubagentTask): P
     tools: toolSpecs(tools),
     maxTurns: parent.maxTurns,
     signal: task.signal,
+    providerOptions: runReasoningOptions(model, ctx.config.reasoning),
     executeTool: async (call) => {
       if (!allowed.has(call.toolName)) {
         return { output: `Tool "${call.toolName}" is not available to this agent. Available: ${[...allowed].join(', ') || '(none)'}.`, isError: true };
@@ -75,7 +77,7 @@ export async function runSubagent(parent: SubagentParent, task: SubagentTask): P
     onEvent: (e) => {
       if (e.type === 'usage') {
         const { type: _type, turn: _turn, ...tokens } = e;
-        parent.onUsage(tokens, model);
+        parent.onUsage(tokens, model, task.parentToolCallId);
       }
       const step = stepOf(e, task.parentToolCallId);
       if (step) parent.onStep(task.parentToolCallId, task.agent?.name ?? 'general', step);

@@ -4,7 +4,7 @@ import { costOf } from '../model/modelCatalogue';
 import type { ResolvedModel } from '../model/modelRegistry';
 import { addUsage } from '../model/tokenUsage';
 import type { TokenUsage } from '../model/tokenUsage';
-import type { ProjectEvent, SubagentStep } from '../projectTypes';
+import type { ProjectEvent, SubagentStep, SubagentUsage } from '../projectTypes';
 import type { LoggedSubagent, MessageMeta } from '../session/sessionRecords';
 import type { Session } from '../session/session';
 import type { AgentFile } from '../setup/agentFiles';
@@ -25,6 +25,8 @@ export class RunSubagents {
   readonly usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   costUsd = 0;
   private readonly steps = new Map<string, LoggedSubagent>();
+  /** What each task's subagent used so far, by the task call's id, until its result is logged. */
+  private readonly usageByTask = new Map<string, SubagentUsage>();
 
   constructor(
     private readonly run: {
@@ -49,11 +51,12 @@ export class RunSubagents {
           maxTurns,
           call: (call) => this.run.call(call),
           onStep: (parentToolCallId, agent, step) => this.step(parentToolCallId, agent, step),
-          onUsage: (usage, used) => {
+          onUsage: (usage, used, parentToolCallId) => {
             addUsage(this.usage, usage);
             const costUsd = used.price ? costOf(usage, used.price) : undefined;
             this.costUsd += costUsd ?? 0;
             session.appendUsage({ ...usage, model: used.id, ...(costUsd !== undefined ? { costUsd } : {}) });
+            this.taskUsage(parentToolCallId, usage, costUsd);
           },
         },
         { ...task, signal },
@@ -68,11 +71,25 @@ export class RunSubagents {
     for (const part of message.content) {
       if (part.type !== 'tool-result') continue;
       const logged = this.steps.get(part.toolCallId);
+      const usage = this.usageByTask.get(part.toolCallId);
+      this.usageByTask.delete(part.toolCallId);
       if (!logged) continue;
-      out[part.toolCallId] = logged;
+      out[part.toolCallId] = usage ? { ...logged, usage: { ...usage } } : logged;
       this.steps.delete(part.toolCallId);
     }
     return Object.keys(out).length ? { subagents: out } : {};
+  }
+
+  /** One more model call of a task's subagent: its card shows the sum (the cost only while every call had a price). */
+  private taskUsage(parentToolCallId: string, usage: TokenUsage, costUsd: number | undefined): void {
+    const before = this.usageByTask.get(parentToolCallId);
+    const sum: SubagentUsage = { inputTokens: 0, outputTokens: 0, ...before };
+    delete sum.costUsd;
+    addUsage(sum, usage);
+    const priced = costUsd !== undefined && (before === undefined || before.costUsd !== undefined);
+    if (priced) sum.costUsd = (before?.costUsd ?? 0) + costUsd;
+    this.usageByTask.set(parentToolCallId, sum);
+    this.run.emit({ type: 'subagent_usage', parentToolCallId, usage: { ...sum } });
   }
 
   private step(parentToolCallId: string, agent: string, step: SubagentStep): void {

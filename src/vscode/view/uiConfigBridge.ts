@@ -5,6 +5,7 @@ import type { ApiKeyStore } from '../settings/apiKeyStore';
 import type { CoreAccess } from '../../chat/runtime/coreAccess';
 import { keyEnvName, keyProvider, personalSettings } from '../../chat/settings/settingsLayer';
 import { keyOriginFor } from '../../chat/settings/keyTarget';
+import { withReasoningChoice } from '../../chat/settings/reasoningSettings';
 import { keelSettings } from '../settings/keelSettings';
 
 /**
@@ -46,6 +47,12 @@ export class UiConfigBridge {
       return this.get();
     }
     const section = vscode.workspace.getConfiguration('keel');
+    if (params.key === 'reasoning') {
+      // The person's choice for one model: the user setting's other models stay as they are.
+      const next = withReasoningChoice(section.inspect('reasoning')?.globalValue, params.model, params.value);
+      await section.update('reasoning', Object.keys(next).length > 0 ? next : undefined, vscode.ConfigurationTarget.Global);
+      return this.get();
+    }
     await section.update(params.key, params.value ?? undefined, targetFor(section, params.key));
     if (params.key === 'approvalMode') this.onApprovalMode(params.value);
     return this.get();

@@ -77,3 +77,13 @@ export function setWorkspaceSetting(workspace: string, key: string, value: unkno
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
   writeFileSync(settingsFile(workspace), `${JSON.stringify(settings, null, 2)}\n`);
 }
+
+/** Sets one of code-server's user settings of this run (undefined removes it), as a person would. */
+export function setUserSetting(key: string, value: unknown): void {
+  const file = userSettingsFile();
+  const settings = readSettingsFile(file);
+  if (value === undefined) delete settings[key];
+  else settings[key] = value;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
+}

@@ -3,6 +3,7 @@ import { KeelError } from '../../../src/core/errors';
 import { endpointLayer } from '../../../src/core/config/endpointLayer';
 import { keyEnvName, keyProvider, readKeelSettings, settingsLayer } from '../../../src/chat/settings/settingsLayer';
 import type { SettingsSection } from '../../../src/chat/settings/settingsSection';
+import { withReasoningChoice } from '../../../src/chat/settings/reasoningSettings';
 
 interface Scopes {
   globalValue?: unknown;
@@ -158,5 +159,26 @@ describe('keel.provider', () => {
 
   it('treats a preset-prefixed model as that preset even without keel.provider', () => {
     expect(keyProvider({ model: 'openrouter/google/gemini-2.5-pro' })).toBe('openrouter');
+  });
+});
+
+describe('keel.reasoning', () => {
+  it('comes from the user settings only, into the core layer; bad entries are named and left out', () => {
+    const read = readKeelSettings(
+      section({ reasoning: { globalValue: { 'openai/gpt-5': 'high', o3: 'low', 'claude-sonnet-4-5': 'lots' }, workspaceValue: { 'openai/gpt-5': 'off' } } }),
+    );
+    expect(read.settings.reasoning).toEqual({ 'openai/gpt-5': 'high', o3: 'low' });
+    expect(settingsLayer(read.settings).layer.reasoning).toEqual({ 'openai/gpt-5': 'high', o3: 'low' });
+    expect(read.problems.join('\n')).toContain('claude-sonnet-4-5: lots');
+    expect(readKeelSettings(section({ reasoning: { workspaceValue: { o3: 'high' } } })).settings.reasoning).toBeUndefined();
+    expect(readKeelSettings(section({ reasoning: { globalValue: 'high' } })).problems).toHaveLength(1);
+  });
+
+  it('a choice from the picker replaces that model\'s entry; default removes it; the others stay', () => {
+    const current = { 'openai/gpt-5': 'high', o3: 'low' };
+    expect(withReasoningChoice(current, 'openai/gpt-5', 'minimal')).toEqual({ 'openai/gpt-5': 'minimal', o3: 'low' });
+    expect(withReasoningChoice(current, 'openai/gpt-5', 'default')).toEqual({ o3: 'low' });
+    expect(withReasoningChoice(undefined, 'g/gemini-2.5-flash', 'off')).toEqual({ 'g/gemini-2.5-flash': 'off' });
+    expect(current).toEqual({ 'openai/gpt-5': 'high', o3: 'low' });
   });
 });

@@ -1,5 +1,5 @@
-// A task call's card holds its subagent's steps: live through the mirror the page folds, and the
-// same after a resume, rebuilt from the steps the log kept with the task's result.
+// A task call's card holds its subagent's steps and what its model calls used: live through the
+// mirror the page folds, and the same after a resume, rebuilt from what the log kept with the task's result.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServe
 import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
 import { createChatRig, settle, until } from './chatHarness';
-import type { ChatRig } from './chatHarness';
+import type { ChatRig, Page } from './chatHarness';
 
 let server: ScriptedServer;
 let rig: ChatRig | undefined;
@@ -26,10 +26,26 @@ afterEach(async () => {
 const taskCard = (messages: readonly UiMessage[]) =>
   messages.flatMap((m) => m.parts).find((p): p is ToolCallPart => p.type === 'toolCall' && p.name === 'task');
 
+/** A page of the rig that sent "review" and saw the run end. */
+async function sendReview(on: ChatRig): Promise<Page> {
+  const page = on.openPage();
+  await until(() => page.store.snapshot !== undefined, 'snapshot');
+  await page.bus.request('session.send', { text: 'review' });
+  await until(() => !on.controller.isRunning, 'run end');
+  await settle();
+  return page;
+}
+
+/** A rig whose workspace has a read-only `reviewer` agent (its prompt: REVIEWER). */
+function reviewerRig(): ChatRig {
+  const made = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model', approvalMode: 'manual' });
+  mkdirSync(join(made.workspace, '.claude', 'agents'), { recursive: true });
+  writeFileSync(join(made.workspace, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews.\ntools: Read\n---\nREVIEWER');
+  return made;
+}
+
 it('shows the subagent\'s steps on the task card, live and resumed alike', async () => {
-  rig = createChatRig({ baseUrl: server.baseURL, model: 'scripted-model', approvalMode: 'manual' });
-  mkdirSync(join(rig.workspace, '.claude', 'agents'), { recursive: true });
-  writeFileSync(join(rig.workspace, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews.\ntools: Read\n---\nREVIEWER');
+  rig = reviewerRig();
   server.load({
     turns: [
       reply.tool('task', { description: 'review hello', prompt: 'Review hello.txt', agent: 'reviewer' }),
@@ -38,11 +54,7 @@ it('shows the subagent\'s steps on the task card, live and resumed alike', async
       { ...reply.text('Reviewed.'), match: { lastToolResultIncludes: 'says hello' } },
     ],
   });
-  const page = rig.openPage();
-  await until(() => page.store.snapshot !== undefined, 'snapshot');
-  await page.bus.request('session.send', { text: 'review' });
-  await until(() => !rig!.controller.isRunning, 'run end');
-  await settle();
+  const page = await sendReview(rig);
   const live = taskCard(page.store.messages)!;
   expect(live.state).toBe('done');
   expect(live.subagent).toMatchObject({
@@ -64,6 +76,32 @@ it('shows the subagent\'s steps on the task card, live and resumed alike', async
   await reloaded.bus.request('sessions.resume', { id: session.id! });
   await until(() => taskCard(reloaded.store.messages)?.subagent !== undefined, 'resumed card');
   expect(taskCard(reloaded.store.messages)!.subagent).toEqual(live.subagent);
+});
+
+it('shows the subagent\'s own tokens on its task card, live and resumed alike', async () => {
+  rig = reviewerRig();
+  server.load({
+    turns: [
+      { ...reply.tool('task', { description: 'review hello', prompt: 'Review hello.txt', agent: 'reviewer' }), usage: { prompt_tokens: 5000, completion_tokens: 50 } },
+      { ...reply.tool('read', { file_path: 'hello.txt' }), match: { systemIncludes: 'REVIEWER' }, usage: { prompt_tokens: 300, completion_tokens: 20 } },
+      { ...reply.text('hello.txt says hello.'), match: { systemIncludes: 'REVIEWER' }, usage: { prompt_tokens: 400, completion_tokens: 30 } },
+      { ...reply.text('Reviewed.'), match: { lastToolResultIncludes: 'says hello' }, usage: { prompt_tokens: 6000, completion_tokens: 10 } },
+    ],
+  });
+  const page = await sendReview(rig);
+  const live = taskCard(page.store.messages)!;
+  // The subagent's two calls, nothing of the parent's; no price for this model, so no cost.
+  expect(live.usage).toEqual({ inputTokens: 700, outputTokens: 50 });
+  const total = page.store.named('usage').at(-1) as { inputTokens: number; outputTokens: number };
+  expect(total).toMatchObject({ inputTokens: 5000 + 300 + 400 + 6000, outputTokens: 50 + 20 + 30 + 10 });
+
+  // Resumed from its log, the card has the same usage.
+  const session = (page.store.named('session').at(-1) as { id: string }).id;
+  await page.bus.request('session.new', {});
+  await until(() => taskCard(page.store.messages) === undefined, 'new conversation');
+  await page.bus.request('sessions.resume', { id: session });
+  await until(() => taskCard(page.store.messages)?.usage !== undefined, 'resumed card');
+  expect(taskCard(page.store.messages)!.usage).toEqual(live.usage);
 });
 
 it('folds a subagent step onto its card: a call\'s result updates its step, old steps drop past the cap', () => {

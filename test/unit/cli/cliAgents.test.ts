@@ -54,4 +54,23 @@ describe('keel run with custom agents', () => {
     for (const s of steps) expect(s).toMatchObject({ parent: task?.id, agent: 'reviewer' });
     expect(r.lines.find((l) => l.type === 'result')).toMatchObject({ text: 'The reviewer found no problems.' });
   });
+
+  it('stream-json says what the subagent used so far after each of its model calls', async () => {
+    rig.server.load({
+      turns: [
+        { ...reply.tool('task', { description: 'review', prompt: 'Review AGENTS.md', agent: 'reviewer' }), usage: { prompt_tokens: 900, completion_tokens: 9 } },
+        { ...reply.tool('read', { file_path: 'AGENTS.md' }), match: { systemIncludes: 'AGENT-REVIEWER' }, usage: { prompt_tokens: 100, completion_tokens: 10 } },
+        { ...reply.text('No problems.'), match: { systemIncludes: 'AGENT-REVIEWER' }, usage: { prompt_tokens: 200, completion_tokens: 20 } },
+        { ...reply.text('Done.'), match: { lastToolResultIncludes: 'No problems.' }, usage: { prompt_tokens: 1000, completion_tokens: 5 } },
+      ],
+    });
+    const r = await keel('review AGENTS.md with the reviewer');
+    expect(r.code).toBe(0);
+    const task = r.lines.find((l) => l.type === 'tool_use' && l.name === 'task');
+    const usage = r.lines.filter((l) => l.type === 'subagent_usage');
+    expect(usage).toEqual([
+      { type: 'subagent_usage', parent: task?.id, usage: { inputTokens: 100, outputTokens: 10 } },
+      { type: 'subagent_usage', parent: task?.id, usage: { inputTokens: 300, outputTokens: 30 } },
+    ]);
+  });
 });

@@ -45,6 +45,11 @@ export function usageLine(usage: MessageUsage): string {
   return [inText, outText, costText(usage)].join(' · ');
 }
 
+/** Usage in a few words, for a card's line: `1,280 tokens · $0.0012` (or the unknown price). */
+export function usageBrief(usage: MessageUsage): string {
+  return `${l10n.t('{0} tokens', count.format(usage.inputTokens + usage.outputTokens))} · ${costText(usage)}`;
+}
+
 /** The conversation's tokens and cost so far, or null before the first answer. */
 export function conversationTotal(usage: Usage | null): ConversationTotal | null {
   if (!usage || usage.inputTokens + usage.outputTokens === 0) return null;

@@ -112,6 +112,7 @@ function PartView({ part, role, streaming }: { part: UiPart; role: UiMessage['ro
           liveOutput={part.liveOutput}
           progress={part.progress}
           subagent={part.subagent}
+          usage={part.usage}
           app={part.app}
         />
       );

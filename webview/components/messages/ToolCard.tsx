@@ -1,10 +1,12 @@
 import * as l10n from '@vscode/l10n';
 import { useId, useState } from 'react';
+import type { MessageUsage } from '../../../src/protocol/messageUsage';
 import type { SubagentView } from '../../../src/protocol/subagentSteps';
 import type { ToolDisplay } from '../../../src/protocol/toolDisplay';
 import type { AppliedChange, CommandFile, ToolCallState, ToolOutput, ToolProgress } from '../../../src/protocol/uiMessage';
 import { useBridge } from '../../bridge/bridgeContext';
 import { Icon } from '../../ui/Icon';
+import { usageBrief, usageDetail } from '../footer/usageTotal';
 import type { ToolApp } from '../../../src/protocol/mcpApp';
 import { AppFrame } from './AppFrame';
 import { CommandFiles } from './CommandFiles';
@@ -33,12 +35,14 @@ export interface ToolCardProps {
   progress?: ToolProgress | undefined;
   /** A task call's subagent and its steps. */
   subagent?: SubagentView | undefined;
+  /** A task call: what its subagent used so far. */
+  usage?: MessageUsage | undefined;
   /** An MCP tool's app, shown under the header once the call is done. */
   app?: ToolApp | undefined;
 }
 
 /** A tool call as one compact line; expanding it shows the input and the (capped) output. */
-export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles, progress, subagent, app }: ToolCardProps) {
+export function ToolCard({ name, display: look, input, state, result, change, liveOutput, toolCallId, files, moreFiles, progress, subagent, usage, app }: ToolCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const display = toolStateDisplay(state);
@@ -61,6 +65,11 @@ export function ToolCard({ name, display: look, input, state, result, change, li
         </span>
         <span className="tool-card-name">{title}</span>
         <span className="tool-card-headline">{look?.summary ?? ''}</span>
+        {usage ? (
+          <span className="tool-card-usage" data-testid="tool-usage" data-input={usage.inputTokens} data-output={usage.outputTokens} title={usageDetail(usage)}>
+            {usageBrief(usage)}
+          </span>
+        ) : null}
       </button>
       {change ? <AppliedChangeRow change={change} /> : null}
       {files && files.length > 0 && toolCallId ? <CommandFiles toolCallId={toolCallId} files={files} moreFiles={moreFiles} /> : null}

@@ -1,6 +1,7 @@
 import type { CallOptions, FinishReason, Prompt, StreamPart, Usage, Warning } from './modelSpec';
 import { emitFinishedCall, PARALLEL_WRAPPER } from './parallelCalls';
 import { callArguments, fileUrl, functionTools, isImage, toolOutputText } from './promptParts';
+import { reasoningEffortOf } from '../reasoning';
 import type { FilePart } from './promptParts';
 import { streamError } from './wireHttp';
 import type { WireParser, WireRequest } from './wire';
@@ -97,6 +98,8 @@ export function chatRequest(modelId: string, flavor: ChatFlavor, options: CallOp
   if (options.stopSequences?.length) body.stop = options.stopSequences;
   if (options.seed !== undefined) body.seed = options.seed;
   if (options.responseFormat?.type === 'json') body.response_format = { type: 'json_object' };
+  const effort = reasoningEffortOf(options);
+  if (effort !== undefined) body.reasoning_effort = effort;
   if (tools.length > 0) {
     body.tools = tools.map((t) => ({
       type: 'function',

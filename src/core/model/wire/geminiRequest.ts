@@ -186,11 +186,12 @@ function toolConfig(options: CallOptions): Record<string, unknown> | undefined {
 /**
  * How the model should think: `providerOptions.google.thinkingConfig` as the call says
  * (thinkingBudget, thinkingLevel, includeThoughts), and a thinking model asked for its
- * thoughts unless the call says otherwise.
+ * thoughts unless the call says otherwise or turns thinking off.
  */
 function thinkingConfig(modelId: string, options: CallOptions, flavor: GeminiFlavor): Record<string, unknown> | undefined {
   const own = metaOf(options, flavor)?.thinkingConfig as Record<string, unknown> | undefined;
-  if (!geminiThinks(modelId) || own?.includeThoughts !== undefined) return own;
+  // Thinking turned off (a budget of 0) has no thoughts to send.
+  if (!geminiThinks(modelId) || own?.includeThoughts !== undefined || own?.thinkingBudget === 0) return own;
   return { ...own, includeThoughts: true };
 }
 

@@ -11,6 +11,8 @@ export interface ModelCall {
   signal?: AbortSignal;
   /** The conversation's prompt-cache key, offered to the model as `providerOptions.openai.promptCacheKey`. */
   cacheKey?: string;
+  /** Options for the providers that read them (the reasoning the person chose, see reasoning.ts). */
+  providerOptions?: CallOptions['providerOptions'];
 }
 
 /** The model as the v4 specification (older specification versions are adapted by the SDK). */
@@ -36,8 +38,9 @@ export async function callOptions(model: LanguageModelSpec, call: ModelCall): Pr
     options.toolChoice = { type: 'auto' };
   }
   if (call.maxOutputTokens !== undefined) options.maxOutputTokens = call.maxOutputTokens;
+  if (call.providerOptions) options.providerOptions = { ...call.providerOptions };
   // The AI SDK's OpenAI providers read it under this name too; other providers ignore it.
-  if (call.cacheKey !== undefined) options.providerOptions = { openai: { promptCacheKey: call.cacheKey } };
+  if (call.cacheKey !== undefined) options.providerOptions = { ...options.providerOptions, openai: { ...options.providerOptions?.openai, promptCacheKey: call.cacheKey } };
   return options;
 }
 

@@ -2,6 +2,7 @@ import { finishReasonOf, usageOf } from './chatWire';
 import type { CallOptions, FinishReason, Prompt, StreamPart, Usage, Warning } from './modelSpec';
 import { emitFinishedCall, PARALLEL_WRAPPER } from './parallelCalls';
 import { callArguments, fileUrl, functionTools, isImage, toolOutputText } from './promptParts';
+import { reasoningEffortOf } from '../reasoning';
 import { streamError } from './wireHttp';
 import type { WireParser, WireRequest } from './wire';
 
@@ -70,6 +71,8 @@ export function responsesRequest(modelId: string, options: CallOptions): WireReq
   if (options.temperature !== undefined) body.temperature = options.temperature;
   if (options.topP !== undefined) body.top_p = options.topP;
   if (options.responseFormat?.type === 'json') body.text = { format: { type: 'json_object' } };
+  const effort = reasoningEffortOf(options);
+  if (effort !== undefined) body.reasoning = { effort };
   if (tools.length > 0) {
     body.tools = tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.inputSchema, ...(t.strict !== undefined ? { strict: t.strict } : {}) }));
     const choice = options.toolChoice;
