@@ -15,7 +15,7 @@ import type { ChangeJournal } from './journal/changeJournal';
 import type { ConversationContext } from './llmsContext/conversationContext';
 import { runLoop } from './loop/loop';
 import type { ResolvedModel } from './model/modelRegistry';
-import { runReasoningOptions } from './model/reasoning';
+import { runCallSettings } from './model/reasoning';
 import type { PlanBook } from './plan/planBook';
 import { executionPrompt, planTodos, refinePrompt } from './plan/planDocument';
 import type { RunMode } from './plugins/pluginTypes';
@@ -305,7 +305,7 @@ export class Project {
       tools: specs,
       // The session id, hashed: stable for the conversation, and says nothing about it to the provider.
       cacheKey: createHash('sha256').update(this.session.id).digest('hex').slice(0, 32),
-      providerOptions: runReasoningOptions(model, ctx.config.reasoning),
+      ...runCallSettings(model, ctx.config.reasoning),
       maxTurns: opts.maxTurns ?? ctx.config.maxTurns,
       signal,
       prepareTurn: (n) => rules.prepareTurn(n),

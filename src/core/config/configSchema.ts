@@ -51,6 +51,10 @@ export const providerSchema = z.strictObject({
         images: z.boolean().optional(),
         /** How the model's reasoning is asked for and the levels it takes (over the catalogue's); false: it has none to choose. */
         reasoning: z.union([z.literal(false), reasoningSupportSchema]).optional(),
+        /** The most tokens an answer may take (over the catalogue's limit; the person's own config only). */
+        maxOutputTokens: z.number().int().positive().optional(),
+        /** Sampling temperature for the model's calls (the person's own config only; models that think ignore it). */
+        temperature: z.number().min(0).max(2).optional(),
       }),
     )
     .optional(),

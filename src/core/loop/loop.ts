@@ -210,7 +210,7 @@ function contextTooLong(err: unknown, attempts: number): LoopError {
  * deltas go out as events as they arrive, tool calls are parsed once whole.
  */
 async function streamTurn(opts: LoopOptions, request: TurnRequest, messages: ModelMessage[], out: TurnOutput): Promise<void> {
-  const options = await callOptions(request.model, { system: opts.system, messages, tools: request.tools, signal: opts.signal, cacheKey: opts.cacheKey, providerOptions: opts.providerOptions });
+  const options = await callOptions(request.model, { system: opts.system, messages, tools: request.tools, signal: opts.signal, cacheKey: opts.cacheKey, providerOptions: opts.providerOptions, maxOutputTokens: opts.maxOutputTokens, temperature: opts.temperature });
   await streamModel(request.model, options, (part) => {
     switch (part.type) {
       case 'text-delta':

@@ -60,6 +60,9 @@ export interface LoopOptions {
   cacheKey?: string;
   /** Provider options sent with every model call of the run (the reasoning the person chose). */
   providerOptions?: ModelCall['providerOptions'];
+  /** The person's own output limit and temperature for the model, sent with every call. */
+  maxOutputTokens?: number;
+  temperature?: number;
   executeTool(call: LoopToolCall, signal: AbortSignal): Promise<ToolResult>;
   maxTurns: number;
   signal: AbortSignal;

@@ -32,6 +32,8 @@ export interface ResolvedModel {
   price?: ModelPrice;
   /** How its reasoning is chosen (the provider's `models` config, else the catalogue); absent when it has none to choose. */
   reasoning?: ReasoningSupport;
+  /** The person's own settings for its calls (their provider's `models` entry), never a workspace's. */
+  settings?: { maxOutputTokens?: number; temperature?: number };
 }
 
 /** A model's reasoning as the composer offers it: the levels it takes and the person's choice. */
@@ -186,7 +188,10 @@ export class ModelRegistry {
     }
     const api = pconf.api ?? 'chat';
     const contextWindow = pconf.models?.[modelId]?.contextWindow ?? pconf.contextWindow ?? knownContextWindow(modelId);
+    const own = (this.opts.personal ?? this.opts.config).providers[provider]?.models?.[modelId];
+    const settings = { ...(own?.maxOutputTokens ? { maxOutputTokens: own.maxOutputTokens } : {}), ...(own?.temperature !== undefined ? { temperature: own.temperature } : {}) };
     return {
+      ...(Object.keys(settings).length > 0 ? { settings } : {}),
       id: `${provider}/${modelId}`,
       provider,
       modelId,

@@ -56,7 +56,14 @@ export function reasoningEffortOf(options: CallOptions): string | undefined {
   return typeof effort === 'string' && effort !== '' ? effort : undefined;
 }
 
-/** The provider options a run on `model` sends for the person's reasoning choices (`config.reasoning`), if any. */
-export function runReasoningOptions(model: { id: string; reasoning?: ReasoningSupport }, chosen: Readonly<Record<string, ReasoningChoice>>): ProviderOptions | undefined {
-  return reasoningProviderOptions(model.reasoning, chosenReasoning(model.id, chosen));
+/**
+ * What every call of a run on `model` carries: the provider options for the person's reasoning
+ * choice (`config.reasoning`), and the person's own output limit and temperature for the model.
+ */
+export function runCallSettings(
+  model: { id: string; reasoning?: ReasoningSupport; settings?: { maxOutputTokens?: number; temperature?: number } },
+  chosen: Readonly<Record<string, ReasoningChoice>>,
+): { providerOptions?: ProviderOptions; maxOutputTokens?: number; temperature?: number } {
+  const providerOptions = reasoningProviderOptions(model.reasoning, chosenReasoning(model.id, chosen));
+  return { ...(providerOptions ? { providerOptions } : {}), ...model.settings };
 }

@@ -5,7 +5,7 @@ import { runLoop } from '../loop/loop';
 import type { LoopEvent, LoopToolCall, LoopStatus } from '../loop/loopTypes';
 import type { SubagentStep } from '../projectTypes';
 import type { ResolvedModel } from '../model/modelRegistry';
-import { runReasoningOptions } from '../model/reasoning';
+import { runCallSettings } from '../model/reasoning';
 import type { TokenUsage } from '../model/tokenUsage';
 import { toolSpecs } from '../runRequest';
 import { subagentTools } from '../setup/agentFiles';
@@ -67,7 +67,7 @@ export async function runSubagent(parent: SubagentParent, task: SubagentTask): P
     tools: toolSpecs(tools),
     maxTurns: parent.maxTurns,
     signal: task.signal,
-    providerOptions: runReasoningOptions(model, ctx.config.reasoning),
+    ...runCallSettings(model, ctx.config.reasoning),
     executeTool: async (call) => {
       if (!allowed.has(call.toolName)) {
         return { output: `Tool "${call.toolName}" is not available to this agent. Available: ${[...allowed].join(', ') || '(none)'}.`, isError: true };

@@ -8,6 +8,7 @@ export interface ModelCall {
   messages: ModelMessage[];
   tools?: FunctionTool[];
   maxOutputTokens?: number;
+  temperature?: number;
   signal?: AbortSignal;
   /** The conversation's prompt-cache key, offered to the model as `providerOptions.openai.promptCacheKey`. */
   cacheKey?: string;
@@ -38,6 +39,7 @@ export async function callOptions(model: LanguageModelSpec, call: ModelCall): Pr
     options.toolChoice = { type: 'auto' };
   }
   if (call.maxOutputTokens !== undefined) options.maxOutputTokens = call.maxOutputTokens;
+  if (call.temperature !== undefined) options.temperature = call.temperature;
   if (call.providerOptions) options.providerOptions = { ...call.providerOptions };
   // The AI SDK's OpenAI providers read it under this name too; other providers ignore it.
   if (call.cacheKey !== undefined) options.providerOptions = { ...options.providerOptions, openai: { ...options.providerOptions?.openai, promptCacheKey: call.cacheKey } };
