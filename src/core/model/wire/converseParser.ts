@@ -3,6 +3,8 @@ import { readEventStream } from './eventStreamReader';
 import type { FinishReason, StreamPart, Usage } from './modelSpec';
 import { WireStreamError } from './wireHttp';
 import type { WireParser } from './wire';
+import { closeBlock } from './openBlocks';
+import type { OpenBlock } from './openBlocks';
 
 /*
  * Amazon Bedrock's ConverseStream, stream side. Each event of the AWS event stream reaches the
@@ -39,13 +41,6 @@ interface Event {
   exception?: { type: string; payload: string };
 }
 
-interface Open {
-  kind: 'text' | 'reasoning' | 'tool';
-  id: string;
-  name?: string;
-  args?: string;
-}
-
 export function stopReasonOf(raw: string | undefined): FinishReason {
   switch (raw) {
     case 'end_turn':
@@ -78,15 +73,15 @@ function exceptionError(type: string, payload: string): WireStreamError {
 }
 
 export function converseParser(emit: (part: StreamPart) => void): WireParser {
-  const blocks = new Map<number, Open>();
+  const blocks = new Map<number, OpenBlock>();
   let usage: Usage = { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined } };
   let finishReason: FinishReason = { unified: 'other', raw: undefined };
   let ended = false;
 
-  const open = (index: number, kind: Open['kind']): Open => {
+  const open = (index: number, kind: OpenBlock['kind']): OpenBlock => {
     const current = blocks.get(index);
     if (current) return current;
-    const block: Open = { kind, id: String(index) };
+    const block: OpenBlock = { kind, id: String(index) };
     blocks.set(index, block);
     emit(kind === 'text' ? { type: 'text-start', id: block.id } : { type: 'reasoning-start', id: block.id });
     return block;
@@ -118,12 +113,7 @@ export function converseParser(emit: (part: StreamPart) => void): WireParser {
     const block = blocks.get(index);
     if (!block) return;
     blocks.delete(index);
-    if (block.kind === 'text') emit({ type: 'text-end', id: block.id });
-    else if (block.kind === 'reasoning') emit({ type: 'reasoning-end', id: block.id });
-    else {
-      emit({ type: 'tool-input-end', id: block.id });
-      emit({ type: 'tool-call', toolCallId: block.id, toolName: block.name!, input: block.args === '' ? '{}' : block.args! });
-    }
+    closeBlock(emit, block);
   };
 
   return {
@@ -136,7 +126,7 @@ export function converseParser(emit: (part: StreamPart) => void): WireParser {
         const use = start.start?.toolUse;
         const index = start.contentBlockIndex ?? blocks.size;
         if (use) {
-          const block: Open = { kind: 'tool', id: use.toolUseId ?? `tooluse_${index}`, name: use.name ?? '', args: '' };
+          const block: OpenBlock = { kind: 'tool', id: use.toolUseId ?? `tooluse_${index}`, name: use.name ?? '', args: '' };
           blocks.set(index, block);
           emit({ type: 'tool-input-start', id: block.id, toolName: block.name! });
         }

@@ -1,5 +1,5 @@
 import type { CallOptions, Prompt, PromptMessage, ToolResultOutput, Warning } from './modelSpec';
-import { functionTools } from './promptParts';
+import { base64Of, functionTools } from './promptParts';
 import type { FilePart } from './promptParts';
 import type { WireRequest } from './wire';
 
@@ -26,8 +26,6 @@ interface BedrockOptions {
 
 const bedrockOf = (holder: { providerOptions?: Record<string, unknown> }): BedrockOptions =>
   (holder.providerOptions?.bedrock ?? {}) as BedrockOptions;
-
-const base64Of = (bytes: string | Uint8Array): string => (typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('base64'));
 
 const IMAGE_FORMATS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' };
 const DOCUMENT_FORMATS: Record<string, string> = {

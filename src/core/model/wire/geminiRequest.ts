@@ -1,5 +1,5 @@
 import type { CallOptions, Prompt, PromptMessage, ToolResultOutput, Warning } from './modelSpec';
-import { functionTools } from './promptParts';
+import { functionTools, base64Of } from './promptParts';
 import type { FilePart } from './promptParts';
 import type { WireRequest } from './wire';
 
@@ -47,7 +47,6 @@ export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 /** Gemini takes images, PDFs, audio and video by URL only from its own file store. */
 export const geminiUrls: Record<string, RegExp[]> = { '*': [/^https:\/\/generativelanguage\.googleapis\.com\/v1beta\/files\/.*$/] };
 
-const base64Of = (bytes: string | Uint8Array): string => (typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('base64'));
 
 /** A bare or wildcard type ("image") names no format; PNG is what Keel's own attachments are. */
 const fullType = (mediaType: string) => (mediaType.includes('/') && !mediaType.endsWith('/*') ? mediaType : 'image/png');

@@ -1,6 +1,8 @@
 import type { FinishReason, StreamPart, Usage } from './modelSpec';
 import { streamError } from './wireHttp';
 import type { WireParser } from './wire';
+import { closeBlock } from './openBlocks';
+import type { OpenBlock } from './openBlocks';
 
 /*
  * Anthropic's Messages API, stream side: `message_start`, then per content block a start,
@@ -24,13 +26,6 @@ interface Event {
   delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null };
   usage?: RawUsage;
   error?: unknown;
-}
-
-interface Open {
-  kind: 'text' | 'reasoning' | 'tool';
-  id: string;
-  name?: string;
-  args?: string;
 }
 
 export function stopReasonOf(raw: string | null | undefined): FinishReason {
@@ -63,7 +58,7 @@ function usageOf(u: RawUsage): Usage {
 }
 
 export function messagesParser(emit: (part: StreamPart) => void): WireParser {
-  const blocks = new Map<number, Open>();
+  const blocks = new Map<number, OpenBlock>();
   let raw: RawUsage = {};
   let finishReason: FinishReason = { unified: 'other', raw: undefined };
   let ended = false;
@@ -80,7 +75,7 @@ export function messagesParser(emit: (part: StreamPart) => void): WireParser {
       blocks.set(index, { kind: 'reasoning', id });
       emit({ type: 'reasoning-start', id, providerMetadata: { anthropic: { redactedData: block.data ?? '' } } });
     } else if (block.type === 'tool_use') {
-      const open: Open = { kind: 'tool', id: block.id ?? `call_${index}`, name: block.name ?? '', args: '' };
+      const open: OpenBlock = { kind: 'tool', id: block.id ?? `call_${index}`, name: block.name ?? '', args: '' };
       blocks.set(index, open);
       emit({ type: 'tool-input-start', id: open.id, toolName: open.name! });
     }
@@ -103,13 +98,7 @@ export function messagesParser(emit: (part: StreamPart) => void): WireParser {
     const open = blocks.get(index);
     if (!open) return;
     blocks.delete(index);
-    if (open.kind === 'text') emit({ type: 'text-end', id: open.id });
-    else if (open.kind === 'reasoning') emit({ type: 'reasoning-end', id: open.id });
-    else {
-      emit({ type: 'tool-input-end', id: open.id });
-      // A call without arguments streams none: its input is the empty object.
-      emit({ type: 'tool-call', toolCallId: open.id, toolName: open.name!, input: open.args === '' ? '{}' : open.args! });
-    }
+    closeBlock(emit, open);
   };
 
   return {

@@ -1,5 +1,5 @@
 import type { CallOptions, Prompt, PromptMessage, ToolResultOutput, Warning } from './modelSpec';
-import { functionTools } from './promptParts';
+import { base64Of, functionTools } from './promptParts';
 import type { FilePart } from './promptParts';
 import type { WireRequest } from './wire';
 
@@ -32,8 +32,6 @@ interface AnthropicOptions {
 
 const anthropicOf = (holder: { providerOptions?: Record<string, unknown> }): AnthropicOptions =>
   (holder.providerOptions?.anthropic ?? {}) as AnthropicOptions;
-
-const base64Of = (bytes: string | Uint8Array): string => (typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('base64'));
 
 function fileBlock(part: FilePart): Block {
   const data = part.data;

@@ -3,6 +3,9 @@ import type { CallOptions, FunctionTool, PromptMessage, ToolResultOutput, Warnin
 type UserPart = Extract<PromptMessage, { role: 'user' }>['content'][number];
 export type FilePart = Extract<UserPart, { type: 'file' }>;
 
+/** Bytes (or a base64 string already) as base64. */
+export const base64Of = (bytes: string | Uint8Array): string => (typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('base64'));
+
 /** A file part as a URL the OpenAI wires take: the URL it has, or its bytes as a data URL. */
 export function fileUrl(part: FilePart): string {
   const data = part.data;
