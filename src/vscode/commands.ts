@@ -1,4 +1,3 @@
-import { signInToMcpServer } from './mcp/mcpQuickPick';
 import * as vscode from 'vscode';
 import { registerDiffCommands } from './diff/diffCommands';
 import { registerEditorCommands } from './editor/editorCommands';
@@ -51,7 +50,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     command('keel.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.context.extension.id}`)),
     command('keel.showLog', () => deps.log.show()),
     command('keel.showMcpServers', async () => (await deps.runtime()).showMcpServers()),
-    command('keel.mcpSignIn', async (name?: unknown) => signInToMcpServer((await deps.runtime()).mcp, typeof name === 'string' ? name : undefined)),
+    command('keel.mcpSignIn', async (name?: unknown) => (await deps.runtime()).signInToMcpServer(typeof name === 'string' ? name : undefined)),
     command('keel.runSlashCommand', async () => pickSlashCommand(await deps.runtime())),
     command('keel.useAgent', async () => pickAgent(await deps.runtime())),
     ...registerDiffCommands({ review: () => deps.loadedRuntime()?.changes }),

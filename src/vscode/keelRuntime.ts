@@ -19,7 +19,7 @@ import { registerHunkLenses } from './diff/hunkLenses';
 import { TextDiffs } from './diff/textDiffs';
 import { FileIndex } from './workspace/fileIndex';
 import { McpHub } from './mcp/mcpHub';
-import { showMcpServers } from './mcp/mcpQuickPick';
+import { showMcpServers, signInToMcpServer } from './mcp/mcpQuickPick';
 import { KeelContextKeys } from './status/contextKeys';
 import { shareCatalogueWithHostLayers } from './hostLocale';
 import { mcpViewExtension } from '../chat/bus/mcpView';
@@ -270,6 +270,11 @@ export class KeelRuntime {
       return;
     }
     await built.ctx.llmsContext.warmUp();
+  }
+
+  /** "Keel: Sign In to an MCP Server": the named server, or a pick among those waiting. */
+  signInToMcpServer(name?: string): Promise<void> {
+    return signInToMcpServer(this.mcp, name);
   }
 
   showMcpServers(): Promise<void> {
