@@ -7,6 +7,8 @@ import { selectKeyAction, TYPE_AHEAD_MS, typeAheadMatch } from './selectKeys';
 export interface SelectOption {
   value: string;
   label: string;
+  /** What the option is, on hover and for screen readers (an agent's description). */
+  description?: string;
 }
 
 export interface SelectProps {
@@ -156,6 +158,8 @@ export function Select({ value, options, onChange, label, testId, disabled = fal
             id={optionId(index)}
             role="option"
             aria-selected={index === (open ? active : chosen)}
+            title={option.description || undefined}
+            aria-description={option.description || undefined}
             className={`ui-select-option${open && index === active ? ' ui-select-option-active' : ''}${index === chosen ? ' ui-select-option-chosen' : ''}`}
             onMouseMove={() => {
               if (index !== active) setActive(index);

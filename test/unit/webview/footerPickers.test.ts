@@ -41,6 +41,10 @@ describe('the agent picker', () => {
     await settle();
     const picker = app.byTestId('agent-picker');
     expect(optionLabels(picker)).toEqual(['Keel (no agent)', 'reviewer', 'writer']);
+    // Each agent says what it does before it is chosen (on hover, and to a screen reader).
+    const reviewer = [...document.querySelectorAll('[role="option"]')].find((o) => o.textContent === 'reviewer')!;
+    expect(reviewer.getAttribute('title')).toBe('Reviews changes for bugs.');
+    expect(reviewer.getAttribute('aria-description')).toBe('Reviews changes for bugs.');
     expect(picker.dataset.value).toBe('');
     expect(picker.title).toBe("Agent: Keel's own prompt and all of its tools");
 

@@ -6,14 +6,15 @@ import { Select } from '../../ui/Select';
 /**
  * The agent the conversation works as: Keel's own or one of the custom agents (`.keel/agents`,
  * `.claude/agents`…), set the way "Use Agent…" sets it, from the next message on. Hidden when
- * there are no custom agents. The chosen agent's description is the picker's tooltip.
+ * there are no custom agents. Each agent's description is its option's tooltip, and the chosen
+ * one's the picker's.
  */
 export function AgentPicker() {
   const bridge = useBridge();
   const agent = useMeta((meta) => meta.run.agent);
   const agents = useMeta((meta) => meta.config.agents);
   if (!agents || agents.length === 0) return null;
-  const options = [{ value: '', label: l10n.t('Keel (no agent)') }, ...agents.map((a) => ({ value: a.name, label: a.name }))];
+  const options = [{ value: '', label: l10n.t('Keel (no agent)') }, ...agents.map((a) => ({ value: a.name, label: a.name, ...(a.description ? { description: a.description } : {}) }))];
   // An agent the conversation kept whose file is gone: shown as it is, so the picker does not lie.
   if (agent && !agents.some((a) => a.name === agent)) options.push({ value: agent, label: agent });
   const chosen = agents.find((a) => a.name === agent);
