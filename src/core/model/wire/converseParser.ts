@@ -3,7 +3,7 @@ import { readEventStream } from './eventStreamReader';
 import type { FinishReason, StreamPart, Usage } from './modelSpec';
 import { WireStreamError } from './wireHttp';
 import type { WireParser } from './wire';
-import { closeBlock } from './openBlocks';
+import { closeAll, closeAt } from './openBlocks';
 import type { OpenBlock } from './openBlocks';
 
 /*
@@ -109,13 +109,6 @@ export function converseParser(emit: (part: StreamPart) => void): WireParser {
     }
   };
 
-  const stop = (index: number) => {
-    const block = blocks.get(index);
-    if (!block) return;
-    blocks.delete(index);
-    closeBlock(emit, block);
-  };
-
   return {
     data(data) {
       const event = JSON.parse(data) as Event;
@@ -133,7 +126,7 @@ export function converseParser(emit: (part: StreamPart) => void): WireParser {
       }
       const d = event.contentBlockDelta;
       if (d?.delta) delta(d.contentBlockIndex ?? 0, d.delta);
-      if (event.contentBlockStop) stop(event.contentBlockStop.contentBlockIndex ?? 0);
+      if (event.contentBlockStop) closeAt(blocks, event.contentBlockStop.contentBlockIndex ?? 0, emit);
       if (event.messageStop) finishReason = stopReasonOf(event.messageStop.stopReason);
       const u = event.metadata?.usage;
       if (u) {
@@ -149,7 +142,7 @@ export function converseParser(emit: (part: StreamPart) => void): WireParser {
     end() {
       if (ended) return;
       ended = true;
-      for (const index of [...blocks.keys()]) stop(index);
+      closeAll(blocks, emit);
       emit({ type: 'finish', finishReason, usage });
     },
   };

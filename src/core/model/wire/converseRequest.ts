@@ -1,5 +1,5 @@
 import type { CallOptions, Prompt, PromptMessage, ToolResultOutput, Warning } from './modelSpec';
-import { base64Of, functionTools } from './promptParts';
+import { appendTurn, base64Of, functionTools, limitWithThinking } from './promptParts';
 import type { FilePart } from './promptParts';
 import type { WireRequest } from './wire';
 
@@ -132,9 +132,7 @@ export function conversePrompt(prompt: Prompt, warnings: Warning[]): { system: B
     const blocks = message.role === 'assistant' ? assistantBlocks(message, warnings) : userBlocks(message, documents);
     if (blocks.length === 0) continue;
     if (cache) blocks.push({ cachePoint: cache });
-    const last = messages.at(-1);
-    if (last?.role === role) last.content.push(...blocks);
-    else messages.push({ role, content: blocks });
+    appendTurn(messages, role, blocks);
   }
   return { system, messages };
 }
@@ -155,9 +153,7 @@ function thinking(modelId: string, options: CallOptions, modelMaxOutput: number 
     warnings.push({ type: 'unsupported', feature: 'a thinking budget for this Bedrock model' });
     return { maxTokens: options.maxOutputTokens };
   }
-  let maxTokens = (options.maxOutputTokens ?? modelMaxOutput ?? 4096) + config.budgetTokens;
-  if (modelMaxOutput !== undefined && maxTokens > modelMaxOutput) maxTokens = modelMaxOutput;
-  return { budget: config.budgetTokens, maxTokens };
+  return { budget: config.budgetTokens, maxTokens: limitWithThinking(options.maxOutputTokens, modelMaxOutput, 4096, config.budgetTokens) };
 }
 
 export function converseRequest(modelId: string, options: CallOptions, modelMaxOutput: number | undefined): WireRequest {

@@ -1,7 +1,7 @@
 import type { FinishReason, StreamPart, Usage } from './modelSpec';
 import { streamError } from './wireHttp';
 import type { WireParser } from './wire';
-import { closeBlock } from './openBlocks';
+import { closeAll, closeAt } from './openBlocks';
 import type { OpenBlock } from './openBlocks';
 
 /*
@@ -94,13 +94,6 @@ export function messagesParser(emit: (part: StreamPart) => void): WireParser {
     }
   };
 
-  const stop = (index: number) => {
-    const open = blocks.get(index);
-    if (!open) return;
-    blocks.delete(index);
-    closeBlock(emit, open);
-  };
-
   return {
     data(data) {
       const event = JSON.parse(data) as Event;
@@ -117,7 +110,7 @@ export function messagesParser(emit: (part: StreamPart) => void): WireParser {
           if (event.delta) delta(index, event.delta);
           break;
         case 'content_block_stop':
-          stop(index);
+          closeAt(blocks, index, emit);
           break;
         case 'message_delta':
           if (event.delta?.stop_reason !== undefined) finishReason = stopReasonOf(event.delta.stop_reason);
@@ -133,7 +126,7 @@ export function messagesParser(emit: (part: StreamPart) => void): WireParser {
     end() {
       if (ended) return;
       ended = true;
-      for (const index of [...blocks.keys()]) stop(index);
+      closeAll(blocks, emit);
       emit({ type: 'finish', finishReason, usage: usageOf(raw) });
     },
   };

@@ -1,5 +1,5 @@
 import type { CallOptions, Prompt, PromptMessage, ToolResultOutput, Warning } from './modelSpec';
-import { base64Of, functionTools } from './promptParts';
+import { appendTurn, base64Of, functionTools, limitWithThinking } from './promptParts';
 import type { FilePart } from './promptParts';
 import type { WireRequest } from './wire';
 
@@ -123,9 +123,7 @@ export function anthropicPrompt(prompt: Prompt, warnings: Warning[]): { system: 
     const blocks = message.role === 'assistant' ? assistantBlocks(message, warnings) : userBlocks(message);
     if (blocks.length === 0) continue;
     if (cache) blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: cache };
-    const last = messages.at(-1);
-    if (last?.role === role) last.content.push(...blocks);
-    else messages.push({ role, content: blocks });
+    appendTurn(messages, role, blocks);
   }
   return { system, messages };
 }
@@ -157,8 +155,7 @@ export function messagesRequest(modelId: string, options: CallOptions, modelMaxO
   const { system, messages } = anthropicPrompt(options.prompt, warnings);
   const thinking = anthropicOf(options).thinking;
   const budget = thinking?.type === 'enabled' && typeof thinking.budgetTokens === 'number' ? thinking.budgetTokens : undefined;
-  let maxTokens = (options.maxOutputTokens ?? modelMaxOutput ?? 8192) + (budget ?? 0);
-  if (modelMaxOutput !== undefined && maxTokens > modelMaxOutput) maxTokens = modelMaxOutput;
+  const maxTokens = limitWithThinking(options.maxOutputTokens, modelMaxOutput, 8192, budget ?? 0);
   const body: Record<string, unknown> = flavor === 'vertex' ? { anthropic_version: VERTEX_ANTHROPIC_VERSION, max_tokens: maxTokens } : { model: modelId, max_tokens: maxTokens };
   if (system.length > 0) body.system = system;
   body.messages = messages;

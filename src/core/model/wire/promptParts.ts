@@ -61,3 +61,20 @@ export function functionTools(options: CallOptions, warnings: Warning[]): Functi
     return false;
   });
 }
+
+/** Adds a turn's blocks, joined to the previous turn when it has the same role (Anthropic's and Bedrock's APIs want turns to alternate). */
+export function appendTurn<B>(turns: { role: 'user' | 'assistant'; content: B[] }[], role: 'user' | 'assistant', content: B[]): void {
+  const last = turns.at(-1);
+  if (last?.role === role) last.content.push(...content);
+  else turns.push({ role, content });
+}
+
+/**
+ * The output limit of a call whose thinking budget counts inside it (Anthropic, Claude on
+ * Bedrock): the answer's limit (the call's, else the model's, else `fallback`) plus the budget,
+ * within the model's limit when it is known.
+ */
+export function limitWithThinking(requested: number | undefined, modelMax: number | undefined, fallback: number, budget: number): number {
+  const total = (requested ?? modelMax ?? fallback) + budget;
+  return modelMax !== undefined && total > modelMax ? modelMax : total;
+}
