@@ -1,47 +1,22 @@
 // The person's own per-model settings (a provider's `models` entry: maxOutputTokens, temperature)
 // go out with every call of a run, over real HTTP; the same settings in a workspace's
 // .keel/config.json are not used (a workspace may describe models, not spend the person's tokens).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Context } from '../../../src/core/context';
-import { createFsHost } from '../../../src/core/fsHost';
+import { describe, expect, it } from 'vitest';
+import type { ProviderConfig } from '../../../src/core/config/configSchema';
 import { Project } from '../../../src/core/project';
 import { reply } from '../../fixtures/scriptedServer/replyBuilder.ts';
-import { startScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../fixtures/scriptedServer/scriptedServer.ts';
+import { scriptedCore } from '../core/scriptedCore';
 
-let model: ScriptedServer;
-let dir: string;
-let ctx: Context | undefined;
+const core = scriptedCore('keel-model-settings-');
 
-beforeAll(async () => {
-  model = await startScriptedServer();
-});
-afterAll(() => model.close());
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'keel-model-settings-'));
-  mkdirSync(join(dir, 'ws', '.keel'), { recursive: true });
-  mkdirSync(join(dir, 'home'));
-});
-afterEach(async () => {
-  await ctx?.destroy();
-  ctx = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function ask(personal: Record<string, unknown>): Promise<Record<string, unknown>> {
-  model.load({ turns: [reply.text('ok')] });
-  ctx = await Context.create({
-    folders: [{ path: join(dir, 'ws') }],
-    host: createFsHost(),
-    env: { KEEL_HOME: join(dir, 'home'), PATH: process.env.PATH },
-    overrides: [{ model: 'local/scripted', providers: { local: { baseURL: model.baseURL, ...personal } } }],
-  });
+async function ask(personal: Partial<ProviderConfig>): Promise<Record<string, unknown>> {
+  core.model.load({ turns: [reply.text('ok')] });
+  const ctx = await core.context({ provider: personal });
   const result = await new Project(ctx, ctx.sessions.create()).send('hi');
   expect(result.status).toBe('completed');
-  return model.requests.at(-1)!.body as unknown as Record<string, unknown>;
+  return core.model.requests.at(-1)!.body as unknown as Record<string, unknown>;
 }
 
 describe("a model's own settings", () => {
@@ -52,7 +27,8 @@ describe("a model's own settings", () => {
   });
 
   it('are not taken from a workspace config', async () => {
-    writeFileSync(join(dir, 'ws', '.keel', 'config.json'), JSON.stringify({ providers: { local: { models: { scripted: { maxOutputTokens: 99999, temperature: 1.9 } } } } }));
+    mkdirSync(join(core.ws, '.keel'));
+    writeFileSync(join(core.ws, '.keel', 'config.json'), JSON.stringify({ providers: { local: { models: { scripted: { maxOutputTokens: 99999, temperature: 1.9 } } } } }));
     const body = await ask({});
     expect(body.max_tokens).toBeUndefined();
     expect(body.temperature).toBeUndefined();

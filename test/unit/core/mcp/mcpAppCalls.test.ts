@@ -1,49 +1,19 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Context } from '../../../../src/core/context';
-import { createFsHost } from '../../../../src/core/fsHost';
-import { parseMcpConfig } from '../../../../src/core/mcp/mcpConfig';
+import { describe, expect, it } from 'vitest';
 import { Project } from '../../../../src/core/project';
 import type { ProjectEvent } from '../../../../src/core/projectTypes';
 import type { ApprovalRequest } from '../../../../src/core/tools/tool';
 import { reply } from '../../../fixtures/scriptedServer/replyBuilder.ts';
-import { startScriptedServer } from '../../../fixtures/scriptedServer/scriptedServer.ts';
-import type { ScriptedServer } from '../../../fixtures/scriptedServer/scriptedServer.ts';
+import { scriptedCore } from '../scriptedCore';
 
 const board = join(import.meta.dirname, '../../../fixtures/mcp/appServer.mjs');
-let model: ScriptedServer;
-let dir: string;
-let ctx: Context | undefined;
-
-beforeAll(async () => {
-  model = await startScriptedServer();
-});
-afterAll(() => model.close());
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'keel-mcp-app-calls-'));
-  mkdirSync(join(dir, 'ws'));
-  mkdirSync(join(dir, 'home'));
-});
-afterEach(async () => {
-  await ctx?.destroy();
-  ctx = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+const core = scriptedCore('keel-mcp-app-calls-');
 
 async function open(): Promise<{ project: Project; calls: () => string }> {
-  const ws = join(dir, 'ws');
   // In the workspace: a local server may run in the OS sandbox, which writes only there.
-  const callsFile = join(ws, 'calls.jsonl');
-  const servers = { servers: { board: { type: 'stdio', command: process.execPath, args: [board, callsFile] } } };
-  ctx = await Context.create({
-    folders: [{ path: ws }],
-    host: createFsHost(),
-    env: { KEEL_HOME: join(dir, 'home'), PATH: process.env.PATH },
-    overrides: [{ model: 'local/scripted', providers: { local: { baseURL: model.baseURL } } }],
-    mcpServers: parseMcpConfig(servers, 'cli', { workspaceFolder: ws, env: {} }, '--mcp-config'),
-  });
+  const callsFile = join(core.ws, 'calls.jsonl');
+  const ctx = await core.context({ servers: { board: { type: 'stdio', command: process.execPath, args: [board, callsFile] } } });
   return { project: new Project(ctx, ctx.sessions.create()), calls: () => readFileSync(callsFile, 'utf8') };
 }
 
@@ -51,13 +21,13 @@ const signal = new AbortController().signal;
 
 describe("an MCP App's tool calls", () => {
   it("the model's call of an app tool names the app on its result event; the model gets the text", async () => {
-    model.load({ turns: [reply.tool('mcp__board__show_board', { title: 'Q3' }), reply.text('shown')] });
+    core.model.load({ turns: [reply.tool('mcp__board__show_board', { title: 'Q3' }), reply.text('shown')] });
     const { project } = await open();
     const events: ProjectEvent[] = [];
     await project.send('show it', { onEvent: (e) => events.push(e) });
     const result = events.find((e) => e.type === 'tool_result');
     expect(result).toMatchObject({ output: expect.stringContaining('Board "Q3" is shown.'), app: { server: 'board', tool: 'show_board', appUri: 'ui://board/app.html', result: { structuredContent: { title: 'Q3' } } } });
-    expect(JSON.stringify(model.requests.at(-1)?.body.messages.at(-1))).toContain('Board \\"Q3\\" is shown.');
+    expect(JSON.stringify(core.model.requests.at(-1)?.body.messages.at(-1))).toContain('Board \\"Q3\\" is shown.');
   });
 
   it("goes through the person's approval like the model's call, and hands back the server's answer", async () => {
