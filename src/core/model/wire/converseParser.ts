@@ -3,8 +3,8 @@ import { readEventStream } from './eventStreamReader';
 import type { FinishReason, StreamPart, Usage } from './modelSpec';
 import { WireStreamError } from './wireHttp';
 import type { WireParser } from './wire';
-import { closeAll, closeAt } from './openBlocks';
-import type { OpenBlock } from './openBlocks';
+import { cachedUsage, closeAll, closeAt, stopReasonOf } from './blockStream';
+import type { OpenBlock } from './blockStream';
 
 /*
  * Amazon Bedrock's ConverseStream, stream side. Each event of the AWS event stream reaches the
@@ -39,24 +39,6 @@ interface Event {
   messageStop?: { stopReason?: string };
   metadata?: { usage?: { inputTokens?: number; outputTokens?: number; cacheReadInputTokens?: number; cacheWriteInputTokens?: number } };
   exception?: { type: string; payload: string };
-}
-
-export function stopReasonOf(raw: string | undefined): FinishReason {
-  switch (raw) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return { unified: 'stop', raw };
-    case 'tool_use':
-      return { unified: 'tool-calls', raw };
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return { unified: 'length', raw };
-    case 'content_filtered':
-    case 'guardrail_intervened':
-      return { unified: 'content-filter', raw };
-    default:
-      return { unified: 'other', raw };
-  }
 }
 
 /** What an exception's payload says (`{"message": …}`, or the text itself). */
@@ -130,13 +112,7 @@ export function converseParser(emit: (part: StreamPart) => void): WireParser {
       if (event.messageStop) finishReason = stopReasonOf(event.messageStop.stopReason);
       const u = event.metadata?.usage;
       if (u) {
-        const cacheRead = u.cacheReadInputTokens ?? 0;
-        const cacheWrite = u.cacheWriteInputTokens ?? 0;
-        const noCache = u.inputTokens;
-        usage = {
-          inputTokens: { total: noCache === undefined ? undefined : noCache + cacheRead + cacheWrite, noCache, cacheRead, cacheWrite },
-          outputTokens: { total: u.outputTokens, text: u.outputTokens, reasoning: undefined },
-        };
+        usage = cachedUsage(u.inputTokens, u.cacheReadInputTokens ?? 0, u.cacheWriteInputTokens ?? 0, u.outputTokens);
       }
     },
     end() {

@@ -1,8 +1,8 @@
-import type { FinishReason, StreamPart, Usage } from './modelSpec';
+import type { FinishReason, StreamPart } from './modelSpec';
 import { streamError } from './wireHttp';
 import type { WireParser } from './wire';
-import { closeAll, closeAt } from './openBlocks';
-import type { OpenBlock } from './openBlocks';
+import { cachedUsage, closeAll, closeAt, stopReasonOf } from './blockStream';
+import type { OpenBlock } from './blockStream';
 
 /*
  * Anthropic's Messages API, stream side: `message_start`, then per content block a start,
@@ -26,35 +26,6 @@ interface Event {
   delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null };
   usage?: RawUsage;
   error?: unknown;
-}
-
-export function stopReasonOf(raw: string | null | undefined): FinishReason {
-  switch (raw) {
-    case 'end_turn':
-    case 'stop_sequence':
-    case 'pause_turn':
-      return { unified: 'stop', raw };
-    case 'tool_use':
-      return { unified: 'tool-calls', raw };
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return { unified: 'length', raw };
-    case 'refusal':
-      return { unified: 'content-filter', raw };
-    default:
-      return { unified: 'other', raw: raw ?? undefined };
-  }
-}
-
-/** Input counts what was read from the cache and written to it, as the other wires' totals do. */
-function usageOf(u: RawUsage): Usage {
-  const noCache = u.input_tokens;
-  const cacheRead = u.cache_read_input_tokens ?? 0;
-  const cacheWrite = u.cache_creation_input_tokens ?? 0;
-  return {
-    inputTokens: { total: noCache === undefined ? undefined : noCache + cacheRead + cacheWrite, noCache, cacheRead, cacheWrite },
-    outputTokens: { total: u.output_tokens, text: u.output_tokens, reasoning: undefined },
-  };
 }
 
 export function messagesParser(emit: (part: StreamPart) => void): WireParser {
@@ -127,7 +98,7 @@ export function messagesParser(emit: (part: StreamPart) => void): WireParser {
       if (ended) return;
       ended = true;
       closeAll(blocks, emit);
-      emit({ type: 'finish', finishReason, usage: usageOf(raw) });
+      emit({ type: 'finish', finishReason, usage: cachedUsage(raw.input_tokens, raw.cache_read_input_tokens ?? 0, raw.cache_creation_input_tokens ?? 0, raw.output_tokens) });
     },
   };
 }
